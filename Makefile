@@ -1,0 +1,34 @@
+# The two set-up lines of the README: `make demo` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test bench lint clean
+
+# Reinstall whenever pyproject.toml changes; the stamp records which extras are in.
+$(VENV)/.installed-core: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed-core
+
+demo: $(VENV)/.installed-core
+	$(BIN)/veriground demo
+
+test: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/python bench/bench_ingest_search.py
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests bench
+
+clean:
+	rm -rf $(VENV) .veriground .veriground-demo bench/out

@@ -1,0 +1,133 @@
+"""Every default and threshold in one place: TOML file -> VERIGROUND_* environment -> CLI flags.
+
+`load_config` returns a frozen `Config`; its `model_dump()` is what reports record as "the config".
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from veriground.errors import ConfigError
+from veriground.schema import SourceType
+
+CONFIG_FILE_NAME = "veriground.toml"
+ENV_PREFIX = "VERIGROUND_"
+DEFAULT_CORPUS_DIR = Path(".veriground")
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class CorpusConfig(Section):
+    dir: Path = DEFAULT_CORPUS_DIR
+
+
+class IngestConfig(Section):
+    max_file_mb: float = Field(50.0, gt=0, le=4096)
+    # Blocks shorter than this (headings, captions) are joined to the block after them.
+    min_passage_chars: int = Field(200, ge=1, le=10_000)
+    # Longer blocks are cut at sentence ends so a passage stays a citable, NLI-sized unit.
+    max_passage_chars: int = Field(1500, ge=200, le=100_000)
+    source_type: SourceType | None = None
+    source_id: str | None = None
+
+
+class RetrievalConfig(Section):
+    top_k: int = Field(5, ge=1, le=200)
+    # Robertson & Zaragoza 2009 defaults, as bm25s uses them.
+    bm25_k1: float = Field(1.5, gt=0, le=10)
+    bm25_b: float = Field(0.75, ge=0, le=1)
+
+
+class VerificationConfig(Section):
+    """Seed 000 "Evidence Sufficiency Decision Tree" thresholds."""
+
+    min_entailment_prob: float = Field(0.60, ge=0, le=1)
+    min_supporting_sources: int = Field(2, ge=1, le=20)
+    max_contradiction_prob: float = Field(0.30, ge=0, le=1)
+
+
+class Config(Section):
+    corpus: CorpusConfig = CorpusConfig()
+    ingest: IngestConfig = IngestConfig()
+    retrieval: RetrievalConfig = RetrievalConfig()
+    verification: VerificationConfig = VerificationConfig()
+
+
+def load_config(
+    path: Path | None = None,
+    overrides: Mapping[str, Any] | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> Config:
+    """Resolve the config: `path` (or ./veriground.toml when present), then env, then `overrides`.
+
+    `overrides` keys are dotted (`retrieval.top_k`); None values are ignored (flag not given).
+    """
+    layered: dict[str, dict[str, Any]] = {}
+    file_path = path if path is not None else Path(CONFIG_FILE_NAME)
+    if path is not None or file_path.is_file():
+        _merge(layered, _read_toml(file_path), origin=str(file_path))
+    _merge(layered, _read_env(os.environ if environ is None else environ), origin="environment")
+    dotted = {key: value for key, value in (overrides or {}).items() if value is not None}
+    _merge(layered, _undot(dotted), origin="command line")
+    try:
+        return Config.model_validate(layered)
+    except ValidationError as err:
+        raise ConfigError(_describe(err)) from None
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist (pass an existing file to --config)") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError(f"config file {path} is not valid TOML: {err}") from None
+
+
+def _read_env(environ: Mapping[str, str]) -> dict[str, Any]:
+    """VERIGROUND_RETRIEVAL__TOP_K=10 -> {"retrieval": {"top_k": "10"}}; pydantic converts the type."""
+    dotted = {}
+    for name, value in environ.items():
+        if name.startswith(ENV_PREFIX) and "__" in name:
+            section, _, key = name[len(ENV_PREFIX) :].lower().partition("__")
+            dotted[f"{section}.{key}"] = value
+    return _undot(dotted)
+
+
+def _undot(dotted: Mapping[str, Any]) -> dict[str, Any]:
+    nested: dict[str, Any] = {}
+    for key, value in dotted.items():
+        section, _, field = key.partition(".")
+        if not field:
+            raise ConfigError(f"config key {key!r} needs a section, e.g. retrieval.top_k")
+        nested.setdefault(section, {})[field] = value
+    return nested
+
+
+def _merge(into: dict[str, dict[str, Any]], layer: Mapping[str, Any], origin: str) -> None:
+    for section, values in layer.items():
+        if section not in Config.model_fields:
+            known = ", ".join(Config.model_fields)
+            raise ConfigError(f"unknown config section [{section}] in {origin}; known sections: {known}")
+        if not isinstance(values, Mapping):
+            raise ConfigError(f"config section [{section}] in {origin} must be a table of keys")
+        into.setdefault(section, {}).update(values)
+
+
+def _describe(err: ValidationError) -> str:
+    first = err.errors()[0]
+    key = ".".join(str(part) for part in first["loc"])
+    flag = "--" + key.split(".")[-1].replace("_", "-")
+    if first["type"] == "extra_forbidden":
+        return f"unknown config key {key}; see `veriground config` for the valid keys"
+    value = first.get("input")
+    return f"{key} {first['msg'].lower()}, got {value!r} (fix it in {CONFIG_FILE_NAME} or with {flag})"

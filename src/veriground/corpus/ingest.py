@@ -1,0 +1,246 @@
+"""Ingestion: files and folders -> loaded documents -> passages with stable ids -> the corpus store.
+
+Each document is written in its own transaction; a file that fails is reported and the batch goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from veriground.config import IngestConfig
+from veriground.corpus.loaders import SUPPORTED_SUFFIXES, load_file
+from veriground.corpus.passages import make_doc_id, split_passages
+from veriground.corpus.store import CorpusStore, NewPassage
+from veriground.errors import InputFileError, NothingToIngest
+from veriground.retrieval.bm25 import tokenize
+from veriground.schema import IngestItem, IngestReport, LoadedDocument, PageSpan, SourceType
+
+SOURCES_FILE_NAME = "SOURCES.toml"  # optional, in an ingest root: per-subfolder source_id/source_type
+_BYTES_PER_MB = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SourcesTable:
+    """SOURCES.toml: glob patterns to skip, and one table of source labels per top-level subfolder."""
+
+    exclude: tuple[str, ...] = ()
+    folders: dict[str, dict[str, object]] | None = None
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file to ingest and the identity it is stored under."""
+
+    path: Path
+    source_key: str
+    default_source_id: str
+    sources_entry: dict[str, object]
+
+
+def ingest_paths(
+    paths: Sequence[Path],
+    store: CorpusStore,
+    config: IngestConfig,
+    on_item: Callable[[IngestItem], None] | None = None,
+) -> IngestReport:
+    """Ingest every supported file under `paths`; failures become items, never exceptions."""
+    items: list[IngestItem] = []
+
+    def record(item: IngestItem) -> None:
+        items.append(item)
+        if on_item is not None:
+            on_item(item)
+
+    for path in paths:
+        try:
+            files = list(discover_files(path))
+        except InputFileError as err:
+            record(IngestItem(path=err.path, outcome="failed", problem=str(err)))
+            continue
+        for source in files:
+            for item in _ingest_file(source, store, config):
+                record(item)
+    return IngestReport(
+        items=tuple(items),
+        added=sum(item.outcome == "added" for item in items),
+        new_version=sum(item.outcome == "new_version" for item in items),
+        unchanged=sum(item.outcome == "unchanged" for item in items),
+        skipped=sum(item.outcome == "skipped" for item in items),
+        failed=sum(item.outcome == "failed" for item in items),
+        passages_indexed=0,
+    )
+
+
+def discover_files(path: Path) -> Iterator[SourceFile]:
+    """The files under `path` in a stable order; hidden files and folders are skipped."""
+    if not path.exists():
+        raise InputFileError(path, "no such file or directory", "check the path")
+    root = path.resolve()
+    if root.is_file():
+        yield SourceFile(path, root.name, root.stem, {})
+        return
+    sources = _read_sources_file(root / SOURCES_FILE_NAME)
+    excluded = (SOURCES_FILE_NAME, *sources.exclude)
+    for file in sorted(root.rglob("*")):
+        relative = file.relative_to(root)
+        if any(part.startswith(".") for part in relative.parts) or not file.is_file():
+            continue
+        if any(relative.match(pattern) for pattern in excluded):
+            continue
+        top = relative.parts[0] if len(relative.parts) > 1 else None
+        default_source_id = top if top is not None else root.name
+        entry = (sources.folders or {}).get(top or "", {})
+        yield SourceFile(file, f"{root.name}/{relative.as_posix()}", default_source_id, entry)
+
+
+def _read_sources_file(path: Path) -> SourcesTable:
+    if not path.is_file():
+        return SourcesTable()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:
+        raise InputFileError(path, f"is not valid TOML: {err}", "fix the file or remove it") from None
+    exclude = data.get("exclude", [])
+    if not isinstance(exclude, list) or not all(isinstance(pattern, str) for pattern in exclude):
+        raise InputFileError(path, "'exclude' must be a list of glob patterns", 'e.g. exclude = ["README.md"]')
+    folders = {key: value for key, value in data.items() if isinstance(value, dict)}
+    return SourcesTable(tuple(exclude), folders)
+
+
+def _ingest_file(source: SourceFile, store: CorpusStore, config: IngestConfig) -> list[IngestItem]:
+    shown = str(source.path)
+    if source.path.suffix.lower() not in SUPPORTED_SUFFIXES:
+        problem = f"{shown}: unsupported file type '{source.path.suffix or '(none)'}' (supported: " + ", ".join(
+            SUPPORTED_SUFFIXES
+        ) + ")"
+        return [IngestItem(path=shown, outcome="failed", problem=problem)]
+    try:
+        documents = load_file(source.path, max_bytes=int(config.max_file_mb * _BYTES_PER_MB))
+        raw_sha = _file_sha256(source.path) if len(documents) == 1 and documents[0].record_key is None else None
+    except NothingToIngest as err:
+        return [IngestItem(path=shown, outcome="skipped", problem=str(err))]
+    except InputFileError as err:
+        return [IngestItem(path=shown, outcome="failed", problem=str(err))]
+    items = []
+    for loaded in documents:
+        key = source.source_key if loaded.record_key is None else f"{source.source_key}/{loaded.record_key}"
+        shown_key = shown if loaded.record_key is None else f"{shown}#{loaded.record_key}"
+        try:
+            sha256 = raw_sha or hashlib.sha256(_canonical_record(loaded)).hexdigest()
+            items.append(_store_document(loaded, key, sha256, source, store, config, shown_key))
+        except InputFileError as err:
+            items.append(IngestItem(path=shown_key, outcome="failed", problem=str(err)))
+    return items
+
+
+def _store_document(
+    loaded: LoadedDocument,
+    source_key: str,
+    sha256: str,
+    source: SourceFile,
+    store: CorpusStore,
+    config: IngestConfig,
+    shown: str,
+) -> IngestItem:
+    source_id, source_type = _resolve_source(loaded, source, config, shown)
+    previous = store.latest_version(source_key)
+    doc_id = previous.doc_id if previous else _unique_doc_id(store, source_key)
+    # Relabelling a source (another source_id or source_type) makes a new version, as new content does.
+    if previous is not None and (previous.sha256, previous.source_id, previous.source_type) == (
+        sha256, source_id, source_type.value
+    ):
+        return IngestItem(
+            path=shown, outcome="unchanged", doc_id=doc_id, version=previous.version,
+            n_passages=len(previous.passage_ids),
+        )
+    spans = split_passages(
+        loaded.text, doc_id, min_chars=config.min_passage_chars, max_chars=config.max_passage_chars
+    )
+    if not spans:
+        raise InputFileError(shown, "has no text to ingest", "check that the file is not empty")
+    cached = store.cached_tokens(span.passage_id for span in spans)
+    passages = [
+        NewPassage(
+            passage_id=span.passage_id,
+            char_start=span.char_start,
+            char_end=span.char_end,
+            page=_page_at(loaded.pages, span.char_start),
+            tokens=cached.get(span.passage_id)
+            or " ".join(tokenize(loaded.text[span.char_start : span.char_end])),
+        )
+        for span in spans
+    ]
+    version = store.write_version(
+        doc_id=doc_id,
+        source_key=source_key,
+        sha256=sha256,
+        loaded=loaded,
+        source_id=source_id,
+        source_type=source_type,
+        passages=passages,
+    )
+    new_ids = {span.passage_id for span in spans}
+    changed = len(new_ids - previous.passage_ids) if previous else len(new_ids)
+    return IngestItem(
+        path=shown,
+        outcome="added" if previous is None else "new_version",
+        doc_id=doc_id,
+        version=version,
+        n_passages=len(spans),
+        passages_changed=changed,
+    )
+
+
+def _resolve_source(
+    loaded: LoadedDocument, source: SourceFile, config: IngestConfig, shown: str
+) -> tuple[str, SourceType]:
+    """Flag > the document's own metadata > SOURCES.toml > folder name; type defaults to unknown."""
+    layers = (
+        {"source_id": config.source_id, "source_type": config.source_type},
+        loaded.metadata,
+        source.sources_entry,
+    )
+    source_id = next((str(layer["source_id"]) for layer in layers if layer.get("source_id")), None)
+    raw_type = next((layer["source_type"] for layer in layers if layer.get("source_type")), None)
+    try:
+        source_type = SourceType(raw_type) if raw_type is not None else SourceType.UNKNOWN
+    except ValueError:
+        valid = ", ".join(member.value for member in SourceType)
+        raise InputFileError(
+            shown, f"source_type {raw_type!r} is not one of: {valid}", "fix the front matter or SOURCES.toml"
+        ) from None
+    return source_id or source.default_source_id, source_type
+
+
+def _unique_doc_id(store: CorpusStore, source_key: str) -> str:
+    doc_id = make_doc_id(source_key)
+    owner = store.doc_id_owner(doc_id)
+    if owner is None or owner == source_key:
+        return doc_id
+    # Two keys that slug alike ("a b.md" and "a-b.md"): the later one gets a hash-qualified id.
+    return f"{doc_id}-{hashlib.sha256(source_key.encode()).hexdigest()[:8]}"
+
+
+def _page_at(pages: tuple[PageSpan, ...], offset: int) -> int | None:
+    for span in pages:
+        if span.char_start <= offset < span.char_end:
+            return span.page
+    return None
+
+
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _canonical_record(loaded: LoadedDocument) -> bytes:
+    payload = {"text": loaded.text, "metadata": loaded.metadata, "title": loaded.title}
+    return json.dumps(payload, sort_keys=True, ensure_ascii=False).encode()

@@ -1,0 +1,342 @@
+"""The corpus store: one SQLite database (WAL) holding versioned documents and their passages.
+
+Writes go one document per transaction, so an error mid-document leaves the store as it was before it.
+Every write bumps `generation`, which indexes compare against to know they are stale.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from veriground.errors import NotFoundError, StoreError
+from veriground.schema import DocumentInfo, LoadedDocument, Passage, SourceType
+
+DB_FILE_NAME = "corpus.sqlite3"
+SCHEMA_VERSION = "1"
+BUSY_TIMEOUT_MS = 10_000
+
+_DDL = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    doc_id TEXT PRIMARY KEY,
+    source_key TEXT NOT NULL UNIQUE,
+    latest_version INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS versions (
+    doc_id TEXT NOT NULL REFERENCES documents(doc_id),
+    version INTEGER NOT NULL,
+    sha256 TEXT NOT NULL,
+    loader TEXT NOT NULL,
+    title TEXT,
+    source_id TEXT NOT NULL,
+    source_type TEXT NOT NULL,
+    metadata TEXT NOT NULL,
+    pages TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (doc_id, version)
+);
+CREATE TABLE IF NOT EXISTS passage_texts (
+    passage_id TEXT PRIMARY KEY,
+    text TEXT NOT NULL,
+    tokens TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS passages (
+    doc_id TEXT NOT NULL,
+    version INTEGER NOT NULL,
+    ordinal INTEGER NOT NULL,
+    passage_id TEXT NOT NULL REFERENCES passage_texts(passage_id),
+    char_start INTEGER NOT NULL,
+    char_end INTEGER NOT NULL,
+    page INTEGER,
+    PRIMARY KEY (doc_id, version, ordinal),
+    FOREIGN KEY (doc_id, version) REFERENCES versions(doc_id, version)
+);
+CREATE INDEX IF NOT EXISTS passages_by_id ON passages(passage_id);
+"""
+
+_PASSAGE_COLUMNS = """
+    p.passage_id, p.doc_id, p.version, p.ordinal, t.text, p.char_start, p.char_end, p.page,
+    v.source_id, v.source_type
+"""
+
+
+@dataclass(frozen=True)
+class NewPassage:
+    """A passage about to be written, with its BM25 tokens."""
+
+    passage_id: str
+    char_start: int
+    char_end: int
+    page: int | None
+    tokens: str
+
+
+@dataclass(frozen=True)
+class StoredVersion:
+    doc_id: str
+    version: int
+    sha256: str
+    source_id: str
+    source_type: str
+    passage_ids: frozenset[str]
+
+
+class CorpusStore:
+    """SQLite-backed corpus; use as a context manager or call `close()`."""
+
+    def __init__(self, corpus_dir: Path, *, create: bool = True) -> None:
+        self.corpus_dir = corpus_dir
+        db_path = corpus_dir / DB_FILE_NAME
+        if not db_path.exists() and not create:
+            raise StoreError(
+                f"no corpus at {corpus_dir} (no {DB_FILE_NAME}); "
+                "run `veriground ingest PATH --corpus DIR` first or point --corpus at an existing corpus"
+            )
+        try:
+            corpus_dir.mkdir(parents=True, exist_ok=True)
+            self._conn = sqlite3.connect(db_path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+            self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            self._conn.execute("PRAGMA journal_mode = WAL")
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            self._conn.executescript(_DDL)
+            self._conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
+            self._conn.execute("INSERT OR IGNORE INTO meta VALUES ('generation', '0')")
+        except (sqlite3.Error, OSError) as err:
+            raise StoreError(f"cannot open the corpus store at {db_path}: {err}") from None
+        found = self._meta("schema_version")
+        if found != SCHEMA_VERSION:
+            raise StoreError(
+                f"corpus at {corpus_dir} has store schema {found}, this veriground reads {SCHEMA_VERSION}; "
+                "re-ingest into a new --corpus directory"
+            )
+
+    def __enter__(self) -> CorpusStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._conn.close()
+
+    # --- reads --------------------------------------------------------------------------------
+
+    @property
+    def generation(self) -> int:
+        return int(self._meta("generation"))
+
+    def latest_version(self, source_key: str) -> StoredVersion | None:
+        row = self._conn.execute(
+            "SELECT d.doc_id, d.latest_version, v.sha256, v.source_id, v.source_type FROM documents d "
+            "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.latest_version "
+            "WHERE d.source_key = ?",
+            (source_key,),
+        ).fetchone()
+        if row is None:
+            return None
+        ids = self._conn.execute(
+            "SELECT passage_id FROM passages WHERE doc_id = ? AND version = ?", (row[0], row[1])
+        ).fetchall()
+        return StoredVersion(*row, passage_ids=frozenset(pid for (pid,) in ids))
+
+    def doc_id_owner(self, doc_id: str) -> str | None:
+        row = self._conn.execute("SELECT source_key FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
+        return None if row is None else row[0]
+
+    def list_documents(self) -> list[DocumentInfo]:
+        rows = self._conn.execute("SELECT doc_id, latest_version FROM documents ORDER BY doc_id").fetchall()
+        return [self.document(doc_id, version) for doc_id, version in rows]
+
+    def document(self, doc_id: str, version: int | None = None) -> DocumentInfo:
+        head = self._conn.execute(
+            "SELECT source_key, latest_version FROM documents WHERE doc_id = ?", (doc_id,)
+        ).fetchone()
+        if head is None:
+            raise NotFoundError(f"no document {doc_id!r} in this corpus; `veriground corpus list` shows the ids")
+        source_key, latest = head
+        wanted = latest if version is None else version
+        row = self._conn.execute(
+            "SELECT sha256, loader, title, source_id, source_type, metadata, length(text), "
+            "(SELECT count(*) FROM passages p WHERE p.doc_id = v.doc_id AND p.version = v.version) "
+            "FROM versions v WHERE doc_id = ? AND version = ?",
+            (doc_id, wanted),
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"document {doc_id!r} has versions 1..{latest}, not {wanted}")
+        sha256, loader, title, source_id, source_type, metadata, n_chars, n_passages = row
+        return DocumentInfo(
+            doc_id=doc_id,
+            version=wanted,
+            versions=latest,
+            source_key=source_key,
+            source_id=source_id,
+            source_type=SourceType(source_type),
+            loader=loader,
+            title=title,
+            sha256=sha256,
+            n_passages=n_passages,
+            n_chars=n_chars,
+            metadata=json.loads(metadata),
+        )
+
+    def document_text(self, doc_id: str, version: int) -> str:
+        row = self._conn.execute(
+            "SELECT text FROM versions WHERE doc_id = ? AND version = ?", (doc_id, version)
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(f"no version {version} of document {doc_id!r}")
+        return row[0]
+
+    def passages_of(self, doc_id: str, version: int) -> list[Passage]:
+        rows = self._conn.execute(
+            f"SELECT {_PASSAGE_COLUMNS} FROM passages p JOIN passage_texts t USING (passage_id) "
+            "JOIN versions v ON v.doc_id = p.doc_id AND v.version = p.version "
+            "WHERE p.doc_id = ? AND p.version = ? ORDER BY p.ordinal",
+            (doc_id, version),
+        ).fetchall()
+        return [_passage(row) for row in rows]
+
+    def passage(self, passage_id: str) -> Passage:
+        """The passage in the newest version of its document that still holds it."""
+        row = self._conn.execute(
+            f"SELECT {_PASSAGE_COLUMNS} FROM passages p JOIN passage_texts t USING (passage_id) "
+            "JOIN versions v ON v.doc_id = p.doc_id AND v.version = p.version "
+            "WHERE p.passage_id = ? ORDER BY p.version DESC LIMIT 1",
+            (passage_id,),
+        ).fetchone()
+        if row is None:
+            raise NotFoundError(
+                f"no passage {passage_id!r} in this corpus; ids look like <doc_id>#<12 hex digits>, "
+                "as `veriground search` prints them"
+            )
+        return _passage(row)
+
+    def latest_passages(self, passage_ids: Sequence[str]) -> dict[str, Passage]:
+        """Passages of the latest document versions, by id (ids of older versions are left out)."""
+        found: dict[str, Passage] = {}
+        for chunk_start in range(0, len(passage_ids), 500):
+            chunk = list(passage_ids[chunk_start : chunk_start + 500])
+            marks = ",".join("?" * len(chunk))
+            rows = self._conn.execute(
+                f"SELECT {_PASSAGE_COLUMNS} FROM passages p JOIN passage_texts t USING (passage_id) "
+                "JOIN documents d ON d.doc_id = p.doc_id AND d.latest_version = p.version "
+                "JOIN versions v ON v.doc_id = p.doc_id AND v.version = p.version "
+                f"WHERE p.passage_id IN ({marks})",
+                chunk,
+            ).fetchall()
+            found.update((row[0], _passage(row)) for row in rows)
+        return found
+
+    def iter_index_tokens(self) -> Iterator[tuple[str, str]]:
+        """(passage_id, tokens) for every passage of every latest version, in a stable order."""
+        yield from self._conn.execute(
+            "SELECT p.passage_id, t.tokens FROM passages p JOIN passage_texts t USING (passage_id) "
+            "JOIN documents d ON d.doc_id = p.doc_id AND d.latest_version = p.version "
+            "ORDER BY p.doc_id, p.ordinal"
+        )
+
+    def cached_tokens(self, passage_ids: Iterable[str]) -> dict[str, str]:
+        ids = list(passage_ids)
+        found: dict[str, str] = {}
+        for chunk_start in range(0, len(ids), 500):
+            chunk = ids[chunk_start : chunk_start + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update(
+                self._conn.execute(
+                    f"SELECT passage_id, tokens FROM passage_texts WHERE passage_id IN ({marks})", chunk
+                ).fetchall()
+            )
+        return found
+
+    # --- writes -------------------------------------------------------------------------------
+
+    def write_version(
+        self,
+        *,
+        doc_id: str,
+        source_key: str,
+        sha256: str,
+        loaded: LoadedDocument,
+        source_id: str,
+        source_type: SourceType,
+        passages: Sequence[NewPassage],
+    ) -> int:
+        """Store a new version of a document (version 1 for a new one) in one transaction."""
+        with self._transaction():
+            row = self._conn.execute(
+                "SELECT latest_version FROM documents WHERE doc_id = ?", (doc_id,)
+            ).fetchone()
+            version = 1 if row is None else row[0] + 1
+            if row is None:
+                self._conn.execute("INSERT INTO documents VALUES (?, ?, ?)", (doc_id, source_key, version))
+            else:
+                self._conn.execute("UPDATE documents SET latest_version = ? WHERE doc_id = ?", (version, doc_id))
+            self._conn.execute(
+                "INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    doc_id,
+                    version,
+                    sha256,
+                    loaded.loader,
+                    loaded.title,
+                    source_id,
+                    source_type.value,
+                    json.dumps(loaded.metadata, sort_keys=True, ensure_ascii=False),
+                    json.dumps([page.model_dump() for page in loaded.pages]),
+                    loaded.text,
+                ),
+            )
+            for ordinal, passage in enumerate(passages):
+                self._insert_passage(doc_id, version, ordinal, passage, loaded.text)
+            self._conn.execute(
+                "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
+            )
+        return version
+
+    def _insert_passage(self, doc_id: str, version: int, ordinal: int, passage: NewPassage, text: str) -> None:
+        self._conn.execute(
+            "INSERT OR IGNORE INTO passage_texts VALUES (?, ?, ?)",
+            (passage.passage_id, text[passage.char_start : passage.char_end], passage.tokens),
+        )
+        self._conn.execute(
+            "INSERT INTO passages VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (doc_id, version, ordinal, passage.passage_id, passage.char_start, passage.char_end, passage.page),
+        )
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        try:
+            self._conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as err:
+            raise StoreError(f"corpus store at {self.corpus_dir} is busy or read-only: {err}") from None
+        try:
+            yield
+        except BaseException:
+            self._conn.execute("ROLLBACK")
+            raise
+        self._conn.execute("COMMIT")
+
+    def _meta(self, key: str) -> str:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return "" if row is None else row[0]
+
+
+def _passage(row: tuple) -> Passage:
+    passage_id, doc_id, version, ordinal, text, char_start, char_end, page, source_id, source_type = row
+    return Passage(
+        passage_id=passage_id,
+        doc_id=doc_id,
+        version=version,
+        ordinal=ordinal,
+        text=text,
+        char_start=char_start,
+        char_end=char_end,
+        page=page,
+        source_id=source_id,
+        source_type=SourceType(source_type),
+    )

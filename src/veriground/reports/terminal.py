@@ -1,0 +1,95 @@
+"""Readable terminal views of records (rich): ingest progress, search hits, documents, passages."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from veriground.schema import DocumentInfo, EvidenceChunk, IngestItem, IngestReport, Passage
+
+console = Console(highlight=False, soft_wrap=True)
+error_console = Console(stderr=True, highlight=False, soft_wrap=True)
+SNIPPET_CHARS = 220
+
+_OUTCOME_STYLE = {
+    "added": "green", "new_version": "yellow", "unchanged": "dim", "skipped": "dim yellow", "failed": "red",
+}
+
+
+def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def print_ingest_item(item: IngestItem) -> None:
+    if item.outcome in ("failed", "skipped"):
+        target = error_console if item.outcome == "failed" else console
+        target.print(Text(f"{item.outcome:<11}{item.problem}", style=_OUTCOME_STYLE[item.outcome]))
+        return
+    detail = f"{item.doc_id} v{item.version}, {item.n_passages} passages"
+    if item.outcome == "new_version":
+        detail += f", {item.passages_changed} changed"
+    console.print(Text(f"{item.outcome:<11}{item.path}  ({detail})", style=_OUTCOME_STYLE[item.outcome]))
+
+
+def print_ingest_summary(report: IngestReport, corpus_dir: Path) -> None:
+    console.print(
+        f"{report.added} added, {report.new_version} new versions, {report.unchanged} unchanged, "
+        f"{report.skipped} skipped, {report.failed} failed; {report.passages_indexed} passages indexed in {corpus_dir}"
+    )
+
+
+def print_search_results(query: str, chunks: list[EvidenceChunk]) -> None:
+    """One block per hit; the passage id is printed whole so it can be copied and cited."""
+    console.rule(f"search: {query}")
+    if not chunks:
+        console.print(f"No passage matches {query!r}. Try other words, or ingest more documents.")
+        return
+    for chunk in chunks:
+        where = f"{chunk.version.rpartition('@')[2]} chars {chunk.char_start}-{chunk.char_end}"
+        if chunk.page is not None:
+            where += f" page {chunk.page}"
+        console.print(Text.assemble((f"{chunk.rank}. ", "bold"), (chunk.passage_id, "bold cyan"), no_wrap=True, overflow="ignore"))
+        console.print(Text(f"   bm25 {chunk.score_bm25:.2f} · {chunk.source} · {where}", style="dim"))
+        console.print(Text("   " + snippet(chunk.text)))
+
+
+def print_documents(documents: list[DocumentInfo]) -> None:
+    if not documents:
+        console.print("The corpus is empty: run `veriground ingest PATH`.")
+        return
+    table = Table(title=f"{len(documents)} documents")
+    for column in ("doc_id", "ver", "source_id", "type", "passages", "title"):
+        table.add_column(column)
+    for doc in documents:
+        table.add_row(
+            doc.doc_id, str(doc.version), doc.source_id, doc.source_type.value, str(doc.n_passages),
+            snippet(doc.title or "", 60),
+        )
+    console.print(table)
+
+
+def print_document(document: DocumentInfo, passages: list[Passage]) -> None:
+    console.print(f"[bold]{document.doc_id}[/bold] v{document.version} of {document.versions}"
+                  f"  ({document.title or 'untitled'})")
+    console.print(f"source: {document.source_key}  source_id={document.source_id}  "
+                  f"type={document.source_type.value}  loader={document.loader}")
+    console.print(f"sha256: {document.sha256}  chars: {document.n_chars}")
+    for passage in passages:
+        console.print(Text(f"{passage.passage_id}  [{passage.char_start}:{passage.char_end}]", style="cyan"))
+        console.print("  " + snippet(passage.text, 160))
+
+
+def print_passage(passage: Passage) -> None:
+    where = f"{passage.doc_id} v{passage.version}, paragraph {passage.ordinal}, "
+    where += f"chars {passage.char_start}-{passage.char_end}"
+    if passage.page is not None:
+        where += f", page {passage.page}"
+    console.print(Text(passage.passage_id, style="bold cyan"))
+    console.print(f"{where}; source {passage.source_id} ({passage.source_type.value})")
+    sys.stdout.flush()
+    console.print(Text(passage.text))

@@ -1,0 +1,129 @@
+"""BM25 over passages (bm25s): tokens -> a persisted sparse index -> ranked (passage id, bm25 score).
+
+Tokens are computed once at ingest and cached in the store, so a rebuild after a change only re-runs
+the indexing step, never tokenisation of unchanged passages.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from veriground.errors import StoreError
+
+INDEX_DIR_NAME = "bm25"
+MANIFEST_NAME = "manifest.json"
+TOKENIZER_NAME = "word-lower-stopwords_en-snowball_en.v1"
+_WORD = re.compile(r"\w+")
+
+
+@lru_cache(maxsize=1)
+def _stemmer_and_stopwords() -> tuple[object, frozenset[str]]:
+    import Stemmer
+    from bm25s.stopwords import STOPWORDS_EN
+
+    return Stemmer.Stemmer("english"), frozenset(STOPWORDS_EN)
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased word tokens, English stopwords removed, Snowball-stemmed."""
+    stemmer, stopwords = _stemmer_and_stopwords()
+    words = [word for word in _WORD.findall(text.lower()) if word not in stopwords]
+    return stemmer.stemWords(words)
+
+
+@dataclass(frozen=True)
+class BM25Hit:
+    passage_id: str
+    bm25_score: float
+    rank: int
+
+
+class BM25Index:
+    """An in-memory bm25s index with the passage id of each row."""
+
+    def __init__(self, retriever: object, passage_ids: list[str], generation: int) -> None:
+        self._retriever = retriever
+        self.passage_ids = passage_ids
+        self.generation = generation
+
+    @classmethod
+    def build(
+        cls, rows: list[tuple[str, str]], generation: int, *, k1: float, b: float
+    ) -> BM25Index:
+        """Index (passage_id, space-joined tokens) rows."""
+        import bm25s
+
+        retriever = bm25s.BM25(k1=k1, b=b)
+        passage_ids = [passage_id for passage_id, _ in rows]
+        if rows:
+            retriever.index([tokens.split() for _, tokens in rows], show_progress=False)
+        return cls(retriever, passage_ids, generation)
+
+    def search(self, query: str, top_k: int) -> list[BM25Hit]:
+        """Passages sharing a term with the query, best first; ties keep index order."""
+        if not self.passage_ids:
+            return []
+        vocab = self._retriever.vocab_dict
+        token_ids = [vocab[token] for token in tokenize(query) if token in vocab]
+        if not token_ids:
+            return []
+        scores = self._retriever.get_scores(token_ids)
+        candidates = np.flatnonzero(scores > 0)
+        if candidates.size > top_k:
+            # Partition first so the full sort touches only the best rows.
+            cutoff = np.partition(scores[candidates], -top_k)[-top_k]
+            candidates = candidates[scores[candidates] >= cutoff]
+        order = sorted(candidates.tolist(), key=lambda row: (-scores[row], row))[:top_k]
+        return [
+            BM25Hit(self.passage_ids[row], float(scores[row]), rank)
+            for rank, row in enumerate(order, start=1)
+        ]
+
+    def save(self, corpus_dir: Path) -> None:
+        """Write to a fresh folder, then swap it in, so a crash never leaves a half-written index."""
+        target = corpus_dir / INDEX_DIR_NAME
+        staging = corpus_dir / f"{INDEX_DIR_NAME}.tmp"
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        if self.passage_ids:
+            self._retriever.save(str(staging))
+        manifest = {
+            "generation": self.generation,
+            "tokenizer": TOKENIZER_NAME,
+            "passage_ids": self.passage_ids,
+        }
+        (staging / MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
+        old = corpus_dir / f"{INDEX_DIR_NAME}.old"
+        shutil.rmtree(old, ignore_errors=True)
+        if target.exists():
+            target.rename(old)
+        staging.rename(target)
+        shutil.rmtree(old, ignore_errors=True)
+
+    @classmethod
+    def load(cls, corpus_dir: Path) -> BM25Index | None:
+        """The saved index, or None when there is none or it was made by another tokenizer."""
+        import bm25s
+
+        folder = corpus_dir / INDEX_DIR_NAME
+        try:
+            manifest = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        if manifest.get("tokenizer") != TOKENIZER_NAME:
+            return None
+        passage_ids = manifest["passage_ids"]
+        if not passage_ids:
+            return cls(None, [], manifest["generation"])
+        try:
+            retriever = bm25s.BM25.load(str(folder), show_progress=False)
+        except (OSError, ValueError) as err:
+            raise StoreError(f"BM25 index in {folder} is damaged ({err}); delete that folder to rebuild it") from None
+        return cls(retriever, passage_ids, manifest["generation"])

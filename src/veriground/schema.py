@@ -1,0 +1,421 @@
+"""Every record that crosses a stage, the CLI, the API or a report: frozen pydantic models.
+
+Field names follow the seeds where they define a record (seed 001 "Data Structures", seed 003 §4.2,
+seed 000 LearningClaim / DomainProfile / RejectionReason); fields the seeds lack are added, never renamed.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+PassageId = str
+DocId = str
+MetadataValue = str | int | float | bool | None | list[str]
+
+
+class Record(BaseModel):
+    """Base of every record: immutable, unknown fields rejected."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --- vocabularies -------------------------------------------------------------------------------
+
+
+class SourceType(StrEnum):
+    """What kind of source a document is; drives independent-source counting (seed 000)."""
+
+    TEXTBOOK = "textbook"
+    LECTURE_NOTES = "lecture_notes"
+    TRANSCRIPT = "transcript"
+    POLICY = "policy"
+    PAPER = "paper"
+    WEB = "web"
+    DATASET = "dataset"
+    UNKNOWN = "unknown"
+
+
+class SignalStatus(StrEnum):
+    COMPUTED = "computed"
+    NOT_APPLICABLE = "not_applicable"
+    UNAVAILABLE = "unavailable"
+
+
+class VerificationStatus(StrEnum):
+    """Seed 000 statuses, plus UNVERIFIED when a needed signal could not be computed."""
+
+    VERIFIED = "VERIFIED"
+    LOW_CONFIDENCE = "LOW_CONFIDENCE"
+    REJECTED = "REJECTED"
+    UNVERIFIED = "UNVERIFIED"
+
+
+class RejectionReason(StrEnum):
+    """Seed 000 reason codes (`RejectionReason`), plus the codes of the verified and unverified paths."""
+
+    NO_EVIDENCE = "no_evidence"
+    LOW_ENTAILMENT = "low_entailment"
+    INSUFFICIENT_SOURCES = "insufficient_sources"
+    HIGH_CONTRADICTION = "high_contradiction"
+    CONFLICTING_VERDICTS = "conflicting_verdicts"
+    SUFFICIENT_EVIDENCE = "sufficient_evidence"
+    SIGNAL_UNAVAILABLE = "signal_unavailable"
+    DANGLING_CITATION = "dangling_citation"
+
+
+class ClaimType(StrEnum):
+    DEFINITIONAL = "definitional"
+    EQUATION = "equation"
+    NUMERIC = "numeric"
+    CONCEPTUAL = "conceptual"
+    THEOREM = "theorem"
+    PROOF_STEP = "proof_step"
+    ALGORITHMIC = "algorithmic"
+    COMPLEXITY = "complexity"
+    FACTUAL = "factual"
+    COMPARATIVE = "comparative"
+    SCOPE = "scope"
+    HISTORICAL = "historical"
+
+
+class AnswerConfidence(StrEnum):
+    """Seed 003 §7 answer-level confidence labels."""
+
+    HIGH = "high"
+    MEDIUM = "medium"
+    LOW = "low"
+    INSUFFICIENT_EVIDENCE = "insufficient_evidence"
+
+
+# --- corpus -------------------------------------------------------------------------------------
+
+
+class PageSpan(Record):
+    """Where one PDF page lies in the normalised document text."""
+
+    page: int = Field(ge=1)
+    char_start: int = Field(ge=0)
+    char_end: int = Field(ge=0)
+
+
+class LoadedDocument(Record):
+    """A loader's output: the normalised text of one document, its metadata and page map."""
+
+    text: str
+    loader: Literal["txt", "md", "html", "pdf", "tex", "ptx", "jsonl"]
+    record_key: str | None = None  # the record id inside a multi-document file (JSONL)
+    title: str | None = None
+    metadata: dict[str, MetadataValue] = Field(default_factory=dict)
+    pages: tuple[PageSpan, ...] = ()
+
+
+class Passage(Record):
+    """One paragraph of one document version; `text == document_text[char_start:char_end]`."""
+
+    passage_id: PassageId
+    doc_id: DocId
+    version: int = Field(ge=1)
+    ordinal: int = Field(ge=0)
+    text: str
+    char_start: int = Field(ge=0)
+    char_end: int = Field(ge=0)
+    page: int | None = None
+    source_id: str
+    source_type: SourceType
+
+
+class DocumentInfo(Record):
+    """One version of a document as the store holds it."""
+
+    doc_id: DocId
+    version: int = Field(ge=1)
+    versions: int = Field(ge=1)  # how many versions the store holds
+    source_key: str
+    source_id: str
+    source_type: SourceType
+    loader: str
+    title: str | None = None
+    sha256: str
+    n_passages: int = Field(ge=0)
+    n_chars: int = Field(ge=0)
+    metadata: dict[str, MetadataValue] = Field(default_factory=dict)
+
+
+IngestOutcome = Literal["added", "new_version", "unchanged", "skipped", "failed"]
+
+
+class IngestItem(Record):
+    """What happened to one document (or one failed file) during an ingest."""
+
+    path: str
+    outcome: IngestOutcome
+    doc_id: DocId | None = None
+    version: int | None = None
+    n_passages: int = 0
+    passages_changed: int = 0  # passage ids in this version that the previous version lacked
+    problem: str | None = None
+
+
+class IngestReport(Record):
+    items: tuple[IngestItem, ...]
+    added: int
+    new_version: int
+    unchanged: int
+    skipped: int
+    failed: int
+    passages_indexed: int
+
+
+# --- seed 001 data structures ------------------------------------------------------------------
+
+
+class Query(Record):
+    id: str
+    text: str
+    timestamp: str | None = None  # kept from seed 001, left empty so records stay deterministic
+
+
+class EvidenceChunk(Record):
+    """A retrieved passage; `sent_id` is the paragraph ordinal inside its document version."""
+
+    doc_id: DocId
+    sent_id: int
+    passage_id: PassageId
+    text: str
+    char_start: int
+    char_end: int
+    score_bm25: float | None = None
+    score_dense: float | None = None
+    score_hybrid: float | None = None
+    rank: int = Field(ge=1)
+    source: str  # the source_id
+    source_type: SourceType = SourceType.UNKNOWN
+    version: str  # "<doc_id>@v<version>"
+    page: int | None = None
+
+
+class Claim(Record):
+    claim_id: str
+    answer_id: str
+    text: str
+    answer_char_span: tuple[int, int]
+    extraction_method: str
+    claim_type: ClaimType | None = None
+    parent_claim_id: str | None = None
+    atomicity_rule: str | None = None
+    cited_ids: tuple[str, ...] = ()
+
+
+class EvidenceSpan(Record):
+    doc_id: DocId
+    sent_id: int
+    text: str
+    rank: int
+    passage_id: PassageId | None = None
+    char_start: int | None = None
+    char_end: int | None = None
+
+
+class ClaimEvidencePair(Record):
+    claim_id: str
+    evidence_candidates: tuple[PassageId, ...]
+    top_evidence: PassageId | None
+    evidence_spans: tuple[EvidenceSpan, ...]
+
+
+class CitationPassage(Record):
+    text: str
+    title: str | None = None
+
+
+class CitationFormatterOutput(Record):
+    formatted_text: str
+    citation_map: dict[str, list[int]]
+    passages: tuple[CitationPassage, ...]
+    notes: dict[str, Any] | None = None
+
+
+class CiteEvalSystemExample(Record):
+    id: str
+    query: str
+    passages: tuple[CitationPassage, ...]
+    pred: str
+
+
+class NLIScores(Record):
+    entail: float = Field(ge=0, le=1)
+    contradict: float = Field(ge=0, le=1)
+    neutral: float = Field(ge=0, le=1)
+
+
+class CoverageScores(Record):
+    entities: float | None = Field(None, ge=0, le=1)
+    numbers: float | None = Field(None, ge=0, le=1)
+    tokens_overlap: float | None = Field(None, ge=0, le=1)
+
+
+class UncertaintyScores(Record):
+    mean_entropy: float | None = None
+
+
+class ConsistencyScores(Record):
+    variance: float | None = None
+
+
+class VerifierSignal(Record):
+    """Raw output of the detectors for one claim-evidence pair; None means not computed (see status)."""
+
+    claim_id: str
+    doc_id: DocId | None
+    sent_id: int | None
+    passage_id: PassageId | None = None
+    status: SignalStatus = SignalStatus.COMPUTED
+    reason: str | None = None
+    nli: NLIScores | None = None
+    coverage: CoverageScores | None = None
+    uncertainty: UncertaintyScores | None = None
+    consistency: ConsistencyScores | None = None
+    citation_span_match: float | None = Field(None, ge=0, le=1)
+    numeric_check: bool | None = None
+
+
+class DecisionConfidence(Record):
+    support_prob: float | None = Field(None, ge=0, le=1)
+    contradict_prob: float | None = Field(None, ge=0, le=1)
+    overall_confidence: float | None = Field(None, ge=0, le=1)
+    band: Literal["High", "Medium", "Low"] | None = None
+
+
+class ClaimDecision(Record):
+    """The verdict for one claim: seed 001 `status` is the display verdict; the seed 000 status and
+    reason code are kept beside it with the rule that fired."""
+
+    claim_id: str
+    status: Literal["Supported", "Low Confidence", "Contradictory", "Unsupported", "Unverified"]
+    rationale: str
+    primary_evidence: PassageId | None
+    signals_ref: tuple[str, ...] = ()
+    confidence: DecisionConfidence
+    verification_status: VerificationStatus
+    reason: RejectionReason
+    rule: str
+
+
+class SummaryStats(Record):
+    claims_total: int
+    supported_high: int
+    supported_low: int
+    contradicted: int
+    insufficient: int
+    mean_overall_confidence: float | None
+
+
+class AnnotatedAnswer(Record):
+    answer_id: str
+    query_id: str | None
+    raw_answer: str
+    claims: tuple[ClaimDecision, ...]
+    summary_stats: SummaryStats
+    mitigation_actions: tuple[str, ...] = ()
+    version: str
+
+
+# --- seed 003 §4.2 ------------------------------------------------------------------------------
+
+
+class SupportingCitation(Record):
+    work_id: DocId
+    passage_id: PassageId | None = None
+
+
+class GroundedClaim(Record):
+    text: str
+    supporting_citations: tuple[SupportingCitation, ...]
+    support_level: Literal["direct", "indirect"]
+
+
+class Reference(Record):
+    work_id: DocId
+    title: str | None = None
+    source_id: str | None = None
+    passage_ids: tuple[PassageId, ...] = ()
+
+
+class GroundedAnswer(Record):
+    answer_summary: str
+    claims: tuple[GroundedClaim, ...]
+    references: tuple[Reference, ...]
+    confidence: AnswerConfidence
+    limitations: tuple[str, ...] = ()
+    query_refinements: tuple[str, ...] = ()
+
+
+# --- seed 000 -----------------------------------------------------------------------------------
+
+
+class LearningClaim(Record):
+    """An atomic, testable proposition (seed 000 §2.3.2)."""
+
+    claim_id: str
+    claim_text: str
+    claim_type: ClaimType
+    status: VerificationStatus | None = None
+    confidence: float | None = Field(None, ge=0, le=1)
+    evidence_ids: tuple[PassageId, ...] = ()
+    metadata: dict[str, MetadataValue] = Field(default_factory=dict)
+
+
+class DomainProfile(Record):
+    name: str
+    display_name: str
+    allowed_claim_types: tuple[ClaimType, ...]
+    evidence_type_expectations: dict[ClaimType, list[str]]
+    require_units: bool
+    require_proof_steps: bool
+    require_pseudocode: bool
+    require_equations: bool
+    strict_dependencies: bool
+
+
+class DependencyWarning(Record):
+    claim_id: str
+    term: str
+    first_definition_claim_id: str
+    severity: Literal["warning", "error"] = "warning"
+
+
+SCHEMA_RECORDS: tuple[type[Record], ...] = (
+    LoadedDocument,
+    Passage,
+    DocumentInfo,
+    IngestReport,
+    Query,
+    EvidenceChunk,
+    Claim,
+    ClaimEvidencePair,
+    CitationFormatterOutput,
+    CiteEvalSystemExample,
+    VerifierSignal,
+    ClaimDecision,
+    AnnotatedAnswer,
+    GroundedAnswer,
+    LearningClaim,
+    DomainProfile,
+    DependencyWarning,
+)
+
+
+def export_json_schema() -> dict[str, Any]:
+    """One JSON Schema document whose $defs hold every record."""
+    from pydantic.json_schema import models_json_schema
+
+    _, top = models_json_schema(
+        [(record, "serialization") for record in SCHEMA_RECORDS],
+        title="veriground records",
+        ref_template="#/$defs/{model}",
+    )
+    top["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    return top

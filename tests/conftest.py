@@ -1,0 +1,34 @@
+"""Shared fixtures: a scratch corpus directory and the shared datasets folder beside the checkout."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATASETS = REPO_ROOT.parent / "shared" / "datasets"
+
+
+@pytest.fixture
+def corpus_dir(tmp_path: Path) -> Path:
+    return tmp_path / "corpus"
+
+
+@pytest.fixture
+def domain_corpora() -> Path:
+    """The four open-licensed domain corpora; CI always has shared/ beside the clone."""
+    path = SHARED_DATASETS / "domain-corpora"
+    if not path.is_dir():
+        pytest.skip(f"{path} is not present (it sits beside the checkout in CI)")
+    return path
+
+
+def write_file(folder: Path, name: str, content: str | bytes) -> Path:
+    path = folder / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    else:
+        path.write_text(content, encoding="utf-8")
+    return path

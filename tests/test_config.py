@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from veriground.config import load_config
+from veriground.errors import ConfigError
+
+
+def test_defaults_are_the_seed_thresholds():
+    config = load_config(environ={})
+    assert config.verification.min_entailment_prob == 0.60
+    assert config.verification.min_supporting_sources == 2
+    assert config.verification.max_contradiction_prob == 0.30
+    assert config.corpus.dir == Path(".veriground")
+
+
+def test_file_then_env_then_flags(tmp_path: Path):
+    toml = tmp_path / "v.toml"
+    toml.write_text("[retrieval]\ntop_k = 7\nbm25_k1 = 1.2\n[ingest]\nmax_file_mb = 10\n")
+    config = load_config(
+        toml,
+        {"retrieval.top_k": 9, "ingest.max_file_mb": None},
+        environ={"VERIGROUND_RETRIEVAL__BM25_K1": "0.9", "VERIGROUND_INGEST__MAX_FILE_MB": "20"},
+    )
+    assert config.retrieval.top_k == 9  # flag beats file
+    assert config.retrieval.bm25_k1 == 0.9  # env beats file
+    assert config.ingest.max_file_mb == 20  # a flag left unset (None) changes nothing
+
+
+def test_out_of_range_value_names_key_range_and_flag():
+    with pytest.raises(ConfigError, match=r"retrieval\.top_k .*less than or equal to 200.*got 500.*--top-k"):
+        load_config(overrides={"retrieval.top_k": 500}, environ={})
+
+
+def test_unknown_key_and_section_are_rejected(tmp_path: Path):
+    toml = tmp_path / "v.toml"
+    toml.write_text("[retrieval]\ntopk = 3\n")
+    with pytest.raises(ConfigError, match="unknown config key retrieval.topk"):
+        load_config(toml, environ={})
+    toml.write_text("[retreival]\ntop_k = 3\n")
+    with pytest.raises(ConfigError, match=r"unknown config section \[retreival\]"):
+        load_config(toml, environ={})
+
+
+def test_broken_toml_and_missing_file_are_clear_errors(tmp_path: Path):
+    toml = tmp_path / "v.toml"
+    toml.write_text("[retrieval\n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(toml, environ={})
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "missing.toml", environ={})
