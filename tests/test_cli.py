@@ -65,7 +65,14 @@ def test_schema_command_exports_every_record(capsys):
     code, out, _ = run(capsys, "schema")
     schema = json.loads(out)
     assert code == 0
-    for record in ("EvidenceChunk", "ClaimDecision", "AnnotatedAnswer", "GroundedAnswer", "LearningClaim", "DomainProfile"):
+    for record in (
+        "EvidenceChunk",
+        "ClaimDecision",
+        "AnnotatedAnswer",
+        "GroundedAnswer",
+        "LearningClaim",
+        "DomainProfile",
+    ):
         assert record in schema["$defs"]
     assert "RejectionReason" in schema["$defs"]
 
@@ -73,7 +80,9 @@ def test_schema_command_exports_every_record(capsys):
 def test_installed_entry_point_runs(tmp_path):
     result = subprocess.run(
         [sys.executable, "-m", "veriground.cli", "search", "x", "--corpus", str(tmp_path / "none")],
-        capture_output=True, text=True, check=False,
+        capture_output=True,
+        text=True,
+        check=False,
     )
     assert result.returncode == 3
     assert result.stderr.startswith("error: no corpus at")

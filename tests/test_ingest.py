@@ -94,7 +94,14 @@ def test_bad_inputs_fail_one_by_one_and_the_rest_is_ingested(tmp_path, corpus_di
     problems = {Path(item.path).name: item.problem for item in report.items if item.outcome == "failed"}
     assert report.added == 2
     assert set(problems) == {
-        "empty.txt", "binary.txt", "latin1.txt", "broken.pdf", "fake.pdf", "image.png", "huge.txt", "does-not-exist",
+        "empty.txt",
+        "binary.txt",
+        "latin1.txt",
+        "broken.pdf",
+        "fake.pdf",
+        "image.png",
+        "huge.txt",
+        "does-not-exist",
     }
     assert "empty" in problems["empty.txt"]
     assert "binary" in problems["binary.txt"]
@@ -134,7 +141,11 @@ def test_failure_mid_document_leaves_the_store_exactly_as_before(tmp_path, corpu
 
 def test_sources_file_labels_subfolders_and_excludes_files(tmp_path, corpus_dir):
     folder = notes(tmp_path / "notes")
-    write_file(folder, "SOURCES.toml", 'exclude = ["README.md"]\n[physics]\nsource_id = "openstax"\nsource_type = "lecture_notes"\n')
+    write_file(
+        folder,
+        "SOURCES.toml",
+        'exclude = ["README.md"]\n[physics]\nsource_id = "openstax"\nsource_type = "lecture_notes"\n',
+    )
     write_file(folder, "README.md", "About this folder: nothing to cite here at all, just housekeeping text.")
     report = ingest([folder], corpus_dir)
     assert report.added == 2
@@ -151,7 +162,12 @@ def test_invalid_source_type_is_reported_with_valid_values(tmp_path, corpus_dir)
 
 
 def test_jsonl_records_become_documents(tmp_path, corpus_dir):
-    write_file(tmp_path, "facts.jsonl", f'{{"id": "a1", "text": "{ENERGY}", "metadata": {{"source_type": "paper"}}}}\n{{"id": 2, "text": "{GRAVITY}"}}\n')
+    write_file(
+        tmp_path,
+        "facts.jsonl",
+        f'{{"id": "a1", "text": "{ENERGY}", "metadata": {{"source_type": "paper"}}}}\n'
+        f'{{"id": 2, "text": "{GRAVITY}"}}\n',
+    )
     report = ingest([tmp_path / "facts.jsonl"], corpus_dir)
     assert report.added == 2
     with CorpusStore(corpus_dir) as store:

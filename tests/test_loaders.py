@@ -62,7 +62,9 @@ def build_pdf(page_texts: list[str], title: str | None = None) -> bytes:
     out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
     out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
     out += b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (
-        len(objects) + 1, info, xref_offset,
+        len(objects) + 1,
+        info,
+        xref_offset,
     )
     return bytes(out)
 
@@ -335,14 +337,14 @@ def test_ptx_malformed_xml_names_line_and_column(tmp_path):
 
 def test_jsonl_gives_one_document_per_record(tmp_path):
     lines = [
-        '{"id": "a1", "text": "First  record.\\n\\n\\nSecond block.",'
-        ' "metadata": {"title": "A", "year": 2020}}',
+        '{"id": "a1", "text": "First  record.\\n\\n\\nSecond block.", "metadata": {"title": "A", "year": 2020}}',
         "",
         '{"id": 7, "text": "Another record.", "metadata": {"tags": ["x", "y"], "nested": {"k": 1}}}',
     ]
     documents = load_file(write(tmp_path, "records.jsonl", "\n".join(lines) + "\n"), max_bytes=MAX_BYTES)
     assert [(doc.record_key, doc.loader, doc.title) for doc in documents] == [
-        ("a1", "jsonl", "A"), ("7", "jsonl", None),
+        ("a1", "jsonl", "A"),
+        ("7", "jsonl", None),
     ]
     assert documents[0].text == "First  record.\n\nSecond block."
     assert documents[0].metadata == {"title": "A", "year": 2020}
@@ -385,7 +387,8 @@ def test_pdf_pages_map_to_their_text(tmp_path):
     assert document.text == "Hello page one\n\nHello page three"
     assert [span.page for span in document.pages] == [1, 3]
     assert [document.text[span.char_start : span.char_end] for span in document.pages] == [
-        "Hello page one", "Hello page three",
+        "Hello page one",
+        "Hello page three",
     ]
 
 

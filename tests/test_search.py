@@ -13,8 +13,10 @@ from veriground.retrieval.bm25 import INDEX_DIR_NAME, tokenize
 from veriground.retrieval.search import BM25Retriever
 
 DOCS = {
-    "physics/energy.md": "Kinetic energy is the energy of motion, KE = 1/2 m v^2.\n\nPotential energy is stored energy of position.",
-    "algorithms/sorting.txt": "Merge sort runs in O(n log n) time in the worst case.\n\nQuicksort runs in O(n log n) expected time.",
+    "physics/energy.md": "Kinetic energy is the energy of motion, KE = 1/2 m v^2.\n\n"
+    "Potential energy is stored energy of position.",
+    "algorithms/sorting.txt": "Merge sort runs in O(n log n) time in the worst case.\n\n"
+    "Quicksort runs in O(n log n) expected time.",
     "policy/travel.md": "Travellers receive a per diem for meals and incidental expenses on each day of travel.",
 }
 
@@ -38,7 +40,7 @@ def test_best_passage_first_with_ids_scores_and_exact_offsets(store):
     assert top.doc_id == "lib/physics/energy"
     assert top.passage_id.startswith("lib/physics/energy#")
     assert [chunk.rank for chunk in chunks] == list(range(1, len(chunks) + 1))
-    assert all(a.score_bm25 >= b.score_bm25 > 0 for a, b in zip(chunks, chunks[1:]))
+    assert all(a.score_bm25 >= b.score_bm25 > 0 for a, b in zip(chunks, chunks[1:], strict=False))
     text = store.document_text(top.doc_id, 1)
     assert text[top.char_start : top.char_end] == top.text
     assert (top.source, top.version, top.sent_id) == ("physics", "lib/physics/energy@v1", 0)
@@ -66,7 +68,9 @@ def test_search_sees_only_the_latest_version(tmp_path, store):
     assert retriever.retrieve("lodging")[0].version == "lib/policy/travel@v2"
 
 
-@pytest.mark.parametrize(("query", "top_k", "message"), [("energy", 0, "top_k must be 1..200, got 0"), ("  ", 5, "query is empty")])
+@pytest.mark.parametrize(
+    ("query", "top_k", "message"), [("energy", 0, "top_k must be 1..200, got 0"), ("  ", 5, "query is empty")]
+)
 def test_bad_queries_raise_clear_errors(store, query, top_k, message):
     with pytest.raises(ConfigError, match=message):
         BM25Retriever(store, RetrievalConfig()).retrieve(query, top_k=top_k)

@@ -32,8 +32,9 @@ DEMO_CORPUS_DIR = Path(".veriground-demo")
 
 CorpusOption = Annotated[
     Path | None,
-    typer.Option("--corpus", help="Corpus directory (config corpus.dir, default ./.veriground).",
-                 envvar="VERIGROUND_CORPUS"),
+    typer.Option(
+        "--corpus", help="Corpus directory (config corpus.dir, default ./.veriground).", envvar="VERIGROUND_CORPUS"
+    ),
 ]
 ConfigOption = Annotated[
     Path | None, typer.Option("--config", help="TOML config file (default ./veriground.toml if present).")
@@ -142,8 +143,12 @@ def corpus_show(
         document = store.document(doc_id, version)
         passages = store.passages_of(doc_id, document.version)
     if as_json:
-        _print_json({"document": document.model_dump(mode="json"),
-                     "passages": [passage.model_dump(mode="json") for passage in passages]})
+        _print_json(
+            {
+                "document": document.model_dump(mode="json"),
+                "passages": [passage.model_dump(mode="json") for passage in passages],
+            }
+        )
     else:
         print_document(document, passages)
 
@@ -201,7 +206,7 @@ def demo(
         print_ingest_summary(report, corpus)
         for query in queries:
             print_search_results(query, retriever.retrieve(query, top_k))
-    console.print(f"Try your own: veriground search \"your words\" --corpus {corpus}")
+    console.print(f'Try your own: veriground search "your words" --corpus {corpus}')
     if report.failed:
         raise typer.Exit(1)
 

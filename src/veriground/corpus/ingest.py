@@ -115,9 +115,11 @@ def _read_sources_file(path: Path) -> SourcesTable:
 def _ingest_file(source: SourceFile, store: CorpusStore, config: IngestConfig) -> list[IngestItem]:
     shown = str(source.path)
     if source.path.suffix.lower() not in SUPPORTED_SUFFIXES:
-        problem = f"{shown}: unsupported file type '{source.path.suffix or '(none)'}' (supported: " + ", ".join(
-            SUPPORTED_SUFFIXES
-        ) + ")"
+        problem = (
+            f"{shown}: unsupported file type '{source.path.suffix or '(none)'}' (supported: "
+            + ", ".join(SUPPORTED_SUFFIXES)
+            + ")"
+        )
         return [IngestItem(path=shown, outcome="failed", problem=problem)]
     try:
         documents = load_file(source.path, max_bytes=int(config.max_file_mb * _BYTES_PER_MB))
@@ -152,15 +154,18 @@ def _store_document(
     doc_id = previous.doc_id if previous else _unique_doc_id(store, source_key)
     # Relabelling a source (another source_id or source_type) makes a new version, as new content does.
     if previous is not None and (previous.sha256, previous.source_id, previous.source_type) == (
-        sha256, source_id, source_type.value
+        sha256,
+        source_id,
+        source_type.value,
     ):
         return IngestItem(
-            path=shown, outcome="unchanged", doc_id=doc_id, version=previous.version,
+            path=shown,
+            outcome="unchanged",
+            doc_id=doc_id,
+            version=previous.version,
             n_passages=len(previous.passage_ids),
         )
-    spans = split_passages(
-        loaded.text, doc_id, min_chars=config.min_passage_chars, max_chars=config.max_passage_chars
-    )
+    spans = split_passages(loaded.text, doc_id, min_chars=config.min_passage_chars, max_chars=config.max_passage_chars)
     if not spans:
         raise InputFileError(shown, "has no text to ingest", "check that the file is not empty")
     cached = store.cached_tokens(span.passage_id for span in spans)
@@ -170,8 +175,7 @@ def _store_document(
             char_start=span.char_start,
             char_end=span.char_end,
             page=_page_at(loaded.pages, span.char_start),
-            tokens=cached.get(span.passage_id)
-            or " ".join(tokenize(loaded.text[span.char_start : span.char_end])),
+            tokens=cached.get(span.passage_id) or " ".join(tokenize(loaded.text[span.char_start : span.char_end])),
         )
         for span in spans
     ]

@@ -7,7 +7,6 @@ here, HTML / LaTeX / PreTeXt go through `markup` and PDF through `pdf`.
 from __future__ import annotations
 
 import datetime
-import html
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -17,25 +16,37 @@ from typing import Any
 
 import yaml
 
-from veriground.corpus.markup import (
-    BLOCK_SEPARATOR,
-    ConvertedMarkup,
-    convert_html,
-    convert_ptx,
-    convert_tex,
-    find_heading_title,
-)
+from veriground.corpus.html_markup import convert_html
+from veriground.corpus.latex_markup import convert_tex
+from veriground.corpus.markdown_markup import clean_markdown
+from veriground.corpus.markup import ConvertedMarkup, find_heading_title
 from veriground.corpus.normalize import normalize_text
 from veriground.corpus.pdf import load_pdf
+from veriground.corpus.pretext_markup import convert_ptx
 from veriground.errors import InputFileError, NothingToIngest
 from veriground.schema import LoadedDocument, MetadataValue
 
 SUPPORTED_SUFFIXES: tuple[str, ...] = (
-    ".txt", ".md", ".markdown", ".html", ".htm", ".pdf", ".tex", ".ptx", ".jsonl",
+    ".txt",
+    ".md",
+    ".markdown",
+    ".html",
+    ".htm",
+    ".pdf",
+    ".tex",
+    ".ptx",
+    ".jsonl",
 )
 _LOADER_BY_SUFFIX = {
-    ".txt": "txt", ".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".pdf": "pdf",
-    ".tex": "tex", ".ptx": "ptx", ".jsonl": "jsonl",
+    ".txt": "txt",
+    ".md": "md",
+    ".markdown": "md",
+    ".html": "html",
+    ".htm": "html",
+    ".pdf": "pdf",
+    ".tex": "tex",
+    ".ptx": "ptx",
+    ".jsonl": "jsonl",
 }
 BINARY_SNIFF_BYTES = 8192
 MAX_CONTROL_CHAR_RATIO = 0.30
@@ -46,33 +57,7 @@ _TEXT_CONTROL_BYTES = frozenset(b"\t\n\r\f\b\x1b")
 
 _JSON_TYPE_NAMES = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean"}
 _BINARY_FIX = "check the file type; rename it to its real extension"
-_MARKUP_REMOVED = "\ue020"  # marks where a comment or template tag was, so emptied lines can go
-
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(.*?)^(?:---|\.\.\.)[ \t]*$\n?", re.DOTALL | re.MULTILINE)
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
-_MD_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t].*)?$")
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_LIQUID_COMMENT = re.compile(r"\{%-?\s*comment\s*-?%\}.*?\{%-?\s*endcomment\s*-?%\}", re.DOTALL)
-_LIQUID_VALUE_TAG = re.compile(
-    r"\{%-?\s*(page|link|slack_channel|alert)\s+(?:\"([^\"]*)\"|'([^']*)')[^%]*?-?%\}"
-)
-_LIQUID_TAG = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.DOTALL)
-_LIQUID_RAW_TAG = re.compile(r"\{%-?\s*(?:raw|endraw)\s*-?%\}")
-_HTML_ATTRIBUTES = r"""(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*"""
-_HTML_TAG = re.compile(  # CommonMark's open and closing tags; inline code is matched first and kept
-    rf"(`[^`\n]*`)|<(/)?([A-Za-z][A-Za-z0-9-]*)((?(2)\s*|{_HTML_ATTRIBUTES}/?))>"
-)
-_HTML_ELEMENTS = frozenset({
-    "a", "abbr", "address", "article", "aside", "b", "blockquote", "br", "button", "caption", "center",
-    "cite", "code", "col", "colgroup", "dd", "del", "details", "dfn", "div", "dl", "dt", "em", "figcaption",
-    "figure", "font", "footer", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "i", "iframe", "img",
-    "input", "ins", "kbd", "label", "li", "main", "mark", "nav", "ol", "p", "picture", "pre", "q", "s",
-    "section", "small", "source", "span", "strike", "strong", "sub", "summary", "sup", "table", "tbody",
-    "td", "tfoot", "th", "thead", "tr", "u", "ul", "video"
-})
-_HTML_BLOCK_START = re.compile(r"^ {0,3}</?[A-Za-z]")
-_HTML_ENTITY = re.compile(r"&(?:#[0-9]+|#[xX][0-9a-fA-F]+|[A-Za-z][A-Za-z0-9]*);")
-_EMPTIED_LINE = re.compile(f"^[ \\t]*{_MARKUP_REMOVED}[ \\t{_MARKUP_REMOVED}]*(?:\\n|\\Z)", re.MULTILINE)
 
 
 def load_file(path: Path, *, max_bytes: int) -> list[LoadedDocument]:
@@ -86,7 +71,8 @@ def load_file(path: Path, *, max_bytes: int) -> list[LoadedDocument]:
         raise
     except Exception as err:
         raise InputFileError(
-            path, f"could not be parsed as {loader}: {type(err).__name__}: {err}",
+            path,
+            f"could not be parsed as {loader}: {type(err).__name__}: {err}",
             "check that the file is valid for its extension",
         ) from err
 
@@ -105,13 +91,15 @@ def _check_file(path: Path, max_bytes: int) -> str:
     suffix = path.suffix.lower()
     if suffix not in _LOADER_BY_SUFFIX:
         raise InputFileError(
-            path, f"unsupported file type '{path.suffix or '(none)'}'",
+            path,
+            f"unsupported file type '{path.suffix or '(none)'}'",
             "convert it to one of: " + ", ".join(SUPPORTED_SUFFIXES),
         )
     size = path.stat().st_size
     if size > max_bytes:
         raise InputFileError(
-            path, f"file is {_format_size(size)}, over the {_format_size(max_bytes)} limit",
+            path,
+            f"file is {_format_size(size)}, over the {_format_size(max_bytes)} limit",
             "split the file or raise ingest.max_file_mb / --max-file-mb",
         )
     if size == 0:
@@ -133,9 +121,7 @@ def _read_text(path: Path) -> str:
         problem = f"cannot be read: {err.strerror or err}"
         raise InputFileError(path, problem, "check the file permissions") from None
     if data.startswith(UTF16_BOMS):
-        raise InputFileError(
-            path, "is UTF-16 text, not UTF-8", "re-encode as UTF-8, e.g. iconv -f utf-16 -t utf-8"
-        )
+        raise InputFileError(path, "is UTF-16 text, not UTF-8", "re-encode as UTF-8, e.g. iconv -f utf-16 -t utf-8")
     if _looks_binary(data[:BINARY_SNIFF_BYTES]):
         raise InputFileError(path, "looks like binary data, not text", _BINARY_FIX)
     bom_length = len(UTF8_BOM) if data.startswith(UTF8_BOM) else 0
@@ -143,7 +129,8 @@ def _read_text(path: Path) -> str:
         text = data[bom_length:].decode("utf-8")
     except UnicodeDecodeError as err:
         raise InputFileError(
-            path, f"not valid UTF-8 (byte 0x{err.object[err.start]:02X} at offset {err.start + bom_length})",
+            path,
+            f"not valid UTF-8 (byte 0x{err.object[err.start]:02X} at offset {err.start + bom_length})",
             "re-encode as UTF-8, e.g. iconv -f latin1 -t utf-8",
         ) from None
     if not text.strip():
@@ -186,7 +173,8 @@ def _load_ptx(path: Path, text: str) -> list[LoadedDocument]:
     except ET.ParseError as err:
         line, column = err.position
         raise InputFileError(
-            path, f"not well-formed PreTeXt XML at line {line}, column {column + 1}",
+            path,
+            f"not well-formed PreTeXt XML at line {line}, column {column + 1}",
             "fix the XML (an xmllint --noout run shows the same spot)",
         ) from None
     return [_finish(path, converted, "ptx")]
@@ -198,7 +186,7 @@ def _load_md(path: Path, text: str) -> list[LoadedDocument]:
     if front_matter := _FRONT_MATTER.match(text):
         metadata = _parse_front_matter(path, front_matter.group(1))
         text = text[front_matter.end() :]
-    body = _clean_markdown(text)
+    body = clean_markdown(text)
     if front_matter and not body.strip():
         redirect = metadata.get("redirect_to")
         problem = "has only front matter, no body text" + (f" (a redirect to {redirect})" if redirect else "")
@@ -217,14 +205,16 @@ def _parse_front_matter(path: Path, source: str) -> dict[str, MetadataValue]:
         where = f" at line {mark.line + 2}" if mark is not None else ""  # +1 for 1-based, +1 for the "---"
         reason = getattr(err, "problem", None) or str(err).split("\n")[0]
         raise InputFileError(
-            path, f"invalid YAML front matter{where}: {reason}",
+            path,
+            f"invalid YAML front matter{where}: {reason}",
             "fix the front matter between the '---' lines",
         ) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
         raise InputFileError(
-            path, f"front matter is a YAML {type(data).__name__}, not a mapping",
+            path,
+            f"front matter is a YAML {type(data).__name__}, not a mapping",
             "write it as 'key: value' lines",
         )
     return _simplify_metadata(data)
@@ -245,74 +235,6 @@ def _simplify_metadata(raw: dict[Any, Any]) -> dict[str, MetadataValue]:
     return simple
 
 
-def _clean_markdown(text: str) -> str:
-    """Fenced code becomes one block; headings get blank lines around them; markup noise goes."""
-    pieces: list[str] = []
-    prose: list[str] = []
-    fence: list[str] = []
-    fence_marker = ""
-    for line in text.split("\n"):
-        opening = _FENCE.match(line)
-        if fence_marker:
-            fence.append(line)
-            closing = opening.group(1) if opening else ""
-            if closing.startswith(fence_marker[0]) and len(closing) >= len(fence_marker):
-                pieces.append(_clean_fence(fence))
-                fence, fence_marker = [], ""
-        elif opening:
-            pieces.append(_clean_prose("\n".join(prose)))
-            prose, fence, fence_marker = [], [line], opening.group(1)
-        else:
-            prose.append(line)
-    pieces.append(_clean_fence(fence) if fence_marker else _clean_prose("\n".join(prose)))
-    return BLOCK_SEPARATOR.join(piece for piece in pieces if piece.strip())
-
-
-def _clean_fence(lines: list[str]) -> str:
-    code = _LIQUID_RAW_TAG.sub("", "\n".join(lines))
-    return "\n".join(line for line in code.split("\n") if line.strip())
-
-
-def _clean_prose(text: str) -> str:
-    text = _HTML_COMMENT.sub(_MARKUP_REMOVED, text)
-    text = _LIQUID_COMMENT.sub(_MARKUP_REMOVED, text)
-    text = _LIQUID_VALUE_TAG.sub(_render_liquid_value, text)
-    text = _LIQUID_TAG.sub(_MARKUP_REMOVED, text)
-    text = _HTML_TAG.sub(_strip_html_tag, _dedent_html_blocks(text))
-    text = _HTML_ENTITY.sub(lambda match: html.unescape(match.group(0)), text)
-    text = _EMPTIED_LINE.sub("", text).replace(_MARKUP_REMOVED, "")
-    lines = []
-    for line in text.split("\n"):
-        if _MD_HEADING.match(line):
-            lines.extend(["", line.strip(), ""])
-        else:
-            lines.append(line)
-    return "\n".join(lines)
-
-
-def _dedent_html_blocks(text: str) -> str:
-    """Lines of a raw HTML block (a line opening with a tag, up to a blank line) lose their indent."""
-    lines, in_block = [], False
-    for line in text.split("\n"):
-        in_block = bool(line.strip()) and (in_block or _HTML_BLOCK_START.match(line) is not None)
-        lines.append(line.strip() if in_block else line)
-    return "\n".join(lines)
-
-
-def _strip_html_tag(match: re.Match[str]) -> str:
-    """Raw HTML inside Markdown keeps its text; inline code and unknown `<words>` stay; <br> is a space."""
-    name = (match.group(3) or "").lower()
-    if match.group(1) or name not in _HTML_ELEMENTS:
-        return match.group(0)
-    return " " if name == "br" else _MARKUP_REMOVED
-
-
-def _render_liquid_value(match: re.Match[str]) -> str:
-    """The readable part of a Jekyll tag: a page path, a Slack channel, an alert's heading."""
-    tag, value = match.group(1), match.group(2) if match.group(2) is not None else match.group(3)
-    return f"#{value}" if tag == "slack_channel" else value
-
-
 def _load_jsonl(path: Path, text: str) -> list[LoadedDocument]:
     """One document per line; any bad line rejects the whole file, naming the first one."""
     documents: list[LoadedDocument] = []
@@ -331,7 +253,8 @@ def _load_jsonl(path: Path, text: str) -> list[LoadedDocument]:
     if problems:
         total = sum(1 for line in lines if line.strip())
         raise InputFileError(
-            path, f"{problems[0]} ({len(problems)} of {total} lines are bad)",
+            path,
+            f"{problems[0]} ({len(problems)} of {total} lines are bad)",
             'fix the lines and ingest again; each line is a JSON object with "id" and a non-empty "text"',
         )
     return documents
@@ -361,7 +284,10 @@ def _read_jsonl_record(line: str, seen: set[str]) -> LoadedDocument:
     metadata = _simplify_metadata(raw_metadata)
     title = metadata.get("title", record.get("title"))
     return LoadedDocument(
-        text=text, loader="jsonl", record_key=key, title=title if isinstance(title, str) and title else None,
+        text=text,
+        loader="jsonl",
+        record_key=key,
+        title=title if isinstance(title, str) and title else None,
         metadata=metadata,
     )
 

@@ -29,7 +29,8 @@ def load_pdf(path: Path) -> LoadedDocument:
     with path.open("rb") as handle:
         if PDF_MAGIC not in handle.read(PDF_MAGIC_WINDOW):
             raise InputFileError(
-                path, "not a readable PDF: no %PDF- header",
+                path,
+                "not a readable PDF: no %PDF- header",
                 "check the file type; rename it to its real extension",
             )
     try:
@@ -46,16 +47,12 @@ def load_pdf(path: Path) -> LoadedDocument:
         raise InputFileError(path, f"not a readable PDF: {_short_reason(err)}", _REPAIR_FIX) from None
     text, spans = join_pages(page_texts)
     if not text:
-        raise InputFileError(
-            path, "PDF has no extractable text (scanned image?)", "run OCR (e.g. ocrmypdf) first"
-        )
+        raise InputFileError(path, "PDF has no extractable text (scanned image?)", "run OCR (e.g. ocrmypdf) first")
     metadata: dict[str, MetadataValue] = {"page_count": len(page_texts)}
     if isinstance(author, str) and author.strip():
         metadata["author"] = author.strip()
     clean_title = title.strip() if isinstance(title, str) else ""
-    return LoadedDocument(
-        text=text, loader="pdf", title=clean_title or None, metadata=metadata, pages=tuple(spans)
-    )
+    return LoadedDocument(text=text, loader="pdf", title=clean_title or None, metadata=metadata, pages=tuple(spans))
 
 
 def join_pages(page_texts: list[str]) -> tuple[str, list[PageSpan]]:
@@ -80,7 +77,8 @@ def _decrypt(reader: PdfReader, path: Path) -> None:
         unlocked = reader.decrypt("")
     except DependencyError:
         raise InputFileError(
-            path, "PDF is encrypted with AES, which needs the 'cryptography' package",
+            path,
+            "PDF is encrypted with AES, which needs the 'cryptography' package",
             f"pip install cryptography, or {_DECRYPT_FIX}",
         ) from None
     if not unlocked:

@@ -268,9 +268,7 @@ class CorpusStore:
     ) -> int:
         """Store a new version of a document (version 1 for a new one) in one transaction."""
         with self._transaction():
-            row = self._conn.execute(
-                "SELECT latest_version FROM documents WHERE doc_id = ?", (doc_id,)
-            ).fetchone()
+            row = self._conn.execute("SELECT latest_version FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
             version = 1 if row is None else row[0] + 1
             if row is None:
                 self._conn.execute("INSERT INTO documents VALUES (?, ?, ?)", (doc_id, source_key, version))
@@ -293,9 +291,7 @@ class CorpusStore:
             )
             for ordinal, passage in enumerate(passages):
                 self._insert_passage(doc_id, version, ordinal, passage, loaded.text)
-            self._conn.execute(
-                "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'"
-            )
+            self._conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
         return version
 
     def _insert_passage(self, doc_id: str, version: int, ordinal: int, passage: NewPassage, text: str) -> None:

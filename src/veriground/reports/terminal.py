@@ -16,7 +16,11 @@ error_console = Console(stderr=True, highlight=False, soft_wrap=True)
 SNIPPET_CHARS = 220
 
 _OUTCOME_STYLE = {
-    "added": "green", "new_version": "yellow", "unchanged": "dim", "skipped": "dim yellow", "failed": "red",
+    "added": "green",
+    "new_version": "yellow",
+    "unchanged": "dim",
+    "skipped": "dim yellow",
+    "failed": "red",
 }
 
 
@@ -53,7 +57,9 @@ def print_search_results(query: str, chunks: list[EvidenceChunk]) -> None:
         where = f"{chunk.version.rpartition('@')[2]} chars {chunk.char_start}-{chunk.char_end}"
         if chunk.page is not None:
             where += f" page {chunk.page}"
-        console.print(Text.assemble((f"{chunk.rank}. ", "bold"), (chunk.passage_id, "bold cyan"), no_wrap=True, overflow="ignore"))
+        console.print(
+            Text.assemble((f"{chunk.rank}. ", "bold"), (chunk.passage_id, "bold cyan"), no_wrap=True, overflow="ignore")
+        )
         console.print(Text(f"   bm25 {chunk.score_bm25:.2f} · {chunk.source} · {where}", style="dim"))
         console.print(Text("   " + snippet(chunk.text)))
 
@@ -67,17 +73,24 @@ def print_documents(documents: list[DocumentInfo]) -> None:
         table.add_column(column)
     for doc in documents:
         table.add_row(
-            doc.doc_id, str(doc.version), doc.source_id, doc.source_type.value, str(doc.n_passages),
+            doc.doc_id,
+            str(doc.version),
+            doc.source_id,
+            doc.source_type.value,
+            str(doc.n_passages),
             snippet(doc.title or "", 60),
         )
     console.print(table)
 
 
 def print_document(document: DocumentInfo, passages: list[Passage]) -> None:
-    console.print(f"[bold]{document.doc_id}[/bold] v{document.version} of {document.versions}"
-                  f"  ({document.title or 'untitled'})")
-    console.print(f"source: {document.source_key}  source_id={document.source_id}  "
-                  f"type={document.source_type.value}  loader={document.loader}")
+    console.print(
+        f"[bold]{document.doc_id}[/bold] v{document.version} of {document.versions}  ({document.title or 'untitled'})"
+    )
+    console.print(
+        f"source: {document.source_key}  source_id={document.source_id}  "
+        f"type={document.source_type.value}  loader={document.loader}"
+    )
     console.print(f"sha256: {document.sha256}  chars: {document.n_chars}")
     for passage in passages:
         console.print(Text(f"{passage.passage_id}  [{passage.char_start}:{passage.char_end}]", style="cyan"))

@@ -54,9 +54,7 @@ class BM25Index:
         self.generation = generation
 
     @classmethod
-    def build(
-        cls, rows: list[tuple[str, str]], generation: int, *, k1: float, b: float
-    ) -> BM25Index:
+    def build(cls, rows: list[tuple[str, str]], generation: int, *, k1: float, b: float) -> BM25Index:
         """Index (passage_id, space-joined tokens) rows."""
         import bm25s
 
@@ -81,10 +79,7 @@ class BM25Index:
             cutoff = np.partition(scores[candidates], -top_k)[-top_k]
             candidates = candidates[scores[candidates] >= cutoff]
         order = sorted(candidates.tolist(), key=lambda row: (-scores[row], row))[:top_k]
-        return [
-            BM25Hit(self.passage_ids[row], float(scores[row]), rank)
-            for rank, row in enumerate(order, start=1)
-        ]
+        return [BM25Hit(self.passage_ids[row], float(scores[row]), rank) for rank, row in enumerate(order, start=1)]
 
     def save(self, corpus_dir: Path) -> None:
         """Write to a fresh folder, then swap it in, so a crash never leaves a half-written index."""

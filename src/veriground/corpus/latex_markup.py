@@ -1,0 +1,324 @@
+"""LaTeX to passage-ready text: prose without markup, math kept verbatim as LaTeX source."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from veriground.corpus.markup import (
+    BLOCK_SEPARATOR,
+    LIST_INDENT,
+    ConvertedMarkup,
+    collapse_spaces,
+    find_heading_title,
+)
+
+_STASH_OPEN, _STASH_CLOSE = "\ue000", "\ue001"
+_STASHED = re.compile(f"{_STASH_OPEN}(\\d+){_STASH_CLOSE}")
+_PARAGRAPH = "\ue002"  # a block boundary; any other blank line left by removed markup is dropped
+_INDENT = "\ue003"  # list continuation indent, kept through the line stripping
+_TEX_ESCAPES = {"%": "\ue004", "#": "\ue005", "$": "\ue006", "&": "\ue007"}  # \%, \#, \$, \& in the source
+_TEX_ESCAPE = re.compile(r"\\\\|\\([%#$&])")
+_TEX_DOCUMENT = re.compile(r"\\begin\{document\}(.*?)(?:\\end\{document\}|\Z)", re.DOTALL)
+_TEX_VERBATIM = re.compile(r"\\begin\{(verbatim|lstlisting|Verbatim)\}(.*?)\\end\{\1\}", re.DOTALL)
+_TEX_VERB = re.compile(r"\\verb\*?([^A-Za-z\s])(.*?)\1")
+_TEX_CODE = re.compile(r"#([^#\n]+)#")  # Open Data Structures writes inline code as #name#
+_TEX_COMMENT_LINE = re.compile(r"^[ \t]*%[^\n]*\n?", re.MULTILINE)
+_TEX_COMMENT = re.compile(r"%[^\n]*")
+_TEX_MATH = re.compile(  # display forms first; inline $...$ never spans a blank line
+    r"(?P<env>\\begin\{(?P<name>equation|align|alignat|eqnarray|gather|multline|flalign|displaymath)"
+    r"(?P<star>\*?)\}.*?\\end\{(?P=name)(?P=star)\})"
+    r"|(?P<dollars>\$\$.*?\$\$)|(?P<bracket>\\\[.*?\\\])|(?P<paren>\\\(.*?\\\))"
+    r"|(?P<inline>\$(?:[^$\n]|\n(?![ \t]*\n))+\$)",
+    re.DOTALL,
+)
+_TEX_WORD_BEFORE_CODE = re.compile(f"(\\\\[A-Za-z]+)(?={_STASH_OPEN})")
+_TEX_MATH_LABEL = re.compile(r"\\(?:[A-Za-z]*label|nonumber|notag)\b(?:\{[^{}]*\})?")
+_TEX_BLANK_LINES = re.compile(r"\n[ \t]*\n\s*")
+_TEX_INNERMOST_ENV = re.compile(r"\\begin\{([A-Za-z]+\*?)\}(?:\[([^\]]*)\])?((?:(?!\\begin\{)[\s\S])*?)\\end\{\1\}")
+_TEX_ITEM = re.compile(r"\\item\b\s*(?:\[([^\]]*)\])?")
+_TEX_ROW_END = re.compile(r"\\\\(?:\[[^\]]*\])?")
+_TEX_COMMAND = re.compile(r"\\(?:([A-Za-z]+)\*?|(.))", re.DOTALL)
+_TEX_SPACES = re.compile(r"(?<=\S)[ \t]{2,}")
+
+_TEX_SECTIONS = {"part": 1, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 4}
+_TEX_LISTS = ("itemize", "enumerate", "description", "tablenotes", "compactitem", "compactenum")
+_TEX_DROPPED_ENVS = ("figure", "figure*", "wrapfigure", "tikzpicture", "picture", "comment")
+_TEX_TABLES = {"tabular": 1, "tabular*": 2, "tabularx": 2, "array": 1}  # how many spec groups to skip
+_TEX_THEOREMS = {
+    "thm": "Theorem",
+    "theorem": "Theorem",
+    "lem": "Lemma",
+    "lemma": "Lemma",
+    "prp": "Proposition",
+    "proposition": "Proposition",
+    "cor": "Corollary",
+    "corollary": "Corollary",
+    "exc": "Exercise",
+    "exercise": "Exercise",
+    "proof": "Proof",
+    "defn": "Definition",
+    "definition": "Definition",
+    "example": "Example",
+    "remark": "Remark",
+}
+_TEX_REFERENCES = {
+    "figref": "Figure",
+    "Figref": "Figure",
+    "secref": "Section",
+    "sref": "Section",
+    "chapref": "Chapter",
+    "lemref": "Lemma",
+    "thmref": "Theorem",
+    "excref": "Exercise",
+    "corref": "Corollary",
+    "prpref": "Proposition",
+    "tabref": "Table",
+    "eqref": "Equation",
+    "myeqref": "Equation",
+    "ref": "",
+}
+_TEX_SYMBOLS = {
+    "ldots": "...",
+    "dots": "...",
+    "cdots": "...",
+    "LaTeX": "LaTeX",
+    "TeX": "TeX",
+    "etal": "et al.",
+    "lang": "Java",  # Open Data Structures macro: the edition's language; its Java parts are kept
+    "enspace": " ",
+    "quad": " ",
+    "qquad": " ",
+    "item": "- ",
+    "i": "i",
+    "j": "j",
+    "ss": "ss",
+    "textbackslash": "\\",
+    "S": "§",
+    "copyright": "©",
+}
+_TEX_CHAR_COMMANDS = {"\\": "\n", " ": " ", "{": "{", "}": "}", "_": "_", "\n": " ", ",": " ", ";": " "}
+_TEX_DROPPED_COMMANDS = {
+    "index": 1,
+    "label": 1,
+    "cite": 1,
+    "citep": 1,
+    "citet": 1,
+    "pageref": 1,
+    "includegraphics": 1,
+    "vspace": 1,
+    "hspace": 1,
+    "newlength": 1,
+    "pagenumbering": 1,
+    "input": 1,
+    "include": 1,
+    "cline": 1,
+    "bibliography": 1,
+    "bibliographystyle": 1,
+    "begin": 1,
+    "end": 1,
+    "thispagestyle": 1,
+    "pagestyle": 1,
+    "cpponly": 1,
+    "pcodeonly": 1,
+    "tnote": 1,  # Open Data Structures: C++ and pseudocode editions
+    "setlength": 2,
+    "addtolength": 2,
+    "setcounter": 2,
+    "newcommand": 2,
+    "renewcommand": 2,
+    "addcontentsline": 3,
+}
+_TEX_KEPT_ARGUMENT = {"multicolumn": 3, "resizebox": 3, "href": 2}  # keep the last argument
+
+
+def convert_tex(source: str) -> ConvertedMarkup:
+    """LaTeX body as blocks: sections as `# ...` lines, lists as `- ` lines, math kept as source."""
+    text = _TexConverter().convert(source)
+    return ConvertedMarkup(text=text, title=find_heading_title(text))
+
+
+class _TexConverter:
+    """One conversion: pieces that must survive untouched wait in `stash` behind placeholders."""
+
+    def __init__(self) -> None:
+        self.stash: list[str] = []
+
+    def convert(self, source: str) -> str:
+        text = _TEX_ESCAPE.sub(lambda m: _TEX_ESCAPES[m.group(1)] if m.group(1) else m.group(0), source)
+        if document := _TEX_DOCUMENT.search(text):
+            text = document.group(1)
+        text = _TEX_VERBATIM.sub(lambda m: self.block(self.put(_unescape_tex(m.group(2).strip("\n")))), text)
+        text = _TEX_VERB.sub(lambda m: self.put(_unescape_tex(m.group(2))), text)
+        text = _TEX_CODE.sub(lambda m: self.put(_unescape_tex(m.group(1))), text)
+        text = _TEX_COMMENT.sub("", _TEX_COMMENT_LINE.sub("", text))
+        text = _TEX_MATH.sub(self.stash_math, text)
+        text = _TEX_BLANK_LINES.sub(_PARAGRAPH, text)
+        text = self.render_environments(text)
+        text = self.render_commands(text)
+        return self.finish(text)
+
+    def put(self, piece: str) -> str:
+        self.stash.append(piece)
+        return f"{_STASH_OPEN}{len(self.stash) - 1}{_STASH_CLOSE}"
+
+    @staticmethod
+    def block(text: str) -> str:
+        return f"{_PARAGRAPH}{text}{_PARAGRAPH}"
+
+    def stash_math(self, match: re.Match[str]) -> str:
+        math = _TEX_MATH_LABEL.sub("", match.group(0))
+        math = _TEX_WORD_BEFORE_CODE.sub(r"\1 ", math)  # \lceil#x#\rceil must not become \lceilx\rceil
+        math = "\n".join(line.rstrip() for line in math.split("\n") if line.strip())
+        math = _unescape_tex(math, in_math=True)
+        if match.group("paren") or match.group("inline"):
+            return self.put(math)
+        return self.block(self.put(math))
+
+    def render_environments(self, text: str) -> str:
+        while True:
+            rendered = _TEX_INNERMOST_ENV.sub(self.render_environment, text)
+            if rendered == text:
+                return rendered
+            text = rendered
+
+    def render_environment(self, match: re.Match[str]) -> str:
+        name, option, body = match.group(1), match.group(2), match.group(3)
+        if name in _TEX_DROPPED_ENVS:
+            return ""
+        if name in _TEX_LISTS:
+            return self.block(_render_tex_list(name, body))
+        if name in _TEX_TABLES:
+            return self.block(_render_tex_table(body, _TEX_TABLES[name]))
+        if name in _TEX_THEOREMS:
+            label = _TEX_THEOREMS[name] + (f" ({option})" if option else "")
+            return self.block(f"{label}. {body.strip()}")
+        if name == "minipage":
+            body = _skip_group(body)
+        return self.block(body)
+
+    def render_commands(self, text: str) -> str:
+        out, position = [], 0
+        while match := _TEX_COMMAND.search(text, position):
+            out.append(text[position : match.start()])
+            if match.group(1) is None:
+                char = _TEX_CHAR_COMMANDS.get(match.group(2), "")
+                out.append(self.put(char) if char in ("{", "}") else char)  # finish() drops bare braces
+                position = match.end()
+            else:
+                replacement, position = self.render_command(match.group(1), text, match.end())
+                out.append(replacement)
+        out.append(text[position:])
+        return "".join(out)
+
+    def render_command(self, name: str, text: str, position: int) -> tuple[str, int]:
+        arity, render = self.command_rule(name)
+        if arity == 0:
+            return render([]), position
+        position = _skip_option(text, position)
+        arguments = []
+        for _ in range(arity):
+            argument, position = _read_group(text, position)
+            arguments.append(argument)
+        return render(arguments), position
+
+    def command_rule(self, name: str) -> tuple[int, Callable[[list[str]], str]]:
+        if name in _TEX_SECTIONS:
+            hashes = "#" * _TEX_SECTIONS[name]
+            return 1, lambda args: self.block(f"{hashes} {collapse_spaces(self.render_commands(args[0]))}")
+        if name in _TEX_DROPPED_COMMANDS or name.endswith(("label", "import")):
+            return _TEX_DROPPED_COMMANDS.get(name, 1), lambda args: ""
+        if name in _TEX_KEPT_ARGUMENT:
+            return _TEX_KEPT_ARGUMENT[name], lambda args: self.render_commands(args[-1])
+        if name in _TEX_REFERENCES:
+            word = _TEX_REFERENCES[name]
+            return 1, lambda args: f"{word} {args[0]}".strip()
+        if name == "footnote":
+            return 1, lambda args: f" ({self.render_commands(args[0]).strip()})"
+        if name == "caption":
+            return 1, lambda args: self.block(self.render_commands(args[0]))
+        if name == "url":
+            return 1, lambda args: self.put(args[0])
+        symbol = _TEX_SYMBOLS.get(name, "")
+        return 0, lambda args: symbol  # unknown commands vanish; a following {group} stays as text
+
+    def finish(self, text: str) -> str:
+        text = text.replace("~", " ").replace("{", "").replace("}", "")
+        text = text.replace("---", "—").replace("--", "–").replace("``", "“").replace("''", "”")
+        text = _TEX_SPACES.sub(" ", text)
+        text = "\n".join(line.strip() for line in text.split("\n") if line.strip())
+        text = re.sub(f"\\s*{_PARAGRAPH}[\\s{_PARAGRAPH}]*", BLOCK_SEPARATOR, text).strip()
+        text = text.replace(_INDENT, LIST_INDENT)
+        while _STASHED.search(text):
+            text = _STASHED.sub(lambda m: self.stash[int(m.group(1))], text)
+        return _unescape_tex(text)
+
+
+def _unescape_tex(text: str, *, in_math: bool = False) -> str:
+    for char, placeholder in _TEX_ESCAPES.items():
+        text = text.replace(placeholder, f"\\{char}" if in_math else char)
+    return text
+
+
+def _render_tex_list(name: str, body: str) -> str:
+    parts = _TEX_ITEM.split(body)
+    lines = []
+    for number, (label, item) in enumerate(zip(parts[1::2], parts[2::2], strict=True), start=1):
+        item_lines = [line.strip() for line in item.replace(_PARAGRAPH, "\n").split("\n") if line.strip()]
+        if name in ("enumerate", "compactenum") and label is None:
+            marker = f"{number}."
+        elif label is not None:
+            marker = f"- {label}:" if name == "description" else f"- {label}"
+        else:
+            marker = "-"
+        first = item_lines[0] if item_lines else ""
+        lines.append(f"{marker} {first}".rstrip())
+        lines.extend(f"{_INDENT}{line}" for line in item_lines[1:])
+    return "\n".join(lines)
+
+
+def _render_tex_table(body: str, spec_groups: int) -> str:
+    for _ in range(spec_groups):
+        body = _skip_group(body)
+    rows = []
+    for row in _TEX_ROW_END.split(body):
+        cells = [collapse_spaces(cell.replace(_PARAGRAPH, " ")) for cell in row.split("&")]
+        cells = [re.sub(r"\\hline\b|\\cline\{[^}]*\}", "", cell).strip() for cell in cells]
+        if any(cells):
+            rows.append(" | ".join(cells))
+    return "\n".join(rows)
+
+
+def _skip_option(text: str, position: int) -> int:
+    if text.startswith("[", position):
+        end = text.find("]", position)
+        return position if end < 0 else end + 1
+    return position
+
+
+def _skip_group(text: str) -> str:
+    _, position = _read_group(text, 0)
+    return text[position:]
+
+
+def _read_group(text: str, position: int) -> tuple[str, int]:
+    """The content of the `{...}` group at `position` (after blanks) and the index after it."""
+    start = position
+    while start < len(text) and text[start] in " \t\n":
+        start += 1
+    if start >= len(text) or text[start] != "{":
+        return "", position
+    depth, index = 0, start
+    while index < len(text):
+        char = text[index]
+        if char == "\\":
+            index += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return text[start + 1 : index], index + 1
+        index += 1
+    return text[start + 1 :], len(text)
