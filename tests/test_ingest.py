@@ -174,3 +174,29 @@ def test_jsonl_records_become_documents(tmp_path, corpus_dir):
         ids = [doc.doc_id for doc in store.list_documents()]
         assert ids == ["facts.jsonl/2", "facts.jsonl/a1"]
         assert store.document("facts.jsonl/a1").source_type.value == "paper"
+
+
+def _ingest_in_child(folder: str, corpus_dir: str) -> int:
+    report = ingest([Path(folder)], Path(corpus_dir))
+    return report.added
+
+
+def test_two_processes_ingesting_at_once_both_land_intact(tmp_path, corpus_dir):
+    import multiprocessing
+
+    folders = []
+    for name in ("left", "right"):
+        folder = tmp_path / name
+        for number in range(15):
+            write_file(folder, f"doc{number}.txt", f"{name} document {number}. {ENERGY}\n\n{FORCE} {number}.")
+        folders.append(str(folder))
+    CorpusStore(corpus_dir).close()
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        added = pool.starmap(_ingest_in_child, [(folder, str(corpus_dir)) for folder in folders])
+    assert added == [15, 15]
+    connection = sqlite3.connect(corpus_dir / DB_FILE_NAME)
+    try:
+        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert connection.execute("SELECT count(*) FROM documents").fetchone() == (30,)
+    finally:
+        connection.close()

@@ -265,6 +265,51 @@ class ConsistencyScores(Record):
     variance: float | None = None
 
 
+class SignalRecord(Record):
+    """Base of one signal family's output: computed, not applicable, or unavailable with the reason."""
+
+    status: SignalStatus
+    reason: str | None = None  # why it is not_applicable or unavailable
+
+
+class NLISignal(SignalRecord):
+    """Entailment evidence for one claim (hypothesis) against one passage (premise)."""
+
+    passage_id: PassageId | None = None
+    entailment_prob: float | None = Field(None, ge=0, le=1)
+    neutral_prob: float | None = Field(None, ge=0, le=1)
+    contradiction_prob: float | None = Field(None, ge=0, le=1)
+    model: str  # backend name, e.g. "lexical-nli.v1"; reports show which NLI judged
+
+
+class CoverageSignal(SignalRecord):
+    """How much of the claim's content the evidence mentions."""
+
+    entity_coverage: float | None = Field(None, ge=0, le=1)
+    number_coverage: float | None = Field(None, ge=0, le=1)
+    token_coverage: float | None = Field(None, ge=0, le=1)
+    jaccard: float | None = Field(None, ge=0, le=1)
+    missing_terms: tuple[str, ...] = ()
+
+
+class NumericSignal(SignalRecord):
+    """Numbers with units in the claim, compared with those in the evidence after unit normalisation."""
+
+    outcome: Literal["match", "mismatch", "absent"] | None = None
+    claim_quantities: tuple[str, ...] = ()
+    evidence_quantities: tuple[str, ...] = ()
+    mismatches: tuple[str, ...] = ()  # "claim 3.0e9 m/s vs evidence 3.0e8 m/s"
+
+
+class CitationSignal(SignalRecord):
+    """Whether a claim's own citations resolve, are in the evidence pack and overlap the claim."""
+
+    cited_ids: tuple[str, ...] = ()
+    dangling_ids: tuple[str, ...] = ()
+    outside_pack_ids: tuple[str, ...] = ()
+    overlap_ratio: float | None = Field(None, ge=0, le=1)
+
+
 class VerifierSignal(Record):
     """Raw output of the detectors for one claim-evidence pair; None means not computed (see status)."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import tempfile
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -84,9 +85,8 @@ class BM25Index:
     def save(self, corpus_dir: Path) -> None:
         """Write to a fresh folder, then swap it in, so a crash never leaves a half-written index."""
         target = corpus_dir / INDEX_DIR_NAME
-        staging = corpus_dir / f"{INDEX_DIR_NAME}.tmp"
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir(parents=True)
+        # Unique names: two processes rebuilding at once must not write into each other's folder.
+        staging = Path(tempfile.mkdtemp(prefix=f"{INDEX_DIR_NAME}.new.", dir=corpus_dir))
         if self.passage_ids:
             self._retriever.save(str(staging))
         manifest = {
@@ -95,12 +95,15 @@ class BM25Index:
             "passage_ids": self.passage_ids,
         }
         (staging / MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
-        old = corpus_dir / f"{INDEX_DIR_NAME}.old"
-        shutil.rmtree(old, ignore_errors=True)
-        if target.exists():
-            target.rename(old)
-        staging.rename(target)
-        shutil.rmtree(old, ignore_errors=True)
+        old = Path(tempfile.mkdtemp(prefix=f"{INDEX_DIR_NAME}.old.", dir=corpus_dir)) / INDEX_DIR_NAME
+        try:
+            if target.exists():
+                target.rename(old)
+            staging.rename(target)
+        except OSError:
+            # Another process swapped its own fresh index in first; ours is equivalent, drop it.
+            shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(old.parent, ignore_errors=True)
 
     @classmethod
     def load(cls, corpus_dir: Path) -> BM25Index | None:
