@@ -521,3 +521,15 @@ def test_real_corpus_files_load_cleanly(relative):
     assert "\n\n\n" not in document.text
     leftover_markup = r"\\(begin|end)\{(itemize|figure|center|tabular)\}|\\index\{|<!--|\{%"
     assert not re.search(leftover_markup, document.text)
+
+
+def test_aes_pdf_with_only_an_owner_password_loads(tmp_path):
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(build_pdf(["Hello page one", "Page two text"]))))
+    writer.encrypt(user_password="", owner_password="owner-secret", algorithm="AES-256")
+    path = tmp_path / "permissions-only.pdf"
+    writer.write(path)
+    (document,) = load_file(path, max_bytes=MAX_BYTES)
+    assert document.text == "Hello page one\n\nPage two text"
+    assert [span.page for span in document.pages] == [1, 2]
