@@ -334,6 +334,29 @@ class DecisionConfidence(Record):
     band: Literal["High", "Medium", "Low"] | None = None
 
 
+class EvidenceJudgement(Record):
+    """One passage's NLI verdict on a claim, with the source it counts towards."""
+
+    passage_id: PassageId
+    source_id: str
+    source_type: SourceType
+    entailment_prob: float = Field(ge=0, le=1)
+    contradiction_prob: float = Field(ge=0, le=1)
+
+
+class DecisionInputs(Record):
+    """The values the decision rules read for one claim, kept so a report can say why."""
+
+    evidence_count: int = Field(ge=0)
+    nli_status: SignalStatus
+    nli_reason: str | None = None
+    max_entailment: float | None = Field(None, ge=0, le=1)
+    max_contradiction: float | None = Field(None, ge=0, le=1)
+    entailing_sources: int = Field(0, ge=0)  # independent (source_id, source_type) pairs that entail
+    strongest_entailment_passage: PassageId | None = None
+    strongest_contradiction_passage: PassageId | None = None
+
+
 class ClaimDecision(Record):
     """The verdict for one claim: seed 001 `status` is the display verdict; the seed 000 status and
     reason code are kept beside it with the rule that fired."""

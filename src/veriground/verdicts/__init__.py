@@ -1,0 +1,1 @@
+"""Verdicts: signal values -> status, reason code and the rule that fired."""

@@ -1,0 +1,109 @@
+"""The decision rules as a table: each row of seed 000's Conflict Resolution Policy, then every rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from veriground.config import VerificationConfig
+from veriground.schema import EvidenceJudgement, RejectionReason, SignalStatus, SourceType, VerificationStatus
+from veriground.verdicts.rules import RULES, decide, summarize_evidence
+
+VERIFIED, LOW, REJECTED = VerificationStatus.VERIFIED, VerificationStatus.LOW_CONFIDENCE, VerificationStatus.REJECTED
+
+
+def judged(*rows: tuple[str, float, float]) -> list[EvidenceJudgement]:
+    """(source_id, entailment, contradiction) per passage; passage ids p0, p1, ..."""
+    return [
+        EvidenceJudgement(
+            passage_id=f"p{index}",
+            source_id=source,
+            source_type=SourceType.TEXTBOOK,
+            entailment_prob=entail,
+            contradiction_prob=contra,
+        )
+        for index, (source, entail, contra) in enumerate(rows)
+    ]
+
+
+SEED_TABLE = [
+    # scenario, evidence, status, reason  (seed 000 "Conflict Resolution Policy", same numbers)
+    (
+        "strong consensus",
+        judged(("a", 0.85, 0.10), ("b", 0.80, 0.05), ("c", 0.70, 0.02)),
+        VERIFIED,
+        RejectionReason.SUFFICIENT_EVIDENCE,
+    ),
+    ("weak consensus", judged(("a", 0.65, 0.15), ("b", 0.62, 0.10)), VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
+    ("single source", judged(("a", 0.90, 0.05), ("a", 0.70, 0.01)), LOW, RejectionReason.INSUFFICIENT_SOURCES),
+    (
+        "conflicting evidence",
+        judged(("a", 0.75, 0.05), ("b", 0.70, 0.10), ("c", 0.10, 0.45)),
+        LOW,
+        RejectionReason.CONFLICTING_VERDICTS,
+    ),
+    ("no strong support", judged(("a", 0.50, 0.20), ("b", 0.40, 0.10)), REJECTED, RejectionReason.LOW_ENTAILMENT),
+    ("no evidence", [], REJECTED, RejectionReason.NO_EVIDENCE),
+]
+
+
+@pytest.mark.parametrize(("scenario", "evidence", "status", "reason"), SEED_TABLE, ids=[row[0] for row in SEED_TABLE])
+def test_seed_conflict_resolution_table(scenario, evidence, status, reason):
+    config = VerificationConfig()
+    decision = decide(summarize_evidence(evidence, config), config)
+    assert (decision.status, decision.reason) == (status, reason)
+
+
+def test_the_summary_keeps_the_values_the_rules_read():
+    config = VerificationConfig()
+    inputs = summarize_evidence(judged(("a", 0.75, 0.05), ("b", 0.70, 0.10), ("c", 0.10, 0.45)), config)
+    assert (inputs.max_entailment, inputs.max_contradiction, inputs.entailing_sources) == (0.75, 0.45, 2)
+    assert (inputs.strongest_entailment_passage, inputs.strongest_contradiction_passage) == ("p0", "p2")
+
+
+def test_same_source_cited_twice_counts_once_but_source_type_distinguishes():
+    config = VerificationConfig()
+    evidence = judged(("a", 0.9, 0.0), ("a", 0.8, 0.0))
+    assert summarize_evidence(evidence, config).entailing_sources == 1
+    relabelled = [evidence[0], evidence[1].model_copy(update={"source_type": SourceType.LECTURE_NOTES})]
+    assert summarize_evidence(relabelled, config).entailing_sources == 2
+
+
+def test_unavailable_nli_gives_unverified_never_supported():
+    config = VerificationConfig()
+    inputs = summarize_evidence(
+        judged(("a", 0.9, 0.0), ("b", 0.9, 0.0)), config, nli_status=SignalStatus.UNAVAILABLE, nli_reason="timeout"
+    )
+    decision = decide(inputs, config)
+    assert (decision.rule, decision.status, decision.reason) == (
+        "nli-unavailable",
+        VerificationStatus.UNVERIFIED,
+        RejectionReason.SIGNAL_UNAVAILABLE,
+    )
+    assert decision.inputs.nli_reason == "timeout"
+
+
+def test_contradiction_from_the_entailing_passage_itself_is_high_contradiction():
+    config = VerificationConfig()
+    decision = decide(summarize_evidence(judged(("a", 0.70, 0.40), ("b", 0.65, 0.10)), config), config)
+    assert (decision.rule, decision.reason) == ("high-contradiction", RejectionReason.HIGH_CONTRADICTION)
+
+
+def test_thresholds_come_from_config():
+    evidence = judged(("a", 0.65, 0.15), ("b", 0.62, 0.10))
+    strict = VerificationConfig(min_entailment_prob=0.7)
+    lenient = VerificationConfig(min_supporting_sources=1)
+    assert decide(summarize_evidence(evidence, strict), strict).reason == RejectionReason.LOW_ENTAILMENT
+    single = judged(("a", 0.90, 0.05))
+    assert decide(summarize_evidence(single, lenient), lenient).status == VERIFIED
+
+
+def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
+    fired = set()
+    config = VerificationConfig()
+    cases = [row[1] for row in SEED_TABLE] + [judged(("a", 0.70, 0.40), ("b", 0.65, 0.10))]
+    for evidence in cases:
+        fired.add(decide(summarize_evidence(evidence, config), config).rule)
+    unavailable = summarize_evidence(judged(("a", 0.9, 0.0)), config, nli_status=SignalStatus.UNAVAILABLE)
+    fired.add(decide(unavailable, config).rule)
+    assert fired == {rule.name for rule in RULES}
+    assert RULES[-1].name == "sufficient-evidence"
