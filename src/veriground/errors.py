@@ -5,7 +5,9 @@
     ├── InputFileError         a file given to ingest cannot be read or parsed
     │   └── NothingToIngest    a well-formed file with no text to cite (a redirect stub): skipped
     ├── StoreError             the corpus directory is missing, locked or damaged
-    └── NotFoundError          a document or passage id that the corpus does not hold
+    ├── NotFoundError          a document or passage id that the corpus does not hold
+    ├── BackendError           a model backend failed to load or to answer
+    └── UnitConversionError    pint could not read or normalise a unit found in text
 
 Messages say what failed with the offending value, what is valid, and one fix.
 """
@@ -56,3 +58,13 @@ class NotFoundError(VerigroundError):
     """An id that the corpus does not hold."""
 
     exit_code = 4
+
+
+class BackendError(VerigroundError):
+    """A model backend failed to load or to answer (missing weights, out of memory, bad output)."""
+
+    exit_code = 5
+
+
+class UnitConversionError(VerigroundError):
+    """pint could not read or normalise a unit found in the text."""

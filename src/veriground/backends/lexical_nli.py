@@ -1,0 +1,279 @@
+"""Lexical NLI: (premise, hypothesis) pairs → entail / neutral / contradict probabilities from visible cues.
+
+A transparent heuristic, not a trained model: it needs no weights, runs offline and is deterministic.
+Support is the share of the hypothesis' content (Snowball stems of non-stopwords, plus its numbers) that
+the premise contains. Contradiction cues are read against the premise sentence that shares most with the
+hypothesis and fire only when that sentence holds at least CUE_MIN_OVERLAP of the hypothesis:
+negation on one side only, an antonym pair (ANTONYM_PAIRS), a number whose premise counterpart in the same
+role differs, and an equation whose left-hand side matches but right-hand side does not (E = mc³ vs E = mc²).
+
+    c = coverage of the hypothesis by the whole premise; a = coverage by the best-aligned premise sentence
+    no cue:  contradict = 0,                                      entail = c²
+    a cue:   contradict = min(CONTRADICTION_CAP, CONTRADICTION_GAIN · a),  entail = c² · (1 − contradict)
+    neutral = 1 − entail − contradict  (all three in [0, 1], rounded to 6 places)
+
+A hypothesis with no content at all is neutral (0, 1, 0). It cannot see paraphrase, synonyms or world
+knowledge, and any premise that repeats the hypothesis' words without a cue counts as support.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from veriground.schema import NLIScores
+from veriground.signals.quantities import (
+    NormalQuantity,
+    comparable_quantities,
+    extract_quantities,
+    normalise_leniently,
+    remove_quantities,
+    same_quantity,
+)
+from veriground.signals.terms import (
+    extract_terms,
+    is_negation,
+    normalise_text,
+    split_sentences,
+    stem_words,
+    tokenize_words,
+)
+
+LEXICAL_NLI_NAME = "lexical-nli.v1"
+LEXICAL_NLI_MODEL_ID = "veriground/lexical-nli"
+# Below this aligned coverage the two texts share too little for a polarity or number difference to be about
+# the same thing.
+CUE_MIN_OVERLAP = 0.3
+# contradict = GAIN · aligned coverage, so a cue with half the hypothesis shared gives 0.75; the cap keeps
+# a surface cue from ever being certain.
+CONTRADICTION_GAIN = 1.5
+CONTRADICTION_CAP = 0.95
+_DECIMALS = 6
+
+# Opposites that flip a claim when one side uses one word and the other side its partner; both words are
+# stemmed, so "increases"/"decreased" and "ascending"/"descending" are covered.
+ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
+    ("increase", "decrease"),
+    ("rise", "fall"),
+    ("gain", "lose"),
+    ("higher", "lower"),
+    ("more", "less"),
+    ("more", "fewer"),
+    ("larger", "smaller"),
+    ("greater", "smaller"),
+    ("greater", "less"),
+    ("bigger", "smaller"),
+    ("faster", "slower"),
+    ("heavier", "lighter"),
+    ("maximum", "minimum"),
+    ("max", "min"),
+    ("upper", "lower"),
+    ("above", "below"),
+    ("over", "under"),
+    ("true", "false"),
+    ("correct", "incorrect"),
+    ("stable", "unstable"),
+    ("always", "never"),
+    ("all", "none"),
+    ("before", "after"),
+    ("earlier", "later"),
+    ("first", "last"),
+    ("positive", "negative"),
+    ("ascending", "descending"),
+    ("worst", "best"),
+    ("inside", "outside"),
+    ("internal", "external"),
+    ("accept", "reject"),
+    ("include", "exclude"),
+    ("valid", "invalid"),
+    ("possible", "impossible"),
+    ("finite", "infinite"),
+    ("directly", "inversely"),
+    ("linear", "nonlinear"),
+    ("sorted", "unsorted"),
+    ("directed", "undirected"),
+    ("weighted", "unweighted"),
+    ("connected", "disconnected"),
+    ("cyclic", "acyclic"),
+    ("even", "odd"),
+    ("convex", "concave"),
+    ("elastic", "inelastic"),
+    ("conservative", "nonconservative"),
+    ("attract", "repel"),
+    ("absorb", "emit"),
+    ("exothermic", "endothermic"),
+    ("necessary", "unnecessary"),
+    ("required", "optional"),
+    ("mandatory", "optional"),
+    ("allowed", "prohibited"),
+    ("permitted", "prohibited"),
+    ("eligible", "ineligible"),
+    ("approve", "deny"),
+    ("legal", "illegal"),
+    ("paid", "unpaid"),
+    ("public", "private"),
+    ("success", "failure"),
+    ("win", "lose"),
+    ("alive", "dead"),
+    ("open", "closed"),
+    ("north", "south"),
+    ("east", "west"),
+)
+
+# "lhs = rhs" where rhs is one math expression: operands joined by operators, so prose after it is not read.
+_OPERAND = r"[\w^(){}\\.'Α-Ωα-ω]+"
+_EQUATION = re.compile(
+    rf"(?<![\w^=<>!])(?P<lhs>[A-Za-zΑ-Ωα-ω][\w']*)\s*=\s*(?P<rhs>{_OPERAND}(?:\s*[-+*/·⋅×]\s*{_OPERAND})*)"
+)
+_EQUATION_NOISE = re.compile(r"[\s{}*·⋅×]")
+
+
+@dataclass(frozen=True)
+class _TextProfile:
+    stems: frozenset[str]  # content stems, numbers removed
+    all_stems: frozenset[str]  # every word's stem, for the antonym table
+    negated: bool
+    quantities: tuple[NormalQuantity, ...]
+    equations: tuple[tuple[str, str], ...]  # (lhs, normalised rhs)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    coverage: float
+    aligned_coverage: float
+    aligned_sentence: str
+    cues: tuple[dict[str, str], ...]
+    scores: NLIScores
+
+
+class LexicalNLIModel:
+    """The offline default NLI backend: cue-based probabilities, explained by `explain`."""
+
+    name = LEXICAL_NLI_NAME
+    model_id = LEXICAL_NLI_MODEL_ID
+    checksum: str | None = None
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
+        return [_read_pair(premise, hypothesis).scores for premise, hypothesis in pairs]
+
+    def explain(self, premise: str, hypothesis: str) -> dict[str, object]:
+        """The cues behind one prediction, for reports."""
+        reading = _read_pair(premise, hypothesis)
+        return {
+            "model": self.name,
+            "coverage": reading.coverage,
+            "aligned_coverage": reading.aligned_coverage,
+            "aligned_sentence": reading.aligned_sentence,
+            "missing_terms": _missing_terms(hypothesis, _profile_text(premise)),
+            "cues": [dict(cue) for cue in reading.cues],
+            "entail": reading.scores.entail,
+            "neutral": reading.scores.neutral,
+            "contradict": reading.scores.contradict,
+        }
+
+
+def _read_pair(premise: str, hypothesis: str) -> _Reading:
+    claim = _profile_text(hypothesis)
+    size = len(claim.stems) + len(claim.quantities)
+    if size == 0:
+        return _Reading(0.0, 0.0, "", (), NLIScores(entail=0.0, neutral=1.0, contradict=0.0))
+    whole = _profile_text(premise)
+    sentences = split_sentences(premise) or [premise]
+    aligned_sentence, aligned = sentences[0], _profile_text(sentences[0])
+    aligned_coverage = _coverage(claim, aligned, size)
+    for sentence in sentences[1:]:
+        profile = _profile_text(sentence)
+        coverage = _coverage(claim, profile, size)
+        if coverage > aligned_coverage:
+            aligned_sentence, aligned, aligned_coverage = sentence, profile, coverage
+    coverage = _coverage(claim, whole, size)
+    cues = _find_cues(claim, aligned, whole) if aligned_coverage >= CUE_MIN_OVERLAP else ()
+    return _Reading(
+        coverage=round(coverage, _DECIMALS),
+        aligned_coverage=round(aligned_coverage, _DECIMALS),
+        aligned_sentence=aligned_sentence,
+        cues=cues,
+        scores=_scores_from(coverage, aligned_coverage, fired=bool(cues)),
+    )
+
+
+def _scores_from(coverage: float, aligned_coverage: float, *, fired: bool) -> NLIScores:
+    contradict = min(CONTRADICTION_CAP, CONTRADICTION_GAIN * aligned_coverage) if fired else 0.0
+    entail = coverage**2 * (1.0 - contradict)
+    entail, contradict = round(entail, _DECIMALS), round(contradict, _DECIMALS)
+    neutral = round(max(0.0, 1.0 - entail - contradict), _DECIMALS)
+    return NLIScores(entail=entail, neutral=neutral, contradict=contradict)
+
+
+def _coverage(claim: _TextProfile, premise: _TextProfile, size: int) -> float:
+    shared = len(claim.stems & premise.stems)
+    shared += sum(1 for quantity in claim.quantities if _has_same(quantity, premise.quantities))
+    return shared / size
+
+
+def _find_cues(claim: _TextProfile, aligned: _TextProfile, whole: _TextProfile) -> tuple[dict[str, str], ...]:
+    cues: list[dict[str, str]] = []
+    if claim.negated != aligned.negated:
+        side = "hypothesis" if claim.negated else "premise"
+        cues.append({"cue": "negation", "detail": f"only the {side} is negated"})
+    for first, second in _antonym_stems():
+        for mine, theirs in ((first, second), (second, first)):
+            one_sided = mine not in aligned.all_stems and theirs not in claim.all_stems
+            if one_sided and mine in claim.all_stems and theirs in aligned.all_stems:
+                cues.append({"cue": "antonym", "detail": f"hypothesis '{mine}' vs premise '{theirs}'"})
+    for quantity in claim.quantities:
+        if _has_same(quantity, whole.quantities):
+            continue
+        rivals = [other for other in whole.quantities if comparable_quantities(quantity, other)]
+        if rivals:
+            shown = ", ".join(rival.quantity.describe() for rival in rivals[:3])
+            cues.append({"cue": "number", "detail": f"hypothesis {quantity.quantity.describe()} vs premise {shown}"})
+    premise_equations: dict[str, set[str]] = {}
+    for lhs, rhs in whole.equations:
+        premise_equations.setdefault(lhs, set()).add(rhs)
+    for lhs, rhs in claim.equations:
+        if lhs in premise_equations and rhs not in premise_equations[lhs]:
+            shown = " | ".join(sorted(premise_equations[lhs]))
+            cues.append({"cue": "equation", "detail": f"hypothesis {lhs} = {rhs} vs premise {lhs} = {shown}"})
+    return tuple(cues)
+
+
+def _has_same(quantity: NormalQuantity, others: tuple[NormalQuantity, ...]) -> bool:
+    return any(same_quantity(quantity, other) for other in others)
+
+
+def _missing_terms(hypothesis: str, premise: _TextProfile) -> list[str]:
+    missing = [term.surface for term in extract_terms(remove_quantities(hypothesis)) if term.stem not in premise.stems]
+    claim = _profile_text(hypothesis)
+    missing += [q.quantity.describe() for q in claim.quantities if not _has_same(q, premise.quantities)]
+    return list(dict.fromkeys(missing))
+
+
+@lru_cache(maxsize=8192)
+def _profile_text(text: str) -> _TextProfile:
+    normal = normalise_text(text)
+    words = tokenize_words(normal)
+    return _TextProfile(
+        stems=frozenset(term.stem for term in extract_terms(remove_quantities(normal))),
+        all_stems=frozenset(stem_words(words)),
+        negated=any(is_negation(word) for word in words),
+        quantities=tuple(normalise_leniently(quantity) for quantity in extract_quantities(normal)),
+        equations=tuple(_extract_equations(normal)),
+    )
+
+
+def _extract_equations(normal: str) -> list[tuple[str, str]]:
+    """Symbolic equations only: a right-hand side that starts with a number is a quantity, not a formula."""
+    equations = []
+    for match in _EQUATION.finditer(normal):
+        rhs = _EQUATION_NOISE.sub("", match.group("rhs")).rstrip(".")
+        if rhs and not rhs[0].isdigit() and not rhs.startswith(("-", "+", ".")):
+            equations.append((match.group("lhs"), rhs))
+    return equations
+
+
+@lru_cache(maxsize=1)
+def _antonym_stems() -> tuple[tuple[str, str], ...]:
+    return tuple((stem_words([first])[0], stem_words([second])[0]) for first, second in ANTONYM_PAIRS)

@@ -1,0 +1,79 @@
+"""Numeric signal: a claim and its evidence texts → whether the claim's quantities, in SI base units, match
+the evidence's (9.8 m/s² equals 980 cm/s²; 3.0 × 10⁹ m/s does not equal 3.0 × 10⁸ m/s).
+
+Each claim quantity is matched (an equal evidence quantity), mismatched (evidence quantities in the same role,
+none equal) or absent (nothing comparable). The claim is a match only when every quantity matches, a mismatch
+when any quantity mismatches, and absent otherwise, so an unevidenced number is never passed as matched.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from veriground.schema import NumericSignal, SignalStatus
+from veriground.signals.quantities import (
+    NormalQuantity,
+    UnitConversionError,
+    comparable_quantities,
+    extract_quantities,
+    normalise_leniently,
+    normalise_quantity,
+    same_quantity,
+)
+
+NO_NUMBERS_REASON = "claim has no numbers"
+NO_EVIDENCE_REASON = "no evidence"
+
+
+def compute_numeric(claim_text: str, evidence_texts: Sequence[str]) -> NumericSignal:
+    """Compare the claim's quantities with the evidence's; a mismatch names the closest evidence value.
+
+    A claim unit pint cannot normalise makes the signal unavailable; such a unit in the evidence only makes
+    that evidence quantity comparable with the same written unit.
+    """
+    found = extract_quantities(claim_text)
+    if not found:
+        return NumericSignal(status=SignalStatus.NOT_APPLICABLE, reason=NO_NUMBERS_REASON)
+    passages = [text for text in evidence_texts if text.strip()]
+    if not passages:
+        return NumericSignal(status=SignalStatus.NOT_APPLICABLE, reason=NO_EVIDENCE_REASON)
+    try:
+        claimed = [normalise_quantity(quantity) for quantity in found]
+    except UnitConversionError as err:
+        return NumericSignal(status=SignalStatus.UNAVAILABLE, reason=str(err))
+    evidence = [normalise_leniently(quantity) for text in passages for quantity in extract_quantities(text)]
+
+    outcomes, mismatches = [], []
+    for quantity in claimed:
+        if any(same_quantity(quantity, other) for other in evidence):
+            outcomes.append("match")
+            continue
+        rivals = [other for other in evidence if comparable_quantities(quantity, other)]
+        if not rivals:
+            outcomes.append("absent")
+            continue
+        outcomes.append("mismatch")
+        closest = min(rivals, key=lambda rival: _distance(quantity, rival))
+        mismatches.append(f"claim {quantity.quantity.describe()} vs evidence {closest.quantity.describe()}")
+    if "mismatch" in outcomes:
+        outcome = "mismatch"
+    elif all(item == "match" for item in outcomes):
+        outcome = "match"
+    else:
+        outcome = "absent"
+    return NumericSignal(
+        status=SignalStatus.COMPUTED,
+        outcome=outcome,
+        claim_quantities=tuple(quantity.quantity.describe() for quantity in claimed),
+        evidence_quantities=tuple(dict.fromkeys(quantity.quantity.describe() for quantity in evidence)),
+        mismatches=tuple(mismatches),
+    )
+
+
+def _distance(first: NormalQuantity, second: NormalQuantity) -> float:
+    """How far apart two values are in orders of magnitude; opposite signs or a zero count as far."""
+    a, b = first.base_value, second.base_value
+    if a == 0 or b == 0 or (a < 0) != (b < 0):
+        return math.inf if a != b else 0.0
+    return abs(math.log10(abs(a)) - math.log10(abs(b)))

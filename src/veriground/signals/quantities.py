@@ -1,0 +1,368 @@
+"""Text → quantities (number with a unit, a currency or a counted noun) → SI-base values via pint.
+
+Extraction is one regular expression over normalised text (superscripts already read as ^n); units come from
+an allow-list, so words such as "in", "at" or "a" after a number are never read as inch, technical atmosphere
+or annum. Normalisation uses one pint registry, built on first use.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from veriground.errors import UnitConversionError
+from veriground.signals.terms import NEGATION_WORDS, STOPWORDS, normalise_text, stem_words
+
+# Two quantities are equal when their SI-base values agree to this relative tolerance (so 100 km/h equals
+# 27.78 m/s, written to four figures), and an order-of-magnitude slip such as 3.0e9 vs 3.0e8 never does.
+RELATIVE_TOLERANCE = 1e-3
+_ABSOLUTE_TOLERANCE = 1e-12  # only matters when a value is zero
+
+# Unit as written → pint expression. Single capital letters (N, J, W, K, V, A, C, L) are units only right
+# after a number; "T" (tesla), "F" (farad), "in", "at", "a", "t", "l", "B" and "pm" are left out as too
+# often ordinary words or letters.
+_SYMBOL_UNITS: dict[str, str] = {
+    "m": "meter",
+    "cm": "centimeter",
+    "mm": "millimeter",
+    "km": "kilometer",
+    "nm": "nanometer",
+    "μm": "micrometer",
+    "um": "micrometer",
+    "ft": "foot",
+    "mi": "mile",
+    "s": "second",
+    "sec": "second",
+    "ms": "millisecond",
+    "μs": "microsecond",
+    "ns": "nanosecond",
+    "min": "minute",
+    "h": "hour",
+    "hr": "hour",
+    "hrs": "hour",
+    "yr": "year",
+    "yrs": "year",
+    "g": "gram",
+    "kg": "kilogram",
+    "mg": "milligram",
+    "μg": "microgram",
+    "lb": "pound",
+    "lbs": "pound",
+    "N": "newton",
+    "kN": "kilonewton",
+    "J": "joule",
+    "kJ": "kilojoule",
+    "MJ": "megajoule",
+    "eV": "electron_volt",
+    "keV": "kiloelectron_volt",
+    "MeV": "megaelectron_volt",
+    "GeV": "gigaelectron_volt",
+    "W": "watt",
+    "kW": "kilowatt",
+    "MW": "megawatt",
+    "GW": "gigawatt",
+    "kWh": "kilowatt_hour",
+    "cal": "calorie",
+    "kcal": "kilocalorie",
+    "K": "kelvin",
+    "°C": "degC",
+    "° C": "degC",
+    "℃": "degC",
+    "°F": "degF",
+    "° F": "degF",
+    "°": "degree",
+    "deg": "degree",
+    "rad": "radian",
+    "Hz": "hertz",
+    "kHz": "kilohertz",
+    "MHz": "megahertz",
+    "GHz": "gigahertz",
+    "Pa": "pascal",
+    "kPa": "kilopascal",
+    "MPa": "megapascal",
+    "atm": "atmosphere",
+    "V": "volt",
+    "kV": "kilovolt",
+    "mV": "millivolt",
+    "A": "ampere",
+    "mA": "milliampere",
+    "Ω": "ohm",
+    "C": "coulomb",
+    "L": "liter",
+    "mL": "milliliter",
+    "mol": "mole",
+    "mmol": "millimole",
+    "mph": "mile/hour",
+    "kph": "kilometer/hour",
+    "bit": "bit",
+    "bits": "bit",
+    "kB": "kilobyte",
+    "KB": "kilobyte",
+    "MB": "megabyte",
+    "GB": "gigabyte",
+    "TB": "terabyte",
+}
+# Spelled-out units; a plural "s" is accepted for each.
+_WORD_UNITS: dict[str, str] = {
+    "meter": "meter",
+    "metre": "meter",
+    "kilometer": "kilometer",
+    "kilometre": "kilometer",
+    "centimeter": "centimeter",
+    "centimetre": "centimeter",
+    "millimeter": "millimeter",
+    "millimetre": "millimeter",
+    "mile": "mile",
+    "second": "second",
+    "millisecond": "millisecond",
+    "minute": "minute",
+    "hour": "hour",
+    "day": "day",
+    "week": "week",
+    "month": "month",
+    "year": "year",
+    "gram": "gram",
+    "kilogram": "kilogram",
+    "newton": "newton",
+    "joule": "joule",
+    "watt": "watt",
+    "volt": "volt",
+    "ampere": "ampere",
+    "pascal": "pascal",
+    "liter": "liter",
+    "litre": "liter",
+    "mole": "mole",
+    "radian": "radian",
+    "degree": "degree",
+    "calorie": "calorie",
+    "byte": "byte",
+    "ohm": "ohm",
+    "coulomb": "coulomb",
+    "pound": "pound",
+    "electronvolt": "electron_volt",
+}
+_INVARIANT_WORD_UNITS: dict[str, str] = {
+    "feet": "foot",
+    "foot": "foot",
+    "kelvin": "kelvin",
+    "hertz": "hertz",
+    "degrees Celsius": "degC",
+    "degree Celsius": "degC",
+    "degrees Fahrenheit": "degF",
+    "degree Fahrenheit": "degF",
+}
+_PERCENT_UNITS = ("%", "percent", "per cent")
+_SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
+_CURRENCY_WORDS = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "gbp": "GBP"}
+# Words that follow a number without being what it counts ("3 vs 4", "5 more", "the 3 of them").
+_NOT_COUNTED_LIST = "vs versus plus minus over under above below more less after before than times ago"
+_NOT_COUNTED = STOPWORDS | NEGATION_WORDS | frozenset(_NOT_COUNTED_LIST.split())
+
+
+def _unit_table() -> dict[str, str]:
+    table = dict(_SYMBOL_UNITS)
+    for word, pint_name in _WORD_UNITS.items():
+        table[word] = pint_name
+        table[word + "s"] = pint_name
+    table.update(_INVARIANT_WORD_UNITS)
+    for percent in _PERCENT_UNITS:
+        table[percent] = "percent"
+    return table
+
+
+_UNITS = _unit_table()
+_ATOM = "(?:" + "|".join(re.escape(unit) for unit in sorted(_UNITS, key=len, reverse=True)) + r")(?![A-Za-z])"
+_EXPONENT = r"\^\{?[-+]?\d+\}?"
+_UNIT_EXPR = rf"{_ATOM}(?:{_EXPONENT})?(?:(?:\s*[/·⋅*]\s*|\s+per\s+){_ATOM}(?:{_EXPONENT})?)*"
+_TEN_POWER = r"10\s*\^\s*\{{?\s*(?P<{name}>[-+]?\d+)\s*\}}?"
+_QUANTITY = re.compile(
+    # Not inside a word, an exponent, a decimal, a path, a citation marker "[1]" or a big-O bound "O(1)".
+    r"(?<![\w^.\\/\[$€£])(?<![OΘΩ]\()"
+    r"(?P<currency>[$€£]\s?)?"
+    r"(?P<number>"
+    + _TEN_POWER.format(name="power")
+    + r"|(?P<numerator>\d+)/(?P<denominator>\d+)(?![/\d])"
+    + r"|(?P<mantissa>[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+)"
+    + r"(?:[eE](?P<e_exponent>[-+]?\d+)|\s*(?:×|x|X|\*|·|⋅|\\times|\\cdot)\s*"
+    + _TEN_POWER.format(name="times_exponent")
+    + r")?"
+    r")"
+    r"(?:\s+(?P<scale>thousand|million|billion|trillion)(?![A-Za-z]))?"
+    rf"(?:\s*(?P<unit>{_UNIT_EXPR})|\s+(?P<noun>[a-z]{{2,}}))?"
+    r"(?![\w^/]|[.,]\d)"
+)
+_DECADE = re.compile(r"\d{3}0s")  # "1960s" is a decade, not 1960 seconds
+_CITATION_MARKER = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
+_UNIT_PART = re.compile(rf"(?P<atom>{_ATOM})|(?P<exponent>{_EXPONENT})|(?P<divide>\s*/\s*|\s+per\s+)|\s*[·⋅*]\s*")
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """One number found in text, with its unit as written or the noun/currency it counts."""
+
+    text: str
+    value: float
+    unit: str | None  # as written, e.g. "m/s^2"; None for a bare number
+    label: str | None  # "currency:USD" or "count:<stem>" when the number has no unit
+    start: int  # span of number and unit in the normalised text (a counted noun is left outside)
+    end: int
+
+    def describe(self) -> str:
+        """The value in short scientific form with its unit or label: "3.0e9 m/s", "45 %", "$ 12"."""
+        value = format_value(self.value)
+        if self.unit:
+            return f"{value} {self.unit}"
+        if self.label and self.label.startswith("currency:"):
+            return f"{value} {self.label.removeprefix('currency:')}"
+        return value
+
+
+@dataclass(frozen=True)
+class NormalQuantity:
+    """A quantity in SI base units; `dimension` decides which quantities can be compared."""
+
+    quantity: Quantity
+    base_value: float
+    dimension: str  # pint dimensionality ("[length] / [time]"), "percent", or a dimensionless base unit
+
+
+def format_value(value: float) -> str:
+    """Short scientific form for very large or small values (3.0e9), plain otherwise (9.8)."""
+    if value == 0 or not math.isfinite(value):
+        return f"{value:g}"
+    exponent = math.floor(math.log10(abs(value)))
+    if -4 < exponent < 6:
+        return f"{value:.6g}"
+    mantissa = f"{value / 10**exponent:.6g}"
+    if "." not in mantissa:
+        mantissa += ".0"
+    return f"{mantissa}e{exponent}"
+
+
+def extract_quantities(text: str) -> list[Quantity]:
+    """Every number in the text, with scientific notation read and its unit, currency or counted noun."""
+    normal = normalise_text(text)
+    found = []
+    for match in _QUANTITY.finditer(normal):
+        value = _read_value(match)
+        if value is None:
+            continue
+        unit = match.group("unit")
+        label = None
+        end = match.end("unit") if unit else match.end("scale") if match.group("scale") else match.end("number")
+        if unit == "s" and _DECADE.fullmatch(match.group(0)):
+            unit, label = None, "count:decade"
+        if match.group("currency"):
+            label = "currency:" + _CURRENCY_SYMBOLS[match.group("currency").strip()]
+        noun = match.group("noun")
+        if not unit and noun and noun not in _NOT_COUNTED:
+            currency = _CURRENCY_WORDS.get(noun.rstrip("s"))
+            label = label or (f"currency:{currency}" if currency else f"count:{stem_words([noun])[0]}")
+        start = match.start()
+        found.append(Quantity(normal[start:end], value, unit, label, start, end))
+    return found
+
+
+def remove_quantities(text: str) -> str:
+    """Normalised text with every number (and its unit) and every citation marker ("[1]", "[2, 3]") blanked."""
+    normal = _CITATION_MARKER.sub(" ", normalise_text(text))
+    pieces, cursor = [], 0
+    for quantity in extract_quantities(normal):
+        pieces.append(normal[cursor : quantity.start])
+        pieces.append(" ")
+        cursor = quantity.end
+    pieces.append(normal[cursor:])
+    return "".join(pieces)
+
+
+def normalise_quantity(quantity: Quantity) -> NormalQuantity:
+    """The quantity in SI base units; raises UnitConversionError when pint cannot read the unit."""
+    if quantity.unit is None:
+        return NormalQuantity(quantity, quantity.value, "dimensionless")
+    if quantity.unit in _PERCENT_UNITS:
+        return NormalQuantity(quantity, quantity.value / 100, "percent")
+    expression = _pint_expression(quantity.unit)
+    try:
+        base_value, dimension = _to_base_units(quantity.value, expression)
+    except Exception as err:  # pint raises many unrelated types (AttributeError, TypeError, ValueError...)
+        raise UnitConversionError(f"cannot normalise {quantity.text!r} (pint: {expression!r}): {err}") from err
+    return NormalQuantity(quantity, base_value, dimension)
+
+
+def normalise_leniently(quantity: Quantity) -> NormalQuantity:
+    """Like normalise_quantity, but a unit pint cannot read keeps its written value and compares only with
+    the same written unit."""
+    try:
+        return normalise_quantity(quantity)
+    except UnitConversionError:
+        return NormalQuantity(quantity, quantity.value, f"unit:{quantity.unit}")
+
+
+def same_quantity(first: NormalQuantity, second: NormalQuantity) -> bool:
+    """Same dimension, same currency, and equal base values within RELATIVE_TOLERANCE; counted nouns are
+    ignored, so "2006" matches "2006 wave"."""
+    if first.dimension != second.dimension or _currency(first) != _currency(second):
+        return False
+    return math.isclose(first.base_value, second.base_value, rel_tol=RELATIVE_TOLERANCE, abs_tol=_ABSOLUTE_TOLERANCE)
+
+
+def comparable_quantities(first: NormalQuantity, second: NormalQuantity) -> bool:
+    """Quantities in the same role: same dimension and, without a unit, the same counted noun or currency."""
+    return first.dimension == second.dimension and first.quantity.label == second.quantity.label
+
+
+def _currency(quantity: NormalQuantity) -> str | None:
+    label = quantity.quantity.label
+    return label if label and label.startswith("currency:") else None
+
+
+def _read_value(match: re.Match[str]) -> float | None:
+    scale = _SCALE_WORDS.get(match.group("scale") or "", 1.0)
+    if match.group("power") is not None:
+        value = float(f"1e{match.group('power')}")
+    elif match.group("numerator") is not None:
+        denominator = int(match.group("denominator"))
+        if not denominator:
+            return None
+        value = int(match.group("numerator")) / denominator
+    else:
+        mantissa = match.group("mantissa").replace(",", "")
+        exponent = match.group("e_exponent") or match.group("times_exponent")
+        value = float(f"{mantissa}e{exponent}") if exponent is not None else float(mantissa)
+    value *= scale
+    return value if math.isfinite(value) else None
+
+
+def _pint_expression(unit: str) -> str:
+    parts = []
+    for part in _UNIT_PART.finditer(unit):
+        if part.group("atom"):
+            parts.append(_UNITS[part.group("atom")])
+        elif part.group("exponent"):
+            parts.append("**" + part.group("exponent").strip("^{}"))
+        elif part.group("divide"):
+            parts.append("/")
+        else:
+            parts.append("*")
+    return "".join(parts)
+
+
+@lru_cache(maxsize=4096)
+def _to_base_units(value: float, expression: str) -> tuple[float, str]:
+    base = _unit_registry().Quantity(value, expression).to_base_units()
+    magnitude = float(base.magnitude)
+    if not math.isfinite(magnitude):
+        raise ValueError(f"{value} {expression} is not finite in base units")
+    if base.dimensionless:
+        return magnitude, str(base.units)  # "dimensionless", "radian" or "bit" never compare with each other
+    return magnitude, str(base.dimensionality)
+
+
+@lru_cache(maxsize=1)
+def _unit_registry():  # noqa: ANN202 - typed by pint
+    import pint
+
+    return pint.UnitRegistry()

@@ -1,0 +1,139 @@
+"""compute_numeric and the quantity reader: scientific notation, unit conversion, percentages, mismatches."""
+
+from __future__ import annotations
+
+import pytest
+
+from veriground.schema import SignalStatus
+from veriground.signals.numeric import compute_numeric
+from veriground.signals.quantities import extract_quantities, format_value, normalise_quantity
+
+LIGHT = "The speed of light in vacuum is 3.0 × 10⁸ m/s."
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        ("c = 3.0 × 10⁸ m/s", 3.0e8, "m/s"),
+        ("c = 3.0 x 10^8 m/s", 3.0e8, "m/s"),
+        ("c ≈ 3e8 m/s", 3.0e8, "m/s"),
+        ("c = 3.0 \\times 10^{8} m/s", 3.0e8, "m/s"),
+        ("a scale of 10⁸", 1e8, None),
+        ("q = 1.6 × 10⁻¹⁹ C", 1.6e-19, "C"),
+        ("g = 9.8 m/s²", 9.8, "m/s^2"),
+        ("half of it, 1/2, is kept", 0.5, None),
+        ("over $10,000 requires two quotes", 10000.0, None),
+        ("up to 45% of salary", 45.0, "%"),
+        ("a car at 100 km/h", 100.0, "km/h"),
+        ("water boils at 100 °C", 100.0, "°C"),
+        ("5 meters per second", 5.0, "meters per second"),
+        ("Earth is 4.54 billion years old", 4.54e9, "years"),
+    ],
+)
+def test_quantities_are_read_with_their_units(text: str, value: float, unit: str | None):
+    [quantity] = extract_quantities(text)
+    assert quantity.value == pytest.approx(value)
+    assert quantity.unit == unit
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Quicksort is O(n^2) in the worst case", "E = mc²", "see [1] and [2]", "a 2n-step loop", "x_1 and x2"],
+)
+def test_exponents_citations_and_symbols_are_not_numbers(text: str):
+    assert extract_quantities(text) == []
+
+
+def test_words_after_a_number_are_not_taken_for_units():
+    [year] = extract_quantities("Newton published the Principia in 1687 at Cambridge.")
+    assert (year.value, year.unit, year.label) == (1687.0, None, None)
+    [cases] = extract_quantities("There are 3 cases in the proof.")
+    assert (cases.unit, cases.label) == (None, "count:case")
+
+
+def test_format_value_is_short_scientific_for_extremes():
+    assert [format_value(v) for v in (3.0e9, 2.998e8, 9.8, 1.6e-19, 0.0)] == ["3.0e9", "2.998e8", "9.8", "1.6e-19", "0"]
+
+
+def test_seed_t1_order_of_magnitude_is_a_mismatch():
+    signal = compute_numeric("The speed of light in vacuum is 3.0 × 10⁹ m/s", [LIGHT])
+    assert signal.status == SignalStatus.COMPUTED and signal.outcome == "mismatch"
+    assert signal.mismatches == ("claim 3.0e9 m/s vs evidence 3.0e8 m/s",)
+    assert signal.claim_quantities == ("3.0e9 m/s",)
+    assert signal.evidence_quantities == ("3.0e8 m/s",)
+
+
+def test_other_notation_same_value_matches():
+    assert compute_numeric("Light travels at 3e8 m/s.", [LIGHT]).outcome == "match"
+
+
+def test_unit_conversion_matches():
+    assert compute_numeric("g is 980 cm/s^2.", ["Near the surface, g = 9.8 m/s²."]).outcome == "match"
+    assert compute_numeric("The car drives at 100 km/h.", ["Its speed is 27.78 m/s."]).outcome == "match"
+    assert compute_numeric("Water boils at 373.15 K.", ["Water boils at 100 °C at sea level."]).outcome == "match"
+
+
+def test_unit_conversion_catches_a_wrong_value():
+    signal = compute_numeric("The car drives at 100 km/h.", ["Its speed is 100 m/s."])
+    assert signal.outcome == "mismatch"
+    assert signal.mismatches == ("claim 100 km/h vs evidence 100 m/s",)
+
+
+def test_percentages_compare_with_percentages_only():
+    policy = ["The employer pays 60% of salary during leave, for at most 12 weeks."]
+    assert compute_numeric("Leave is paid at 60 percent of salary.", policy).outcome == "match"
+    assert compute_numeric("Leave is paid at 70% of salary.", policy).outcome == "mismatch"
+    assert compute_numeric("Leave is paid at 0.6 of salary.", ["The employer pays 60% of salary."]).outcome == "absent"
+
+
+def test_currency_thresholds():
+    policy = ["Procurements over $10,000 need three written quotes."]
+    assert compute_numeric("Purchases above $10,000 need three quotes.", policy).outcome == "match"
+    assert compute_numeric("Purchases above $5,000 need three quotes.", policy).outcome == "mismatch"
+
+
+def test_different_dimensions_are_absent_not_mismatched():
+    signal = compute_numeric("A 2 kg mass is dropped.", [LIGHT])
+    assert (signal.status, signal.outcome, signal.mismatches) == (SignalStatus.COMPUTED, "absent", ())
+
+
+def test_one_unevidenced_number_keeps_the_claim_from_matching():
+    evidence = ["A 2 kg mass falls with g = 9.8 m/s²."]
+    assert compute_numeric("A 2 kg mass falls at 9.8 m/s².", evidence).outcome == "match"
+    assert compute_numeric("A 2 kg mass falls for 3 s at 9.8 m/s².", evidence).outcome == "absent"
+    assert compute_numeric("A 2 kg mass falls for 3 s at 9.0 m/s².", evidence).outcome == "mismatch"
+
+
+def test_claim_without_numbers_is_not_applicable():
+    signal = compute_numeric("Merge sort is stable.", ["Merge sort is a stable sort."])
+    assert (signal.status, signal.reason, signal.outcome) == (SignalStatus.NOT_APPLICABLE, "claim has no numbers", None)
+
+
+def test_no_evidence_is_not_applicable():
+    signal = compute_numeric("g is 9.8 m/s².", ["", "  "])
+    assert (signal.status, signal.reason) == (SignalStatus.NOT_APPLICABLE, "no evidence")
+
+
+def test_pint_failure_is_unavailable_not_a_crash(monkeypatch: pytest.MonkeyPatch):
+    import veriground.signals.quantities as quantities
+
+    def broken(value: float, expression: str) -> tuple[float, str]:
+        raise AttributeError(f"'{expression}' is not defined in the unit registry")
+
+    monkeypatch.setattr(quantities, "_to_base_units", broken)
+    signal = compute_numeric("g is 9.8 m/s².", ["g = 9.8 m/s²."])
+    assert signal.status == SignalStatus.UNAVAILABLE
+    assert signal.reason.startswith("cannot normalise '9.8 m/s^2'")
+    assert "is not defined in the unit registry" in signal.reason
+
+
+def test_normalised_values_are_si_base():
+    [quantity] = extract_quantities("980 cm/s²")
+    normal = normalise_quantity(quantity)
+    assert normal.base_value == pytest.approx(9.8)
+    assert normal.dimension == "[length] / [time] ** 2"
+
+
+def test_a_decade_is_not_seconds():
+    [decade] = extract_quantities("Quicksort was published in the 1960s.")
+    assert (decade.text, decade.unit, decade.label) == ("1960s", None, "count:decade")
