@@ -52,6 +52,8 @@ class VerificationConfig(Section):
     min_entailment_prob: float = Field(0.60, ge=0, le=1)
     min_supporting_sources: int = Field(2, ge=1, le=20)
     max_contradiction_prob: float = Field(0.30, ge=0, le=1)
+    # Seed 000 measured 200-300 claims per session; 2000 leaves room and bounds a run's time.
+    max_claims: int = Field(2000, ge=1, le=1_000_000)
 
 
 class Config(Section):

@@ -4,6 +4,7 @@
     ├── ConfigError            a config key, env var or CLI flag has a bad value
     ├── InputFileError         a file given to ingest cannot be read or parsed
     │   └── NothingToIngest    a well-formed file with no text to cite (a redirect stub): skipped
+    ├── InputTextError         text given to verify is empty or too large
     ├── StoreError             the corpus directory is missing, locked or damaged
     ├── NotFoundError          a document or passage id that the corpus does not hold
     ├── BackendError           a model backend failed to load or to answer
@@ -46,6 +47,12 @@ class InputFileError(VerigroundError):
 
 class NothingToIngest(InputFileError):
     """A valid file that holds no citable text; ingest skips it instead of failing."""
+
+
+class InputTextError(VerigroundError):
+    """Text to verify that cannot be verified as given (empty, or over a configured size)."""
+
+    exit_code = 1
 
 
 class StoreError(VerigroundError):

@@ -1,0 +1,127 @@
+"""Markdown answer text -> prose blocks: headings, code, rules and line markers masked by spaces.
+
+Masking keeps every offset of the input, so a span found in the masked text is a span of the input.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+EMPHASIS_MARK = "\ue001"  # stands for a masked emphasis delimiter in `MarkdownBlocks.display`
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_HORIZONTAL_RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_SETEXT_UNDERLINE = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
+_BLOCKQUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
+_LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)")
+_TABLE_ROW = re.compile(r"^[ \t]*\|")
+# **bold**, __bold__ and *italic* outside `code`: the delimiters are masked, the words kept.
+_EMPHASIS = re.compile(
+    r"(?P<code>`[^`]*`)"
+    r"|(?<!\w)(?P<mark>\*\*|__)(?=\S).+?(?<=\S)(?P=mark)(?!\w)"
+    r"|(?<![\w*])\*(?=[^\s*])[^*]+?(?<=\S)\*(?![\w*])"
+)
+_LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]+\S")  # "[1]: https://..." reference lists
+
+
+@dataclass(frozen=True)
+class MarkdownBlocks:
+    """`masked` and `display` have the input's length; `blocks` are (start, end) spans of prose in order.
+
+    In `masked` every skipped character is a space. `display` is the same except that emphasis
+    delimiters are EMPHASIS_MARK, so claim text can drop them without leaving a space ("*x*." -> "x.").
+    """
+
+    masked: str
+    display: str
+    blocks: tuple[tuple[int, int], ...]
+
+
+def find_prose_blocks(text: str) -> MarkdownBlocks:
+    """Paragraphs and list items of `text`; newlines inside a block become spaces in `masked`."""
+    masked: list[str] = []
+    blocks: list[tuple[int, int]] = []
+    block_start: int | None = None
+    block_lines = 0
+    block_is_item = False
+    fence: str | None = None
+    offset = 0
+
+    def close_block(end: int) -> None:
+        nonlocal block_start, block_lines
+        if block_start is not None:
+            blocks.append((block_start, end))
+        block_start, block_lines = None, 0
+
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        newline = line[len(body) :]
+        start = offset
+        offset += len(line)
+        fence_match = _FENCE.match(body)
+        if fence is not None or fence_match:
+            if fence is None:
+                fence = fence_match.group(1)[0] * len(fence_match.group(1))
+            elif body.strip().startswith(fence):
+                fence = None
+            close_block(start)
+            masked.append(_blank(line))
+            continue
+        if _SETEXT_UNDERLINE.match(body) and block_lines == 1 and not block_is_item:
+            # "Title\n=====": the single line above was a heading, not prose.
+            block_start, block_lines = None, 0
+            masked[-1] = _blank(masked[-1])
+            masked.append(_blank(line))
+            continue
+        if not body.strip() or _HEADING.match(body) or _HORIZONTAL_RULE.match(body) or _skipped_line(body):
+            close_block(start)
+            masked.append(_blank(line))
+            continue
+        quote = _BLOCKQUOTE.match(body)
+        marker_chars = quote.end() if quote else 0
+        item = _LIST_MARKER.match(body, marker_chars)
+        if item:
+            marker_chars = item.end()
+            close_block(start)  # every list item is a block of its own
+            block_is_item = True
+        elif block_start is None:
+            block_is_item = False
+        if not body[marker_chars:].strip():
+            close_block(start)  # an empty list item or a bare ">"
+            masked.append(_blank(line))
+            continue
+        content_start = start + marker_chars + len(body[marker_chars:]) - len(body[marker_chars:].lstrip())
+        if block_start is None:
+            block_start = content_start
+        block_lines += 1
+        masked.append(" " * marker_chars + body[marker_chars:] + " " * len(newline))
+    close_block(offset)
+    display = _EMPHASIS.sub(_mark_delimiters, "".join(masked))
+    masked_text = display.replace(EMPHASIS_MARK, " ")
+    return MarkdownBlocks(
+        masked=masked_text, display=display, blocks=tuple(_trim_end(masked_text, s, e) for s, e in blocks)
+    )
+
+
+def _skipped_line(body: str) -> bool:
+    return bool(_TABLE_ROW.match(body) or _LINK_DEFINITION.match(body))
+
+
+def _mark_delimiters(match: re.Match[str]) -> str:
+    if match.group("code"):
+        return match.group()  # `snake_case_name` and `a * b` are code, not emphasis
+    width = len(match.group("mark")) if match.group("mark") else 1
+    inner = match.group()[width:-width]
+    return EMPHASIS_MARK * width + inner + EMPHASIS_MARK * width
+
+
+def _blank(line: str) -> str:
+    body = line.rstrip("\r\n")
+    return " " * len(body) + line[len(body) :]
+
+
+def _trim_end(masked: str, start: int, end: int) -> tuple[int, int]:
+    while end > start and masked[end - 1].isspace():
+        end -= 1
+    return start, end

@@ -1,0 +1,158 @@
+"""Seed 000 §2.3.2 split rules R2-R6: one piece of sentence text -> the parts it would split into.
+
+Each finder gets the text with citations masked and a piece (start, end, subject) and returns its parts
+as (start, end, subject) triples, or [] when its rule does not apply. Parts are trimmed and checked for
+length by the caller (atomicity.py); a finder only decides where the cuts fall.
+"""
+
+from __future__ import annotations
+
+import re
+
+from veriground.claims.clauses import (
+    find_protected,
+    first_verb_index,
+    is_subject,
+    is_verb,
+    opens_subordinate_clause,
+    words_of,
+)
+from veriground.claims.equations import find_equations
+
+Part = tuple[int, int, str]
+
+# R5: step markers; the first one must open the piece ("First, ...", "Step 1: ...").
+_STEP_MARKER = re.compile(
+    r"\b(?:step\s+\d+\s*[:.)]|(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|next|then|after\s+that|afterwards|"
+    r"finally|lastly)\b)",
+    re.IGNORECASE,
+)
+_CONDITIONAL_IF = re.compile(r"\bif\b", re.IGNORECASE)  # "if x then y" is a condition, not a step
+# R6: a definition cue, then a connector that introduces its application.
+_DEFINITION_CUE = re.compile(
+    r"\b(?:is|are)\s+(?:defined\s+as|called|known\s+as|termed)\b|\brefers?\s+to\b|\bdenotes?\b",
+    re.IGNORECASE,
+)
+_APPLICATION_CONNECTOR = re.compile(
+    r"[,;]?\s+(?:and\s+)?(?:so(?!\s+that)|thus|therefore|hence|consequently|"
+    r"which\s+(?:means|implies)(?:\s+that)?|meaning(?:\s+that)?)\b,?",
+    re.IGNORECASE,
+)
+# R2: where to cut between two equations, best first; the rightmost match in the gap wins, so the
+# interpretation that follows an equation ("..., where m is mass") stays with it.
+_EQUATION_GAP_CUTS = (
+    re.compile(r";"),
+    re.compile(r",?\s+(?:and|while|whereas|but|or)\s+", re.IGNORECASE),
+    re.compile(r",\s*"),
+    re.compile(r"\s+"),
+)
+# R3: a coordinating conjunction, with an optional comma before it.
+_CONJUNCTION = re.compile(r"(?:,\s*)?\b(?:and|or|but)\s+", re.IGNORECASE)
+
+
+def split_steps(text: str, start: int, end: int, subject: str) -> list[Part]:
+    """R5: "First, ... then ... finally ..." or "Step 1: ... Step 2: ..." -> one part per step."""
+    local = text[start:end]
+    protected = find_protected(local)
+    markers: list[int] = []
+    for match in _STEP_MARKER.finditer(local):
+        if protected[match.start()]:
+            continue
+        if match.group().lower() == "then" and markers and _CONDITIONAL_IF.search(local, markers[-1], match.start()):
+            continue
+        markers.append(match.start())
+    if len(markers) < 2 or local[: markers[0]].strip():
+        return []
+    bounds = [*markers, len(local)]
+    return [
+        (start + a, start + b, subject if index == 0 else "")
+        for index, (a, b) in enumerate(zip(bounds, bounds[1:], strict=False))
+    ]
+
+
+def split_definition_application(text: str, start: int, end: int, subject: str) -> list[Part]:
+    """R6: "X is defined as Y, so Z" -> the definition and its application."""
+    local = text[start:end]
+    cue = _DEFINITION_CUE.search(local)
+    if cue is None:
+        return []
+    protected = find_protected(local)
+    for connector in _APPLICATION_CONNECTOR.finditer(local, cue.end()):
+        if not protected[connector.start()]:
+            return [(start, start + connector.start(), subject), (start + connector.end(), end, "")]
+    return []
+
+
+def split_equations(text: str, start: int, end: int, subject: str) -> list[Part]:
+    """R2: more than one equation -> one part per equation, each with the words around it."""
+    local = text[start:end]
+    equations = find_equations(local)
+    if len(equations) < 2:
+        return []
+    parts: list[Part] = []
+    part_start = 0
+    for (_, left_end), (right_start, _) in zip(equations, equations[1:], strict=False):
+        cut_start, cut_end = _cut_gap(local, left_end, right_start)
+        parts.append((start + part_start, start + cut_start, subject if not parts else ""))
+        part_start = cut_end
+    parts.append((start + part_start, end, ""))
+    return parts
+
+
+def split_semicolons(text: str, start: int, end: int, subject: str) -> list[Part]:
+    """R4: `;` outside brackets and math -> one part per clause."""
+    local = text[start:end]
+    protected = find_protected(local)
+    cuts = [index for index, char in enumerate(local) if char == ";" and not protected[index]]
+    if not cuts:
+        return []
+    bounds = [-1, *cuts, len(local)]
+    return [
+        (start + a + 1, start + b, subject if index == 0 else "")
+        for index, (a, b) in enumerate(zip(bounds, bounds[1:], strict=False))
+    ]
+
+
+def split_conjunctions(text: str, start: int, end: int, subject: str) -> list[Part]:
+    """R3: and/or/but between two clauses -> two parts; a right side that opens with a verb gets the
+    left side's subject ("Merge sort has ... and is stable" -> "Merge sort is stable")."""
+    local = text[start:end]
+    protected = find_protected(local)
+    for match in _CONJUNCTION.finditer(local):
+        if protected[match.start()]:
+            continue
+        right_subject = _right_subject(local[: match.start()], local[match.end() :], subject)
+        if right_subject is not None:
+            return [(start, start + match.start(), subject), (start + match.end(), end, right_subject)]
+    return []
+
+
+def _right_subject(left: str, right: str, inherited: str) -> str | None:
+    """The subject to copy onto the right clause ("" when it has its own), or None when the conjunction
+    does not join two clauses."""
+    left_words, right_words = words_of(left), words_of(right)
+    left_verb = first_verb_index(left_words)
+    # The left verb needs a word after it: in "X compares and swaps Y" the two verbs share the object.
+    if left_verb is None or left_verb == len(left_words) - 1 or len(left_words) + len(inherited.split()) < 3:
+        return None
+    if any(opens_subordinate_clause(word.group()) for word in left_words[left_verb + 1 :]):
+        return None  # "... where m is the mass and v is the speed": the "and" is inside the where-clause
+    if len(right_words) >= 2 and is_verb(right_words[0].group()):
+        subject_words = [word.group() for word in left_words[:left_verb]]
+        if not subject_words:
+            subject_words = inherited.split()
+        if not is_subject(subject_words):
+            return None
+        return " ".join(subject_words).rstrip(",")
+    right_verb = first_verb_index(right_words)
+    if right_verb is None or right_verb == 0 or len(right_words) < 3:
+        return None
+    return ""
+
+
+def _cut_gap(local: str, gap_start: int, gap_end: int) -> tuple[int, int]:
+    for pattern in _EQUATION_GAP_CUTS:
+        found = list(pattern.finditer(local, gap_start, gap_end))
+        if found:
+            return found[-1].span()
+    return gap_start, gap_start

@@ -1,0 +1,135 @@
+"""Atomic claim enforcement, seed 000 §2.3.2 R2-R6: each rule splits its positive case and leaves its
+negative case whole; every piece keeps its parent, its rule and an exact span."""
+
+from __future__ import annotations
+
+import pytest
+
+from veriground.claims import extract_claims
+from veriground.claims.atomicity import MIN_CLAIM_WORDS
+
+
+def split(text: str) -> list[tuple[str, str | None]]:
+    return [(claim.text, claim.atomicity_rule) for claim in extract_claims(text, answer_id="a")]
+
+
+def test_seed_compound_claim_splits_into_two_with_the_subject_copied() -> None:
+    text = "Merge sort has O(n log n) complexity and is stable."
+    first, second = extract_claims(text, answer_id="a")
+    assert (first.text, second.text) == ("Merge sort has O(n log n) complexity.", "Merge sort is stable.")
+    assert first.parent_claim_id == second.parent_claim_id == "c_0001"
+    assert first.atomicity_rule == second.atomicity_rule == "R3"
+    assert text[slice(*first.answer_char_span)] == "Merge sort has O(n log n) complexity"
+    assert text[slice(*second.answer_char_span)] == "is stable."  # the copied subject is not in the span
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (  # R3: two clauses, each with its own subject
+            "Time is measured in seconds and distance is measured in meters.",
+            [("Time is measured in seconds.", "R3"), ("distance is measured in meters.", "R3")],
+        ),
+        (
+            "Quicksort is fast on average, but it is slow in the worst case.",
+            [("Quicksort is fast on average.", "R3"), ("it is slow in the worst case.", "R3")],
+        ),
+        (  # R4: semicolons between clauses, a "; and" included
+            "Energy is conserved; momentum is conserved too; and charge is conserved as well.",
+            [
+                ("Energy is conserved.", "R4"),
+                ("momentum is conserved too.", "R4"),
+                ("charge is conserved as well.", "R4"),
+            ],
+        ),
+        (  # R2: each equation keeps the words that interpret it
+            "Kinetic energy is $KE = \\frac{1}{2}mv^2$ and potential energy is $U = mgh$.",
+            [("Kinetic energy is $KE = \\frac{1}{2}mv^2$.", "R2"), ("potential energy is $U = mgh$.", "R2")],
+        ),
+        (
+            "F = ma, where m is the mass, and p = mv, where v is the velocity.",
+            [("F = ma, where m is the mass.", "R2"), ("p = mv, where v is the velocity.", "R2")],
+        ),
+        (  # R5: steps of one procedure in one sentence
+            "First, sort the array, then remove the duplicates, and finally count the items.",
+            [
+                ("First, sort the array.", "R5"),
+                ("then remove the duplicates.", "R5"),
+                ("finally count the items.", "R5"),
+            ],
+        ),
+        (
+            "Step 1: sort the input list; Step 2: scan it from left to right.",
+            [("Step 1: sort the input list.", "R5"), ("Step 2: scan it from left to right.", "R5")],
+        ),
+        (  # R6: a definition and its application
+            "Velocity is defined as displacement per unit time, so a parked car has zero velocity.",
+            [("Velocity is defined as displacement per unit time.", "R6"), ("a parked car has zero velocity.", "R6")],
+        ),
+        (
+            "A prime is defined as a number with exactly two divisors, which means that 7 is prime.",
+            [("A prime is defined as a number with exactly two divisors.", "R6"), ("7 is prime.", "R6")],
+        ),
+    ],
+)
+def test_compound_sentences_split_by_their_rule(text: str, expected: list[tuple[str, str]]) -> None:
+    assert split(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Salt and pepper are seasonings.",  # R3: no verb on the left of "and"
+        "The compiler compares and swaps adjacent elements.",  # R3: two verbs share one object
+        "x is greater than 0 and less than 1.",  # R3: no verb on the right
+        "It is given by $KE = mv^2/2$, where $m$ is the mass and $v$ is the speed.",  # R3: inside "where"
+        "The first law states that energy is conserved and heat is a form of energy.",  # R3: inside "that"
+        "Binary relations can be reflexive, symmetric, transitive, or combinations thereof.",
+        "Newton's Third Law states that forces occur in equal and opposite pairs.",
+        "Examples include apples; oranges; pears.",  # R4: the pieces would be one or two words
+        "The array (sorted; unique) is searched with binary search.",  # R4: semicolon inside parentheses
+        "Kinetic energy is given by KE = ½mv².",  # R2: one equation
+        "Let $n$ be the number of vertices and $m$ the number of edges.",  # R2: symbols, not equations
+        "If the list is empty then the function returns zero.",  # R5: a condition, not steps
+        "Merge sort divides the array into halves, recursively sorts each half, then merges.",  # one marker
+        "Velocity is defined as displacement per unit time.",  # R6: no application
+        "The norm is defined as the square root of the sum so that it is never negative.",  # purpose
+    ],
+)
+def test_atomic_sentences_stay_whole(text: str) -> None:
+    (claim,) = extract_claims(text, answer_id="a")
+    assert claim.text == text
+    assert claim.atomicity_rule is None and claim.parent_claim_id is None
+
+
+def test_pieces_are_split_again_by_later_rules() -> None:
+    text = "Merge sort has O(n log n) complexity and is stable; quicksort is not stable in general."
+    assert split(text) == [
+        ("Merge sort has O(n log n) complexity.", "R3"),
+        ("Merge sort is stable.", "R3"),
+        ("quicksort is not stable in general.", "R4"),
+    ]
+    assert [claim.claim_id for claim in extract_claims(text, answer_id="a")] == ["c_0001.1", "c_0001.2", "c_0001.3"]
+
+
+def test_piece_spans_lie_inside_their_sentence_in_order() -> None:
+    text = "Intro sentence is here. Energy is conserved [1]; momentum is conserved too and is a vector [2]."
+    claims = extract_claims(text, answer_id="a")[1:]
+    spans = [claim.answer_char_span for claim in claims]
+    assert spans == sorted(spans)
+    assert all(text.index("Energy") <= start < end <= len(text) for start, end in spans)
+    assert [text[slice(*span)] for span in spans] == [
+        "Energy is conserved",
+        "momentum is conserved too",
+        "is a vector [2].",
+    ]
+
+
+def test_no_piece_is_shorter_than_three_words() -> None:
+    text = (
+        "Energy is conserved; yes. Mass is conserved and so is charge. A is B; C is D; E is F and G. "
+        "First, do it, then go, finally stop."
+    )
+    for claim in extract_claims(text, answer_id="a"):
+        if claim.parent_claim_id is not None:
+            assert len(claim.text.split()) >= MIN_CLAIM_WORDS, claim.text
