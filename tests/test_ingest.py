@@ -200,3 +200,25 @@ def test_two_processes_ingesting_at_once_both_land_intact(tmp_path, corpus_dir):
         assert connection.execute("SELECT count(*) FROM documents").fetchone() == (30,)
     finally:
         connection.close()
+
+
+def test_unchanged_files_are_not_parsed_again(tmp_path, corpus_dir, monkeypatch):
+    folder = notes(tmp_path / "notes")
+    ingest([folder], corpus_dir)
+
+    def must_not_load(*_args, **_kwargs):
+        raise AssertionError("an unchanged file was parsed again")
+
+    monkeypatch.setattr("veriground.corpus.ingest.load_file", must_not_load)
+    assert ingest([folder], corpus_dir).unchanged == 2
+
+
+def test_relabelling_an_unchanged_file_makes_a_new_version_with_the_same_ids(tmp_path, corpus_dir):
+    folder = notes(tmp_path / "notes")
+    ingest([folder], corpus_dir)
+    report = ingest([folder], corpus_dir, source_id="course-notes")
+    assert (report.new_version, report.unchanged) == (2, 0)
+    assert {item.passages_changed for item in report.items} == {0}
+    with CorpusStore(corpus_dir) as store:
+        assert store.document("notes/physics/extra").source_id == "course-notes"
+    assert ingest([folder], corpus_dir, source_id="course-notes").unchanged == 2

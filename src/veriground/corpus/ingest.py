@@ -8,7 +8,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -121,9 +121,15 @@ def _ingest_file(source: SourceFile, store: CorpusStore, config: IngestConfig) -
             + ")"
         )
         return [IngestItem(path=shown, outcome="failed", problem=problem)]
+    max_bytes = int(config.max_file_mb * _BYTES_PER_MB)
+    raw_sha = None
+    if source.path.suffix.lower() != ".jsonl":  # JSONL holds many documents, each hashed on its own
+        raw_sha = _sha256_within_limit(source.path, max_bytes)
+        unchanged = _unchanged_item(source, raw_sha, store, config, shown)
+        if unchanged is not None:
+            return [unchanged]
     try:
-        documents = load_file(source.path, max_bytes=int(config.max_file_mb * _BYTES_PER_MB))
-        raw_sha = _file_sha256(source.path) if len(documents) == 1 and documents[0].record_key is None else None
+        documents = load_file(source.path, max_bytes=max_bytes)
     except NothingToIngest as err:
         return [IngestItem(path=shown, outcome="skipped", problem=str(err))]
     except InputFileError as err:
@@ -140,6 +146,30 @@ def _ingest_file(source: SourceFile, store: CorpusStore, config: IngestConfig) -
     return items
 
 
+def _unchanged_item(
+    source: SourceFile, raw_sha: str | None, store: CorpusStore, config: IngestConfig, shown: str
+) -> IngestItem | None:
+    """The `unchanged` item when the file's bytes and labels match its latest version, without parsing it."""
+    previous = store.latest_version(source.source_key)
+    if previous is None or raw_sha is None or raw_sha != previous.sha256:
+        return None
+    # Same bytes, same front matter: resolve the labels from the metadata stored with that version.
+    stored_metadata = store.document(previous.doc_id, previous.version).metadata
+    try:
+        source_id, source_type = _resolve_source(stored_metadata, source, config, shown)
+    except InputFileError:
+        return None
+    if (source_id, source_type.value) != (previous.source_id, previous.source_type):
+        return None
+    return IngestItem(
+        path=shown,
+        outcome="unchanged",
+        doc_id=previous.doc_id,
+        version=previous.version,
+        n_passages=len(previous.passage_ids),
+    )
+
+
 def _store_document(
     loaded: LoadedDocument,
     source_key: str,
@@ -149,7 +179,7 @@ def _store_document(
     config: IngestConfig,
     shown: str,
 ) -> IngestItem:
-    source_id, source_type = _resolve_source(loaded, source, config, shown)
+    source_id, source_type = _resolve_source(loaded.metadata, source, config, shown)
     previous = store.latest_version(source_key)
     doc_id = previous.doc_id if previous else _unique_doc_id(store, source_key)
     # Relabelling a source (another source_id or source_type) makes a new version, as new content does.
@@ -201,12 +231,12 @@ def _store_document(
 
 
 def _resolve_source(
-    loaded: LoadedDocument, source: SourceFile, config: IngestConfig, shown: str
+    metadata: Mapping[str, object], source: SourceFile, config: IngestConfig, shown: str
 ) -> tuple[str, SourceType]:
     """Flag > the document's own metadata > SOURCES.toml > folder name; type defaults to unknown."""
     layers = (
         {"source_id": config.source_id, "source_type": config.source_type},
-        loaded.metadata,
+        metadata,
         source.sources_entry,
     )
     source_id = next((str(layer["source_id"]) for layer in layers if layer.get("source_id")), None)
@@ -235,6 +265,16 @@ def _page_at(pages: tuple[PageSpan, ...], offset: int) -> int | None:
         if span.char_start <= offset < span.char_end:
             return span.page
     return None
+
+
+def _sha256_within_limit(path: Path, max_bytes: int) -> str | None:
+    """The file's SHA-256, or None when it cannot be read or is over the limit (the loader then says why)."""
+    try:
+        if path.stat().st_size > max_bytes:
+            return None
+        return _file_sha256(path)
+    except OSError:
+        return None
 
 
 def _file_sha256(path: Path) -> str:
