@@ -32,7 +32,7 @@ def test_seed_compound_claim_splits_into_two_with_the_subject_copied() -> None:
         ),
         (
             "Quicksort is fast on average, but it is slow in the worst case.",
-            [("Quicksort is fast on average.", "R3"), ("it is slow in the worst case.", "R3")],
+            [("Quicksort is fast on average.", "R3"), ("Quicksort is slow in the worst case.", "R3")],
         ),
         (  # R4: semicolons between clauses, a "; and" included
             "Energy is conserved; momentum is conserved too; and charge is conserved as well.",

@@ -97,12 +97,41 @@ def test_thresholds_come_from_config():
     assert decide(summarize_evidence(single, lenient), lenient).status == VERIFIED
 
 
+SUPPORTED = judged(("a", 0.85, 0.10), ("b", 0.80, 0.05))
+FINDINGS_TABLE = [
+    # rule, evidence, findings, status, reason  (the rules seed 000's tree lacks)
+    (
+        "dangling-citation",
+        SUPPORTED,
+        {"dangling_citations": ["doc#000000000000"]},
+        REJECTED,
+        RejectionReason.DANGLING_CITATION,
+    ),
+    ("numeric-mismatch", SUPPORTED, {"numeric_outcome": "mismatch"}, REJECTED, RejectionReason.NUMERIC_MISMATCH),
+    ("contradicted", judged(("a", 0.10, 0.75), ("b", 0.30, 0.05)), {}, REJECTED, RejectionReason.HIGH_CONTRADICTION),
+    ("evidence-conflict", SUPPORTED, {"high_evidence_conflicts": 1}, LOW, RejectionReason.EVIDENCE_CONFLICT),
+    ("sufficient-evidence", SUPPORTED, {"numeric_outcome": "match"}, VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
+    ("no-evidence", [], {"numeric_outcome": "mismatch"}, REJECTED, RejectionReason.NO_EVIDENCE),
+]
+
+
+@pytest.mark.parametrize(
+    ("rule", "evidence", "findings", "status", "reason"), FINDINGS_TABLE, ids=[row[0] for row in FINDINGS_TABLE]
+)
+def test_citation_numeric_and_conflict_findings(rule, evidence, findings, status, reason):
+    config = VerificationConfig()
+    decision = decide(summarize_evidence(evidence, config, **findings), config)
+    assert (decision.rule, decision.status, decision.reason) == (rule, status, reason)
+
+
 def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
     fired = set()
     config = VerificationConfig()
     cases = [row[1] for row in SEED_TABLE] + [judged(("a", 0.70, 0.40), ("b", 0.65, 0.10))]
     for evidence in cases:
         fired.add(decide(summarize_evidence(evidence, config), config).rule)
+    for _, evidence, findings, _, _ in FINDINGS_TABLE:
+        fired.add(decide(summarize_evidence(evidence, config, **findings), config).rule)
     unavailable = summarize_evidence(judged(("a", 0.9, 0.0)), config, nli_status=SignalStatus.UNAVAILABLE)
     fired.add(decide(unavailable, config).rule)
     assert fired == {rule.name for rule in RULES}

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 
 from veriground.config import Config, load_config
-from veriground.errors import VerigroundError
+from veriground.errors import ConfigError, InputTextError, VerigroundError
 
 app = typer.Typer(
     name="veriground",
@@ -29,6 +29,7 @@ app.add_typer(corpus_app, name="corpus")
 
 EXIT_INTERNAL_ERROR = 70  # sysexits.h EX_SOFTWARE
 DEMO_CORPUS_DIR = Path(".veriground-demo")
+DEMO_EXAMPLE_NAME = "EXAMPLE_ANSWER.md"
 
 CorpusOption = Annotated[
     Path | None,
@@ -46,8 +47,13 @@ def _config(config_file: Path | None, **overrides: Any) -> Config:
     return load_config(config_file, overrides)
 
 
+def _json_text(data: Any) -> str:
+    """Stable JSON: sorted keys, so the same records always give the same bytes."""
+    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
 def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    sys.stdout.write(_json_text(data))
 
 
 def _open_store(config: Config, *, create: bool = False):
@@ -111,6 +117,122 @@ def search(
         _print_json([chunk.model_dump(mode="json") for chunk in chunks])
     else:
         print_search_results(query, chunks)
+
+
+REPORT_SUFFIXES = (".md", ".html", ".json")
+
+
+@app.command()
+def verify(
+    source: Annotated[str, typer.Argument(help="Text file to verify (Markdown or plain), or - for stdin.")],
+    evidence: Annotated[
+        Path | None, typer.Option("--evidence", help="Check only against this evidence pack (JSON).")
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Also write the report: out.md, .html or .json.")
+    ] = None,
+    query: Annotated[str | None, typer.Option("--query", help="The question the text answers, if any.")] = None,
+    top_k: Annotated[int | None, typer.Option("-k", "--top-k", help="Passages retrieved per claim.")] = None,
+    min_entailment_prob: Annotated[float | None, typer.Option(help="Entailment a passage needs.")] = None,
+    min_supporting_sources: Annotated[int | None, typer.Option(help="Independent sources a claim needs.")] = None,
+    max_contradiction_prob: Annotated[float | None, typer.Option(help="Contradiction tolerated.")] = None,
+    contradiction_policy: Annotated[str | None, typer.Option(help="surface or abstain_on_high.")] = None,
+    max_claims: Annotated[int | None, typer.Option(help="Refuse texts with more claims.")] = None,
+    max_input_chars: Annotated[int | None, typer.Option(help="Refuse longer texts.")] = None,
+    corpus: CorpusOption = None,
+    config_file: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Check a text claim by claim against the corpus (or an evidence pack): verdict, rule, signals, passage."""
+    from veriground.backends.lexical_nli import LexicalNLIModel
+    from veriground.engine import verify_text
+    from veriground.evidence.gather import CorpusEvidence, PackEvidence
+    from veriground.evidence.pack import read_pack
+    from veriground.reports.verification_view import print_verification
+
+    config = _config(
+        config_file,
+        **{
+            "corpus.dir": corpus,
+            "retrieval.top_k": top_k,
+            "verification.min_entailment_prob": min_entailment_prob,
+            "verification.min_supporting_sources": min_supporting_sources,
+            "verification.max_contradiction_prob": max_contradiction_prob,
+            "verification.contradiction_policy": contradiction_policy,
+            "verification.max_claims": max_claims,
+            "verification.max_input_chars": max_input_chars,
+        },
+    )
+    if report is not None and report.suffix.lower() not in REPORT_SUFFIXES:
+        raise ConfigError(f"--report {report}: unknown report type; use a name ending in {', '.join(REPORT_SUFFIXES)}")
+    text = _read_text(source, config.verification.max_input_chars)
+    nli = LexicalNLIModel()
+    if evidence is not None:
+        store = _open_store(config) if (config.corpus.dir / "corpus.sqlite3").exists() else None
+        try:
+            resolve = None if store is None else (lambda passage_id: store.passage(passage_id).text)
+            pack = read_pack(evidence, resolve)
+            result = verify_text(
+                text, config=config, source=PackEvidence(pack, config.retrieval), nli=nli, query=query or pack.query
+            )
+        finally:
+            if store is not None:
+                store.close()
+    else:
+        with _open_store(config) as store:
+            result = verify_text(
+                text, config=config, source=CorpusEvidence(store, config.retrieval), nli=nli, query=query
+            )
+    if report is not None:
+        _write_report(result, report)
+    if as_json:
+        _print_json(result.model_dump(mode="json"))
+    else:
+        print_verification(result)
+        if report is not None:
+            sys.stdout.write(f"report written to {report}\n")
+
+
+def _read_text(source: str, max_chars: int) -> str:
+    """The text to verify, strictly UTF-8; a size cap checked on bytes before decoding."""
+    name = "standard input" if source == "-" else source
+    try:
+        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as err:
+        raise InputTextError(
+            f"cannot read {name}: {err.strerror or err}; pass an existing file or - for stdin"
+        ) from None
+    if len(raw) > 4 * max_chars:  # 4 bytes is the longest UTF-8 character
+        raise InputTextError(
+            f"{name} is {len(raw):,} bytes, over verification.max_input_chars={max_chars:,} characters; "
+            "split it or raise the limit with --max-input-chars"
+        )
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputTextError(
+            f"{name} is not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start}); save it as UTF-8"
+        ) from None
+
+
+def _write_report(result: Any, path: Path) -> None:
+    """Write next to the target and rename, so an interrupted run never leaves half a report."""
+    from veriground.reports.html import render_html
+    from veriground.reports.markdown import render_markdown
+
+    suffix = path.suffix.lower()
+    if suffix == ".json":
+        content = _json_text(result.model_dump(mode="json"))
+    else:
+        content = render_html(result) if suffix == ".html" else render_markdown(result)
+    partial = path.with_name(path.name + ".partial")
+    try:
+        partial.write_text(content, encoding="utf-8")
+        partial.replace(path)
+    except OSError as err:
+        raise InputTextError(
+            f"cannot write the report to {path}: {err.strerror or err}; choose a writable path"
+        ) from None
 
 
 @corpus_app.command("list")
@@ -191,9 +313,13 @@ def demo(
     corpus: Annotated[Path, typer.Option("--corpus", help="Where to build the demo corpus.")] = DEMO_CORPUS_DIR,
     top_k: Annotated[int, typer.Option("-k", "--top-k", help="Passages per query.")] = 3,
 ) -> None:
-    """Ingest the bundled demo corpus and search it with the example queries."""
+    """Ingest the bundled demo corpus, search it with the example queries, and verify an example answer."""
+    from veriground.backends.lexical_nli import LexicalNLIModel
     from veriground.corpus.ingest import ingest_paths
+    from veriground.engine import verify_text
+    from veriground.evidence.gather import CorpusEvidence
     from veriground.reports.terminal import console, print_ingest_summary, print_search_results
+    from veriground.reports.verification_view import print_verification
     from veriground.retrieval.search import BM25Retriever
 
     config = _config(None, **{"corpus.dir": corpus})
@@ -206,7 +332,18 @@ def demo(
         print_ingest_summary(report, corpus)
         for query in queries:
             print_search_results(query, retriever.retrieve(query, top_k))
+        example = (root / DEMO_EXAMPLE_NAME).read_text(encoding="utf-8")
+        console.rule(f"Verifying the example answer {DEMO_EXAMPLE_NAME}")
+        result = verify_text(
+            example, config=config, source=CorpusEvidence(store, config.retrieval), nli=LexicalNLIModel()
+        )
+    print_verification(result)
+    written = [corpus / f"example-report{suffix}" for suffix in REPORT_SUFFIXES]
+    for path in written:
+        _write_report(result, path)
+    console.print("Reports: " + ", ".join(str(path) for path in written))
     console.print(f'Try your own: veriground search "your words" --corpus {corpus}')
+    console.print(f"             veriground verify notes.md --corpus {corpus} --report report.html")
     if report.failed:
         raise typer.Exit(1)
 

@@ -9,7 +9,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -54,6 +54,13 @@ class VerificationConfig(Section):
     max_contradiction_prob: float = Field(0.30, ge=0, le=1)
     # Seed 000 measured 200-300 claims per session; 2000 leaves room and bounds a run's time.
     max_claims: int = Field(2000, ge=1, le=1_000_000)
+    # 1 MB of text is ~150k words, far beyond any answer or set of notes; bounds memory before claims exist.
+    max_input_chars: int = Field(1_000_000, ge=1, le=100_000_000)
+    # Seed 004 §3.6: "surface" lists conflicting evidence in the report; "abstain_on_high" also refuses to
+    # verify a claim whose evidence holds a high-severity conflict.
+    contradiction_policy: Literal["surface", "abstain_on_high"] = "surface"
+    # An evidence-vs-evidence conflict at or above this contradiction probability is high severity.
+    conflict_high_prob: float = Field(0.60, ge=0, le=1)
 
 
 class Config(Section):

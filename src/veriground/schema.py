@@ -64,6 +64,8 @@ class RejectionReason(StrEnum):
     SUFFICIENT_EVIDENCE = "sufficient_evidence"
     SIGNAL_UNAVAILABLE = "signal_unavailable"
     DANGLING_CITATION = "dangling_citation"
+    NUMERIC_MISMATCH = "numeric_mismatch"
+    EVIDENCE_CONFLICT = "evidence_conflict"
 
 
 class ClaimType(StrEnum):
@@ -210,6 +212,8 @@ class Claim(Record):
 
 
 class EvidenceSpan(Record):
+    """An evidence sentence; unlike EvidenceChunk, its char offsets index the passage text, not the document."""
+
     doc_id: DocId
     sent_id: int
     text: str
@@ -355,6 +359,9 @@ class DecisionInputs(Record):
     entailing_sources: int = Field(0, ge=0)  # independent (source_id, source_type) pairs that entail
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
+    numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed
+    dangling_citations: tuple[str, ...] = ()
+    high_evidence_conflicts: int = Field(0, ge=0)  # counted only under contradiction_policy abstain_on_high
 
 
 class ClaimDecision(Record):
@@ -362,7 +369,7 @@ class ClaimDecision(Record):
     reason code are kept beside it with the rule that fired."""
 
     claim_id: str
-    status: Literal["Supported", "Low Confidence", "Contradictory", "Unsupported", "Unverified"]
+    status: DisplayVerdict
     rationale: str
     primary_evidence: PassageId | None
     signals_ref: tuple[str, ...] = ()
@@ -372,13 +379,20 @@ class ClaimDecision(Record):
     rule: str
 
 
+DisplayVerdict = Literal["Supported", "Low Confidence", "Contradictory", "Unsupported", "Unverified"]
+
+
 class SummaryStats(Record):
+    """Seed 001 counts: supported_high = Supported, supported_low = Low Confidence, contradicted =
+    Contradictory, insufficient = Unsupported; Unverified (a signal could not run) is counted on its own."""
+
     claims_total: int
     supported_high: int
     supported_low: int
     contradicted: int
     insufficient: int
     mean_overall_confidence: float | None
+    unverified: int = 0
 
 
 class AnnotatedAnswer(Record):
@@ -389,6 +403,95 @@ class AnnotatedAnswer(Record):
     summary_stats: SummaryStats
     mitigation_actions: tuple[str, ...] = ()
     version: str
+
+
+# --- verification report (issue 3): the AnnotatedAnswer with everything needed to explain it -------
+
+
+class PackPassage(Record):
+    """One passage of a user-given evidence pack: its text, or the id of a corpus passage to read it from."""
+
+    passage_id: PassageId | None = None
+    text: str | None = None
+    doc_id: DocId | None = None
+    title: str | None = None
+    source_id: str | None = None
+    source_type: SourceType | None = None
+
+
+class EvidencePack(Record):
+    """`veriground verify --evidence PACK.json`: check against exactly these passages (seed 003 /qa/verify)."""
+
+    query: str | None = None
+    passages: tuple[PackPassage, ...] = Field(min_length=1)
+
+
+class EvidenceConflict(Record):
+    """Two evidence sentences for one claim that disagree with each other (seed 004 §3.6)."""
+
+    claim_id: str
+    passage_a: PassageId
+    passage_b: PassageId
+    sentence_a: str
+    sentence_b: str
+    kind: Literal["negation", "antonym", "numeric", "nli"]
+    contradiction_prob: float = Field(ge=0, le=1)
+    severity: Literal["high", "low"]
+
+
+class ClaimSignals(Record):
+    """Every signal computed for one claim; each carries its own status and reason."""
+
+    nli: tuple[NLISignal, ...]
+    coverage: CoverageSignal
+    numeric: NumericSignal
+    citation: CitationSignal
+
+
+Mitigation = Literal["kept", "flagged", "suppressed"]
+
+
+class ClaimReport(Record):
+    """One claim, its evidence, its signals and its verdict, with what mitigation did to it."""
+
+    claim: Claim
+    decision: ClaimDecision
+    inputs: DecisionInputs
+    evidence: tuple[EvidenceChunk, ...]
+    pair: ClaimEvidencePair
+    signals: ClaimSignals
+    conflicts: tuple[EvidenceConflict, ...] = ()
+    mitigation: Mitigation
+
+
+class BackendInfo(Record):
+    role: Literal["nli", "retriever", "embedder", "reranker", "llm"]
+    name: str
+    model_id: str
+    checksum: str | None = None
+
+
+class ReportManifest(Record):
+    """What produced a report, so it can be reproduced: no timestamps, only content hashes."""
+
+    package_version: str
+    config: dict[str, Any]
+    backends: tuple[BackendInfo, ...]
+    evidence_mode: Literal["corpus", "pack"]
+    input_sha256: str
+    evidence_sha256: dict[PassageId, str]
+
+
+class VerificationReport(Record):
+    """`veriground verify` output: the AnnotatedAnswer (seed 001), per-claim explanations, the mitigated
+    answer, its citation formatting and the CiteEval export."""
+
+    manifest: ReportManifest
+    annotated_answer: AnnotatedAnswer
+    claims: tuple[ClaimReport, ...]
+    final_response: str
+    citations: CitationFormatterOutput
+    citeeval: CiteEvalSystemExample
 
 
 # --- seed 003 §4.2 ------------------------------------------------------------------------------
@@ -469,6 +572,8 @@ SCHEMA_RECORDS: tuple[type[Record], ...] = (
     VerifierSignal,
     ClaimDecision,
     AnnotatedAnswer,
+    EvidencePack,
+    VerificationReport,
     GroundedAnswer,
     LearningClaim,
     DomainProfile,

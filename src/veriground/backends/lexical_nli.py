@@ -4,8 +4,10 @@ A transparent heuristic, not a trained model: it needs no weights, runs offline 
 Support is the share of the hypothesis' content (Snowball stems of non-stopwords, plus its numbers) that
 the premise contains. Contradiction cues are read against the premise sentence that shares most with the
 hypothesis and fire only when that sentence holds at least CUE_MIN_OVERLAP of the hypothesis:
-negation on one side only, an antonym pair (ANTONYM_PAIRS), a number whose premise counterpart in the same
-role differs, and an equation whose left-hand side matches but right-hand side does not (E = mc³ vs E = mc²).
+a negation on one side only whose scope (the NEGATION_SCOPE words after it) holds a content word the other
+side shares (so "when air resistance is not a factor" does not negate a claim about gravity), an antonym
+pair (ANTONYM_PAIRS), a number whose premise counterpart in the same role differs, and an equation whose
+left-hand side matches but right-hand side does not (E = mc³ vs E = mc²).
 
     c = coverage of the hypothesis by the whole premise; a = coverage by the best-aligned premise sentence
     no cue:  contradict = 0,                                      entail = c²
@@ -33,6 +35,7 @@ from veriground.signals.quantities import (
     same_quantity,
 )
 from veriground.signals.terms import (
+    STOPWORDS,
     extract_terms,
     is_negation,
     normalise_text,
@@ -46,6 +49,10 @@ LEXICAL_NLI_MODEL_ID = "veriground/lexical-nli"
 # Below this aligned coverage the two texts share too little for a polarity or number difference to be about
 # the same thing.
 CUE_MIN_OVERLAP = 0.3
+# A negation governs the next few words ("does not depend on the speed"): four reach past an auxiliary and
+# an article to the predicate and its object.
+NEGATION_SCOPE = 4
+_AFFIRMING_NEGATIONS = frozenset({("not", "only"), ("nothing", "but"), ("no", "doubt")})
 # contradict = GAIN · aligned coverage, so a cue with half the hypothesis shared gives 0.75; the cap keeps
 # a surface cue from ever being certain.
 CONTRADICTION_GAIN = 1.5
@@ -134,7 +141,7 @@ _EQUATION_NOISE = re.compile(r"[\s{}*·⋅×]")
 class _TextProfile:
     stems: frozenset[str]  # content stems, numbers removed
     all_stems: frozenset[str]  # every word's stem, for the antonym table
-    negated: bool
+    negated_stems: frozenset[str]  # content stems inside the scope of a negation
     quantities: tuple[NormalQuantity, ...]
     equations: tuple[tuple[str, str], ...]  # (lhs, normalised rhs)
 
@@ -215,9 +222,12 @@ def _coverage(claim: _TextProfile, premise: _TextProfile, size: int) -> float:
 
 def _find_cues(claim: _TextProfile, aligned: _TextProfile, whole: _TextProfile) -> tuple[dict[str, str], ...]:
     cues: list[dict[str, str]] = []
-    if claim.negated != aligned.negated:
-        side = "hypothesis" if claim.negated else "premise"
-        cues.append({"cue": "negation", "detail": f"only the {side} is negated"})
+    claim_negated = bool(claim.negated_stems & aligned.stems)
+    premise_negated = bool(aligned.negated_stems & claim.stems)
+    if claim_negated != premise_negated:
+        side = "hypothesis" if claim_negated else "premise"
+        negated = sorted((claim.negated_stems & aligned.stems) or (aligned.negated_stems & claim.stems))
+        cues.append({"cue": "negation", "detail": f"only the {side} negates {', '.join(negated)}"})
     for first, second in _antonym_stems():
         for mine, theirs in ((first, second), (second, first)):
             one_sided = mine not in aligned.all_stems and theirs not in claim.all_stems
@@ -258,10 +268,22 @@ def _profile_text(text: str) -> _TextProfile:
     return _TextProfile(
         stems=frozenset(term.stem for term in extract_terms(remove_quantities(normal))),
         all_stems=frozenset(stem_words(words)),
-        negated=any(is_negation(word) for word in words),
+        negated_stems=_negated_stems(words),
         quantities=tuple(normalise_leniently(quantity) for quantity in extract_quantities(normal)),
         equations=tuple(_extract_equations(normal)),
     )
+
+
+def _negated_stems(words: list[str]) -> frozenset[str]:
+    """Stems of the content words within NEGATION_SCOPE words after a negation ("not only" and "nothing but"
+    affirm, so they are skipped)."""
+    scoped: list[str] = []
+    for index, word in enumerate(words):
+        following = words[index + 1 : index + 1 + NEGATION_SCOPE]
+        if not is_negation(word) or (following[:1] and (word, following[0]) in _AFFIRMING_NEGATIONS):
+            continue
+        scoped.extend(other for other in following if other not in STOPWORDS and not is_negation(other))
+    return frozenset(stem_words(scoped)) if scoped else frozenset()
 
 
 def _extract_equations(normal: str) -> list[tuple[str, str]]:

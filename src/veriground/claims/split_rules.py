@@ -48,6 +48,8 @@ _EQUATION_GAP_CUTS = (
 )
 # R3: a coordinating conjunction, with an optional comma before it.
 _CONJUNCTION = re.compile(r"(?:,\s*)?\b(?:and|or|but)\s+", re.IGNORECASE)
+# "it" after the conjunction refers back to the left clause's subject; "they", "he" and "she" may not.
+_LEADING_PRONOUN = re.compile(r"it\s+(?=\w)", re.IGNORECASE)
 
 
 def split_steps(text: str, start: int, end: int, subject: str) -> list[Part]:
@@ -122,9 +124,25 @@ def split_conjunctions(text: str, start: int, end: int, subject: str) -> list[Pa
         if protected[match.start()]:
             continue
         right_subject = _right_subject(local[: match.start()], local[match.end() :], subject)
-        if right_subject is not None:
-            return [(start, start + match.start(), subject), (start + match.end(), end, right_subject)]
+        if right_subject is None:
+            continue
+        right_start = start + match.end()
+        pronoun = _LEADING_PRONOUN.match(local, match.end())
+        antecedent = _left_subject(local[: match.start()], subject) if right_subject == "" and pronoun else None
+        if antecedent:
+            # "... and it is stable": the pronoun stands for the left subject, which replaces it.
+            right_start, right_subject = start + pronoun.end(), antecedent
+        return [(start, start + match.start(), subject), (right_start, end, right_subject)]
     return []
+
+
+def _left_subject(left: str, inherited: str) -> str | None:
+    left_words = words_of(left)
+    left_verb = first_verb_index(left_words)
+    if left_verb is None:
+        return None
+    subject_words = [word.group() for word in left_words[:left_verb]] or inherited.split()
+    return " ".join(subject_words).rstrip(",") if is_subject(subject_words) else None
 
 
 def _right_subject(left: str, right: str, inherited: str) -> str | None:

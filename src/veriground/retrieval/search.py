@@ -5,6 +5,8 @@ The BM25 index is rebuilt from the store's cached tokens whenever the store's ge
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from veriground.config import RetrievalConfig
 from veriground.corpus.store import CorpusStore
 from veriground.errors import ConfigError
@@ -34,17 +36,25 @@ class BM25Retriever:
         return index
 
     def retrieve(self, query: str, top_k: int | None = None) -> list[EvidenceChunk]:
+        if not query.strip():
+            raise ConfigError("the query is empty; pass some words to search for")
+        return self.retrieve_many([query], top_k)[0]
+
+    def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[EvidenceChunk]]:
+        """One ranked list per query, from one index load and one passage lookup for the whole batch."""
         k = self._config.top_k if top_k is None else top_k
         if not 1 <= k <= 200:
             raise ConfigError(f"retrieval.top_k must be 1..200, got {k} (use -k/--top-k)")
-        if not query.strip():
-            raise ConfigError("the query is empty; pass some words to search for")
-        hits = self.refresh().search(query, k)
-        passages = self._store.latest_passages([hit.passage_id for hit in hits])
+        index = self.refresh()
+        all_hits = [index.search(query, k) for query in queries]
+        passages = self._store.latest_passages(list(dict.fromkeys(hit.passage_id for hits in all_hits for hit in hits)))
         return [
-            to_evidence_chunk(passages[hit.passage_id], rank=hit.rank, score_bm25=hit.bm25_score)
-            for hit in hits
-            if hit.passage_id in passages
+            [
+                to_evidence_chunk(passages[hit.passage_id], rank=hit.rank, score_bm25=hit.bm25_score)
+                for hit in hits
+                if hit.passage_id in passages
+            ]
+            for hits in all_hits
         ]
 
 

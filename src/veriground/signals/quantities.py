@@ -175,7 +175,8 @@ def _unit_table() -> dict[str, str]:
 
 _UNITS = _unit_table()
 _ATOM = "(?:" + "|".join(re.escape(unit) for unit in sorted(_UNITS, key=len, reverse=True)) + r")(?![A-Za-z])"
-_EXPONENT = r"\^\{?[-+]?\d+\}?"
+# "m/s2" and "cm3" are superscripts that a conversion flattened: a bare 2 or 3 glued to a unit is an exponent.
+_EXPONENT = r"(?:\^\{?[-+]?\d+\}?|[23](?!\w))"
 _UNIT_EXPR = rf"{_ATOM}(?:{_EXPONENT})?(?:(?:\s*[/·⋅*]\s*|\s+per\s+){_ATOM}(?:{_EXPONENT})?)*"
 _TEN_POWER = r"10\s*\^\s*\{{?\s*(?P<{name}>[-+]?\d+)\s*\}}?"
 _QUANTITY = re.compile(

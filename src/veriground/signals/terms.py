@@ -83,7 +83,21 @@ def normalise_text(text: str) -> str:
 
 def split_sentences(text: str) -> list[str]:
     """Non-empty sentences in order (a light splitter, not a parser)."""
-    return [part.strip() for part in _SENTENCE_END.split(text) if part and part.strip()]
+    return [text[start:end] for start, end in sentence_spans(text)]
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each non-empty sentence, stripped of surrounding whitespace."""
+    spans, start = [], 0
+    for boundary in [*_SENTENCE_END.finditer(text), None]:
+        end = len(text) if boundary is None else boundary.start()
+        piece = text[start:end]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((start + lead, start + len(piece.rstrip())))
+        if boundary is not None:
+            start = boundary.end()
+    return spans
 
 
 def is_negation(word: str) -> bool:

@@ -7,6 +7,14 @@ The first rule whose condition holds decides. Two departures from the seed's pse
   claim it would catch was already caught as high contradiction), yet the seed's own table names
   "entailment + contradiction" as a distinct case. Here it fires when one passage entails strongly and a
   *different* passage contradicts strongly; `high-contradiction` covers contradiction without that split.
+Four rules the seed's tree lacks, each for a finding its NLI-only tree cannot express; none changes a row of
+the seed's conflict table (whose inputs carry no citation, numeric or conflict finding):
+- `dangling-citation` (first): the claim cites a passage that does not exist: REJECTED, whatever else is true.
+- `numeric-mismatch` (after `no-evidence`): the evidence states a different value for the claim's quantity.
+- `contradicted` (before `low-entailment`): nothing entails the claim and a passage contradicts it. The seed
+  would say LOW_ENTAILMENT; the reason code HIGH_CONTRADICTION tells the user the source says otherwise.
+- `evidence-conflict` (before `sufficient-evidence`): only under contradiction_policy "abstain_on_high", a
+  claim whose evidence contradicts itself with high severity is not verified.
 Independent sources are counted over passages that entail (seed 000 T2: ">= 2 independent sources with
 entailment probability >= 0.60"), by (source_id, source_type).
 """
@@ -44,6 +52,22 @@ class Decision:
     inputs: DecisionInputs
 
 
+def has_dangling_citation(inputs: DecisionInputs, _: VerificationConfig) -> bool:
+    return bool(inputs.dangling_citations)
+
+
+def numbers_mismatch(inputs: DecisionInputs, _: VerificationConfig) -> bool:
+    return inputs.numeric_outcome == "mismatch"
+
+
+def contradicted_without_support(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    return contradiction_above_max(inputs, config) and entailment_below_min(inputs, config)
+
+
+def has_high_evidence_conflict(inputs: DecisionInputs, _: VerificationConfig) -> bool:
+    return inputs.high_evidence_conflicts > 0
+
+
 def has_no_evidence(inputs: DecisionInputs, _: VerificationConfig) -> bool:
     return inputs.evidence_count == 0
 
@@ -77,8 +101,11 @@ def always(_: DecisionInputs, __: VerificationConfig) -> bool:
 
 
 RULES: tuple[Rule, ...] = (
+    Rule("dangling-citation", has_dangling_citation, VerificationStatus.REJECTED, RejectionReason.DANGLING_CITATION),
     Rule("no-evidence", has_no_evidence, VerificationStatus.REJECTED, RejectionReason.NO_EVIDENCE),
+    Rule("numeric-mismatch", numbers_mismatch, VerificationStatus.REJECTED, RejectionReason.NUMERIC_MISMATCH),
     Rule("nli-unavailable", nli_unavailable, VerificationStatus.UNVERIFIED, RejectionReason.SIGNAL_UNAVAILABLE),
+    Rule("contradicted", contradicted_without_support, VerificationStatus.REJECTED, RejectionReason.HIGH_CONTRADICTION),
     Rule("low-entailment", entailment_below_min, VerificationStatus.REJECTED, RejectionReason.LOW_ENTAILMENT),
     Rule(
         "insufficient-sources",
@@ -98,6 +125,12 @@ RULES: tuple[Rule, ...] = (
         VerificationStatus.LOW_CONFIDENCE,
         RejectionReason.HIGH_CONTRADICTION,
     ),
+    Rule(
+        "evidence-conflict",
+        has_high_evidence_conflict,
+        VerificationStatus.LOW_CONFIDENCE,
+        RejectionReason.EVIDENCE_CONFLICT,
+    ),
     Rule("sufficient-evidence", always, VerificationStatus.VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
 )
 
@@ -108,18 +141,31 @@ def summarize_evidence(
     *,
     nli_status: SignalStatus = SignalStatus.COMPUTED,
     nli_reason: str | None = None,
+    evidence_count: int | None = None,
+    numeric_outcome: str | None = None,
+    dangling_citations: Sequence[str] = (),
+    high_evidence_conflicts: int = 0,
 ) -> DecisionInputs:
-    """Reduce per-passage NLI judgements to the values the rules read; ties go to the earlier passage."""
+    """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings) to the
+    values the rules read; ties go to the earlier passage. `evidence_count` defaults to the judgements given
+    (it differs when NLI could not judge the passages that were found)."""
+    findings = {
+        "evidence_count": len(judgements) if evidence_count is None else evidence_count,
+        "nli_status": nli_status,
+        "nli_reason": nli_reason,
+        "numeric_outcome": numeric_outcome,
+        "dangling_citations": tuple(dangling_citations),
+        "high_evidence_conflicts": high_evidence_conflicts,
+    }
     if not judgements or nli_status != SignalStatus.COMPUTED:
-        return DecisionInputs(evidence_count=len(judgements), nli_status=nli_status, nli_reason=nli_reason)
+        return DecisionInputs(**findings)
     best_entail = max(judgements, key=lambda item: item.entailment_prob)
     best_contra = max(judgements, key=lambda item: item.contradiction_prob)
     entailing = {
         (item.source_id, item.source_type) for item in judgements if item.entailment_prob >= config.min_entailment_prob
     }
     return DecisionInputs(
-        evidence_count=len(judgements),
-        nli_status=nli_status,
+        **findings,
         max_entailment=best_entail.entailment_prob,
         max_contradiction=best_contra.contradiction_prob,
         entailing_sources=len(entailing),

@@ -1,0 +1,109 @@
+"""Evidence per claim: claims -> ranked EvidenceChunks, the claim's own cited passages first, then the best
+retrieved ones (BM25 over the corpus, or over the evidence pack), in one batch for all claims.
+
+A citation that is a bare number ("[1]") points into an evidence pack; over a corpus there is nothing it can
+point to, so it is left to the citation signal to report, never guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Literal, Protocol
+
+from veriground.config import RetrievalConfig
+from veriground.corpus.store import CorpusStore
+from veriground.errors import NotFoundError
+from veriground.evidence.pack import pack_chunks
+from veriground.retrieval.bm25 import BM25Index, tokenize
+from veriground.retrieval.search import BM25Retriever, to_evidence_chunk
+from veriground.schema import EvidenceChunk, EvidencePack
+
+_PACK_NUMBER = re.compile(r"\[?\s*(\d+)\s*\]?")
+
+
+class EvidenceSource(Protocol):
+    """Where evidence comes from: a corpus, or exactly the passages of an evidence pack."""
+
+    mode: Literal["corpus", "pack"]
+    pack_order: tuple[str, ...]  # passage ids that "[1]", "[2]" ... refer to; empty over a corpus
+
+    def gather(self, claims_texts: Sequence[tuple[str, Sequence[str]]]) -> list[list[EvidenceChunk]]:
+        """For each (claim text, cited ids): cited passages, then retrieved ones, re-ranked 1..n."""
+        ...
+
+    def resolve(self, passage_id: str) -> str | None:
+        """The text of a passage, or None when this source does not hold it."""
+        ...
+
+
+class CorpusEvidence:
+    """Evidence from the ingested corpus: cited passages (any stored version), then BM25 top-k."""
+
+    mode: Literal["corpus", "pack"] = "corpus"
+    pack_order: tuple[str, ...] = ()
+
+    def __init__(self, store: CorpusStore, config: RetrievalConfig) -> None:
+        self._store = store
+        self._retriever = BM25Retriever(store, config)
+
+    def gather(self, claims_texts: Sequence[tuple[str, Sequence[str]]]) -> list[list[EvidenceChunk]]:
+        retrieved = self._retriever.retrieve_many([text for text, _ in claims_texts])
+        results = []
+        for (_, cited), hits in zip(claims_texts, retrieved, strict=True):
+            cited_chunks = [self._cited_chunk(label) for label in cited if not _PACK_NUMBER.fullmatch(label)]
+            results.append(_merge([chunk for chunk in cited_chunks if chunk is not None], hits))
+        return results
+
+    def resolve(self, passage_id: str) -> str | None:
+        chunk = self._cited_chunk(passage_id)
+        return None if chunk is None else chunk.text
+
+    def _cited_chunk(self, passage_id: str) -> EvidenceChunk | None:
+        try:
+            return to_evidence_chunk(self._store.passage(passage_id.strip()), rank=1, score_bm25=None)
+        except NotFoundError:
+            return None
+
+
+class PackEvidence:
+    """Evidence from an evidence pack only: cited pack passages, then the pack's BM25 top-k."""
+
+    mode: Literal["corpus", "pack"] = "pack"
+
+    def __init__(self, pack: EvidencePack, config: RetrievalConfig) -> None:
+        self._chunks = {chunk.passage_id: chunk for chunk in pack_chunks(pack)}
+        self.pack_order = tuple(self._chunks)
+        rows = [(passage_id, " ".join(tokenize(chunk.text))) for passage_id, chunk in self._chunks.items()]
+        self._index = BM25Index.build(rows, generation=0, k1=config.bm25_k1, b=config.bm25_b)
+        self._top_k = config.top_k
+
+    def gather(self, claims_texts: Sequence[tuple[str, Sequence[str]]]) -> list[list[EvidenceChunk]]:
+        results = []
+        for text, cited in claims_texts:
+            cited_chunks = [self._chunks[pid] for pid in map(self._pack_id, cited) if pid in self._chunks]
+            hits = [
+                self._chunks[hit.passage_id].model_copy(update={"score_bm25": round(hit.bm25_score, 6)})
+                for hit in self._index.search(text, self._top_k)
+            ]
+            results.append(_merge(cited_chunks, hits))
+        return results
+
+    def resolve(self, passage_id: str) -> str | None:
+        chunk = self._chunks.get(self._pack_id(passage_id))
+        return None if chunk is None else chunk.text
+
+    def _pack_id(self, label: str) -> str:
+        number = _PACK_NUMBER.fullmatch(label.strip())
+        if number is None:
+            return label.strip()
+        index = int(number.group(1)) - 1
+        return self.pack_order[index] if 0 <= index < len(self.pack_order) else label.strip()
+
+
+def _merge(cited: list[EvidenceChunk], retrieved: list[EvidenceChunk]) -> list[EvidenceChunk]:
+    """Cited first, then retrieved; each passage once; ranks renumbered from 1."""
+    merged: dict[str, EvidenceChunk] = {}
+    for chunk in [*cited, *retrieved]:
+        merged.setdefault(chunk.passage_id, chunk)
+    return [chunk.model_copy(update={"rank": rank}) for rank, chunk in enumerate(merged.values(), start=1)]

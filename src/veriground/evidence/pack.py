@@ -1,0 +1,104 @@
+"""Evidence packs: a JSON file -> a validated EvidencePack whose passages all have text and a unique id.
+
+A pack is `{"query": ..., "passages": [{"text": ..., "passage_id": ..., ...}]}` or just the list of passages.
+A passage given only by `passage_id` is read from the corpus; one the corpus lacks is an error naming it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from veriground.errors import InputFileError, NotFoundError
+from veriground.schema import EvidenceChunk, EvidencePack, PackPassage, SourceType
+
+PACK_DOC_ID = "pack"
+PACK_SOURCE_ID = "evidence-pack"  # passages with no source_id count as one source, never as many
+_ALLOWED = ", ".join(PackPassage.model_fields)
+
+
+def read_pack(path: Path, resolve: Callable[[str], str] | None = None) -> EvidencePack:
+    """Parse and validate a pack file; `resolve` reads a passage's text by id from the corpus."""
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise InputFileError(path, f"cannot read the evidence pack: {err.strerror or err}") from None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as err:
+        raise InputFileError(
+            path, f"not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})", "save it as UTF-8"
+        ) from None
+    except json.JSONDecodeError as err:
+        raise InputFileError(path, f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
+    if isinstance(data, list):
+        data = {"passages": data}
+    try:
+        pack = EvidencePack.model_validate(data)
+    except ValidationError as err:
+        raise InputFileError(path, _describe(err), f"a pack passage may have: {_ALLOWED}") from None
+    return _complete(pack, path, resolve)
+
+
+def pack_chunks(pack: EvidencePack) -> list[EvidenceChunk]:
+    """The pack's passages as evidence chunks, in pack order (rank = position)."""
+    chunks = []
+    for index, passage in enumerate(pack.passages):
+        doc_id = passage.doc_id or PACK_DOC_ID
+        chunks.append(
+            EvidenceChunk(
+                doc_id=doc_id,
+                sent_id=index,
+                passage_id=passage.passage_id,
+                text=passage.text,
+                char_start=0,
+                char_end=len(passage.text),
+                rank=index + 1,
+                source=passage.source_id or passage.doc_id or PACK_SOURCE_ID,
+                source_type=passage.source_type or SourceType.UNKNOWN,
+                version=f"{doc_id}@pack",
+            )
+        )
+    return chunks
+
+
+def _complete(pack: EvidencePack, path: Path, resolve: Callable[[str], str] | None) -> EvidencePack:
+    passages, seen = [], set()
+    for number, passage in enumerate(pack.passages, start=1):
+        text = passage.text
+        if text is None or not text.strip():
+            if passage.passage_id is None:
+                raise InputFileError(path, f"passage {number} has neither text nor passage_id", "give it a text")
+            text = _read_from_corpus(passage.passage_id, number, path, resolve)
+        passage_id = passage.passage_id or f"{PACK_DOC_ID}#{hashlib.sha256(text.encode()).hexdigest()[:12]}"
+        if passage_id in seen:
+            raise InputFileError(
+                path, f"passage {number} repeats passage_id {passage_id!r}", "give each passage its own id"
+            )
+        seen.add(passage_id)
+        passages.append(passage.model_copy(update={"text": text, "passage_id": passage_id}))
+    return pack.model_copy(update={"passages": tuple(passages)})
+
+
+def _read_from_corpus(passage_id: str, number: int, path: Path, resolve: Callable[[str], str] | None) -> str:
+    problem = f"passage {number} gives only passage_id {passage_id!r}"
+    if resolve is None:
+        raise InputFileError(path, f"{problem} and there is no corpus to read it from", "give its text in the pack")
+    try:
+        return resolve(passage_id)
+    except NotFoundError:
+        raise InputFileError(
+            path, f"{problem}, which the corpus does not hold (a dangling id)", "give its text or fix the id"
+        ) from None
+
+
+def _describe(err: ValidationError) -> str:
+    first = err.errors()[0]
+    where = ".".join(str(part) for part in first["loc"]) or "the top level"
+    if first["type"] == "extra_forbidden":
+        return f"unknown field {where!r} in the evidence pack"
+    return f"bad evidence pack at {where}: {first['msg']}"

@@ -1,0 +1,59 @@
+"""Evidence sentences: a claim and one evidence chunk -> the chunk's sentences that share most of the claim's
+content, with offsets into the chunk text (so a report can highlight the span inside the passage).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from veriground.schema import EvidenceChunk, EvidenceSpan
+from veriground.signals.quantities import extract_quantities, remove_quantities
+from veriground.signals.terms import extract_terms, sentence_spans
+
+MAX_SPANS_PER_CHUNK = 2
+_DECIMALS = 6
+
+
+@dataclass(frozen=True)
+class AlignedSpan:
+    """An evidence sentence and the share of the claim's content stems and numbers it contains."""
+
+    span: EvidenceSpan
+    alignment: float
+
+
+def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
+    """The chunk's best-aligned sentences (those tied for the highest share, at most MAX_SPANS_PER_CHUNK), in
+    text order; none when no sentence shares a content word or number with the claim."""
+    claim_stems = {term.stem for term in extract_terms(remove_quantities(claim_text))}
+    claim_numbers = {quantity.value for quantity in extract_quantities(claim_text)}
+    size = len(claim_stems) + len(claim_numbers)
+    if size == 0:
+        return []
+    scored = []
+    for start, end in sentence_spans(chunk.text):
+        sentence = chunk.text[start:end]
+        stems = {term.stem for term in extract_terms(remove_quantities(sentence))}
+        numbers = {quantity.value for quantity in extract_quantities(sentence)} if claim_numbers else set()
+        shared = len(claim_stems & stems) + len(claim_numbers & numbers)
+        if shared:
+            scored.append((round(shared / size, _DECIMALS), start, end))
+    if not scored:
+        return []
+    best = max(alignment for alignment, _, _ in scored)
+    chosen = [item for item in scored if item[0] == best][:MAX_SPANS_PER_CHUNK]
+    return [
+        AlignedSpan(
+            EvidenceSpan(
+                doc_id=chunk.doc_id,
+                sent_id=chunk.sent_id,
+                text=chunk.text[start:end],
+                rank=chunk.rank,
+                passage_id=chunk.passage_id,
+                char_start=start,
+                char_end=end,
+            ),
+            alignment,
+        )
+        for alignment, start, end in chosen
+    ]

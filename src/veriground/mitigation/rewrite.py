@@ -1,0 +1,128 @@
+"""Flag & suppress (seed 001): the answer text and each claim's verdict -> the mitigated answer and the
+citation-formatted answer with `[i]` markers (seed 001 CitationFormatterOutput).
+
+The answer's own citation markers are removed and replaced by `[i]`, where `passages[i-1]` is one of the
+(at most MAX_CITATIONS_PER_CLAIM, best-ranked) passages that entail the claim (NLI entailment >=
+verification.min_entailment_prob). In the mitigated answer a Contradictory claim's span is replaced by a
+warning, Low Confidence / Unsupported / Unverified claims keep their text with a visible flag, and Supported
+claims are kept with their citations. Edits are made at claim spans in the input, so headings, lists and line
+breaks stay as written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from veriground.claims.citations import parse_citations
+from veriground.claims.markdown_blocks import find_prose_blocks
+from veriground.schema import (
+    CitationFormatterOutput,
+    CitationPassage,
+    Claim,
+    ClaimDecision,
+    EvidenceChunk,
+    Mitigation,
+)
+
+FORMATTER_METHOD = "span_end_insertion.v1"
+MAX_CITATIONS_PER_CLAIM = 3  # the best-ranked entailing passages; more markers only clutter the sentence
+_MITIGATION: Mapping[str, Mitigation] = {
+    "Supported": "kept",
+    "Low Confidence": "flagged",
+    "Unsupported": "flagged",
+    "Unverified": "flagged",
+    "Contradictory": "suppressed",
+}
+# Seed 001 names "removed_contradicted_claims"; the others follow its pattern, listed in this order.
+_ACTIONS = (
+    ("suppressed", "Contradictory", "removed_contradicted_claims"),
+    ("flagged", "Low Confidence", "flagged_low_confidence_claims"),
+    ("flagged", "Unsupported", "flagged_unsupported_claims"),
+    ("flagged", "Unverified", "flagged_unverified_claims"),
+    ("kept", "Supported", "kept_supported_claims_with_citations"),
+)
+
+
+@dataclass(frozen=True)
+class ClaimOutcome:
+    """What mitigation needs about one claim: its span, verdict and the passages that entail it."""
+
+    claim: Claim
+    decision: ClaimDecision
+    supporting: tuple[EvidenceChunk, ...]
+
+
+@dataclass(frozen=True)
+class Rewritten:
+    final_response: str
+    citations: CitationFormatterOutput
+    mitigation: dict[str, Mitigation]
+    actions: tuple[str, ...]
+
+
+def mitigation_of(decision: ClaimDecision) -> Mitigation:
+    return _MITIGATION[decision.status]
+
+
+def rewrite_answer(text: str, outcomes: Sequence[ClaimOutcome]) -> Rewritten:
+    """The mitigated answer, the citation-formatted answer and the actions taken, in one pass over the spans."""
+    passages: dict[str, int] = {}
+    titles: dict[str, CitationPassage] = {}
+    citation_map: dict[str, list[int]] = {}
+    for outcome in outcomes:
+        numbers = []
+        for chunk in outcome.supporting[:MAX_CITATIONS_PER_CLAIM]:
+            if chunk.passage_id not in passages:
+                passages[chunk.passage_id] = len(passages) + 1
+                titles[chunk.passage_id] = CitationPassage(text=chunk.text, title=chunk.doc_id)
+            numbers.append(passages[chunk.passage_id])
+        citation_map[outcome.claim.claim_id] = numbers
+    formatted = _apply(text, outcomes, citation_map, mitigate=False)
+    final = _apply(text, outcomes, citation_map, mitigate=True)
+    mitigation = {outcome.claim.claim_id: mitigation_of(outcome.decision) for outcome in outcomes}
+    seen = {(mitigation_of(outcome.decision), outcome.decision.status) for outcome in outcomes}
+    actions = tuple(action for kind, status, action in _ACTIONS if (kind, status) in seen)
+    counts = {kind: sum(1 for value in mitigation.values() if value == kind) for kind in ("suppressed", "flagged")}
+    citations = CitationFormatterOutput(
+        formatted_text=formatted,
+        citation_map=citation_map,
+        passages=tuple(titles[passage_id] for passage_id in passages),
+        notes={"method": FORMATTER_METHOD, "suppressed": counts["suppressed"], "flagged": counts["flagged"]},
+    )
+    return Rewritten(final, citations, mitigation, actions)
+
+
+def _apply(text: str, outcomes: Sequence[ClaimOutcome], citation_map: dict[str, list[int]], *, mitigate: bool) -> str:
+    edits: list[tuple[int, int, str]] = []  # (start, end, replacement), non-overlapping
+    suppressed: list[tuple[int, int]] = []
+    for outcome in outcomes:
+        start, end = outcome.claim.answer_char_span
+        decision = outcome.decision
+        numbers = citation_map[outcome.claim.claim_id]
+        markers = " " + "".join(f"[{number}]" for number in numbers) if numbers else ""
+        if mitigate and decision.status == "Contradictory":
+            where = f" ({decision.primary_evidence})" if decision.primary_evidence else ""
+            edits.append((start, end, f"[Warning: a claim was removed because it contradicts the source{where}]"))
+            suppressed.append((start, end))
+        elif mitigate and decision.status != "Supported":
+            edits.append((end, end, f"{markers} [{decision.status}: {decision.reason}]"))
+        elif markers:
+            edits.append((end, end, markers))
+    for _, start, end in parse_citations(find_prose_blocks(text).masked):
+        if any(low <= start and end <= high for low, high in suppressed):
+            continue
+        lead = start
+        while lead > 0 and text[lead - 1] in " \t":
+            lead -= 1
+        edits.append((lead, end, ""))
+    result, cursor = [], 0
+    # Insertions at a point come before a removal that starts there; duplicates (one bracket, many ids) once.
+    for start, end, replacement in sorted(set(edits), key=lambda edit: (edit[0], edit[1] != edit[0], edit[1])):
+        if start < cursor:
+            continue
+        result.append(text[cursor:start])
+        result.append(replacement)
+        cursor = end
+    result.append(text[cursor:])
+    return "".join(result)

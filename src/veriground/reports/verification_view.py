@@ -1,0 +1,147 @@
+"""Terminal view of a verification (rich): VerificationReport -> the same facts as the Markdown/HTML reports.
+
+Report text is printed as `Text`, never as console markup, so a claim holding "[red]" prints literally.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from veriground.reports import terminal
+from veriground.reports.markdown import (
+    CONFLICT_COLUMNS,
+    NLI_COLUMNS,
+    EvidenceView,
+    actions_text,
+    claim_fact_rows,
+    claim_origin,
+    config_json,
+    conflict_cells,
+    decision_input_rows,
+    evidence_views,
+    manifest_rows,
+    mean_confidence_text,
+    missing_primary,
+    named_signals,
+    nli_backend_lines,
+    nli_signal_cells,
+    passage_location,
+    signal_rows,
+    span_offsets,
+    summary_stats_text,
+    verdict_counts,
+)
+from veriground.schema import ClaimReport, VerificationReport
+
+# Colour is a second cue only: every verdict is also printed as its text label.
+_VERDICT_STYLE = {
+    "Supported": "bold green",
+    "Low Confidence": "bold yellow",
+    "Contradictory": "bold red",
+    "Unsupported": "bold magenta",
+    "Unverified": "bold",
+}
+
+
+def _verdict(verdict: str) -> Text:
+    return Text(verdict, style=_VERDICT_STYLE.get(verdict, "bold"))
+
+
+def _fields(title: str | None, rows: list[tuple[str, str]]) -> Table:
+    table = Table(title=title, title_justify="left", show_header=False)
+    table.add_column("field", style="bold", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    for label, value in rows:
+        table.add_row(Text(label), Text(value))
+    return table
+
+
+def _print_header(report: VerificationReport, out: Console) -> None:
+    out.rule("Verification report")
+    counts = Text(f"{len(report.claims)} claims: ")
+    for index, (verdict, count) in enumerate(verdict_counts(report)):
+        counts.append_text(Text(" · " if index else ""))
+        counts.append_text(_verdict(verdict))
+        counts.append(f" {count}")
+    out.print(counts)
+    out.print(Text(f"summary stats: {summary_stats_text(report)}"))
+    out.print(Text(f"mean overall confidence: {mean_confidence_text(report)}"))
+    out.print(Text(f"mitigation actions: {actions_text(report)}"))
+    for line in nli_backend_lines(report.manifest):
+        out.print(Text(line))
+    out.rule("Answer after mitigation")
+    out.print(Text(report.final_response))
+
+
+def _print_claim(position: int, item: ClaimReport, out: Console) -> None:
+    claim, decision = item.claim, item.decision
+    out.rule(Text.assemble(f"{position}. Claim {claim.claim_id}: ", _verdict(decision.status)))
+    origin = claim_origin(claim)
+    if origin:
+        out.print(Text(origin, style="italic"))
+    out.print(Text(claim.text))
+    out.print(_fields(None, claim_fact_rows(item)))
+    out.print(_fields("Values the rule read", decision_input_rows(item.inputs)))
+    _print_signals(item, out)
+    _print_evidence(item, out)
+    if item.conflicts:
+        table = Table(*CONFLICT_COLUMNS, title="Evidence conflicts", title_justify="left")
+        for conflict in item.conflicts:
+            table.add_row(*(Text(cell) for cell in conflict_cells(conflict)))
+        out.print(table)
+
+
+def _print_signals(item: ClaimReport, out: Console) -> None:
+    if item.signals.nli:
+        table = Table(*NLI_COLUMNS, title="NLI per passage", title_justify="left")
+        for passage, values, model in (nli_signal_cells(signal) for signal in item.signals.nli):
+            probabilities = values if isinstance(values, tuple) else (values, "", "")
+            table.add_row(*(Text(cell) for cell in (passage, *probabilities, model)))
+        out.print(table)
+    else:
+        out.print(Text("No NLI signal: the claim had no evidence."))
+    for name, signal in named_signals(item):
+        out.print(_fields(name, signal_rows(signal)))
+
+
+def _print_passage(view: EvidenceView, out: Console) -> None:
+    role = "Primary evidence" if view.is_primary else "Evidence"
+    out.print(Text.assemble((f"{role}: ", "bold"), (view.chunk.passage_id, "bold cyan")))
+    out.print(Text(f"   {passage_location(view.chunk)}", style="dim"))
+    out.print(Text("   " + terminal.snippet(view.chunk.text)))
+    for span in view.spans:
+        out.print(Text.assemble(f"   evidence span ({span_offsets(span)}): ", (span.text, "bold")))
+
+
+def _print_evidence(item: ClaimReport, out: Console) -> None:
+    views, loose = evidence_views(item)
+    absent = missing_primary(item)
+    if absent:
+        out.print(Text(f"Primary evidence {absent} is not among the retrieved passages."))
+    if not views:
+        out.print(Text("No evidence passages."))
+    for view in views:
+        _print_passage(view, out)
+    for span in loose:
+        where = f"evidence span outside these passages: {span.passage_id or span.doc_id} ({span_offsets(span)}): "
+        out.print(Text.assemble(where, (span.text, "bold")))
+
+
+def _print_manifest(report: VerificationReport, out: Console) -> None:
+    out.rule("Manifest")
+    out.print(_fields(None, manifest_rows(report.manifest)))
+    out.print(Text("resolved config:"))
+    out.print(Text(config_json(report.manifest)))
+
+
+def print_verification(report: VerificationReport, console: Console | None = None) -> None:
+    """Print the whole report, claim by claim; passages are shortened to a snippet, span sentences are whole."""
+    out = console or terminal.console
+    _print_header(report, out)
+    if not report.claims:
+        out.print(Text("No claims were extracted from the answer."))
+    for position, item in enumerate(report.claims, start=1):
+        _print_claim(position, item, out)
+    _print_manifest(report, out)

@@ -1,0 +1,94 @@
+"""A rule's Decision -> what the user reads: the display verdict (seed 001), a confidence, and a rationale
+that names the values the rule read.
+
+Display verdicts: VERIFIED is Supported; LOW_CONFIDENCE is Low Confidence; UNVERIFIED is Unverified; REJECTED
+is Contradictory when the evidence says otherwise (high contradiction, a different number) and Unsupported
+otherwise. Confidence is the support the evidence gives, discounted for contradiction and for missing
+independent sources: overall = max_entailment x (1 - max_contradiction) x min(1, sources / required),
+0 for a claim the rules rejected on a citation or number, None when NLI could not run.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from veriground.config import VerificationConfig
+from veriground.schema import (
+    DecisionConfidence,
+    DisplayVerdict,
+    RejectionReason,
+    VerificationStatus,
+)
+from veriground.verdicts.rules import Decision
+
+HIGH_BAND, MEDIUM_BAND = 0.70, 0.40
+_CONTRADICTING_REASONS = {RejectionReason.HIGH_CONTRADICTION, RejectionReason.NUMERIC_MISMATCH}
+_DECIMALS = 3
+
+
+def display_verdict(decision: Decision) -> DisplayVerdict:
+    if decision.status == VerificationStatus.VERIFIED:
+        return "Supported"
+    if decision.status == VerificationStatus.LOW_CONFIDENCE:
+        return "Low Confidence"
+    if decision.status == VerificationStatus.UNVERIFIED:
+        return "Unverified"
+    return "Contradictory" if decision.reason in _CONTRADICTING_REASONS else "Unsupported"
+
+
+def decision_confidence(decision: Decision, config: VerificationConfig) -> DecisionConfidence:
+    inputs = decision.inputs
+    if decision.rule in {"dangling-citation", "numeric-mismatch", "no-evidence"}:
+        overall = 0.0
+    elif inputs.max_entailment is None:
+        return DecisionConfidence(band=None)
+    else:
+        contradiction = inputs.max_contradiction or 0.0
+        sources = min(1.0, inputs.entailing_sources / config.min_supporting_sources)
+        overall = inputs.max_entailment * (1.0 - contradiction) * sources
+    overall = round(overall, _DECIMALS)
+    band = "High" if overall >= HIGH_BAND else "Medium" if overall >= MEDIUM_BAND else "Low"
+    return DecisionConfidence(
+        support_prob=inputs.max_entailment,
+        contradict_prob=inputs.max_contradiction,
+        overall_confidence=overall,
+        band=band,
+    )
+
+
+def rationale(decision: Decision, config: VerificationConfig, mismatches: Sequence[str] = ()) -> str:
+    """One sentence naming the rule's reading of the evidence, with the thresholds it compared against."""
+    inputs, rule = decision.inputs, decision.rule
+    entail, contra = _fmt(inputs.max_entailment), _fmt(inputs.max_contradiction)
+    need_entail, max_contra = _fmt(config.min_entailment_prob), _fmt(config.max_contradiction_prob)
+    sources = f"{inputs.entailing_sources} independent source(s)"
+    texts = {
+        "dangling-citation": f"cites {', '.join(inputs.dangling_citations)}, which no available passage has",
+        "no-evidence": "no passage shares the claim's content; nothing to check it against",
+        "numeric-mismatch": "the evidence gives a different value: " + ("; ".join(mismatches) or "see numeric signal"),
+        "nli-unavailable": f"entailment could not be computed ({inputs.nli_reason or 'no reason given'}); not judged",
+        "contradicted": (
+            f"{inputs.strongest_contradiction_passage} contradicts the claim (contradiction {contra} > {max_contra}) "
+            f"and no passage entails it (max entailment {entail} < {need_entail})"
+        ),
+        "low-entailment": f"no passage entails the claim: max entailment {entail} < {need_entail}",
+        "insufficient-sources": (f"entailed (max {entail}) by {sources}; {config.min_supporting_sources} required"),
+        "conflicting-verdicts": (
+            f"{inputs.strongest_entailment_passage} entails ({entail}) but "
+            f"{inputs.strongest_contradiction_passage} contradicts ({contra} > {max_contra}); the sources disagree"
+        ),
+        "high-contradiction": f"entailed by {sources} but contradiction {contra} > {max_contra}",
+        "evidence-conflict": (
+            f"entailed by {sources}, but {inputs.high_evidence_conflicts} high-severity conflict(s) between "
+            "evidence passages (contradiction_policy abstain_on_high)"
+        ),
+        "sufficient-evidence": (
+            f"entailed by {sources} (max entailment {entail} >= {need_entail}), contradiction {contra} <= {max_contra}"
+        ),
+    }
+    return texts[rule]
+
+
+def _fmt(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.2f}"
+
