@@ -149,3 +149,24 @@ def test_probabilities_are_valid_for_mixed_fragments():
     for left, right in itertools.product(itertools.combinations(fragments, 2), repeat=2):
         scores = predict_one(" ".join(left), " ".join(right))
         assert sum((scores.entail, scores.neutral, scores.contradict)) == pytest.approx(1.0, abs=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("premise", "hypothesis", "negation_cue"),
+    [
+        # The negation is about something the claim does not mention: no cue.
+        (
+            "When air resistance is not a factor, all objects near Earth's surface fall with an acceleration of "
+            "about 9.80 m/s^2.",
+            "Objects near Earth's surface fall with an acceleration of 9.80 m/s^2.",
+            False,
+        ),
+        # "nothing but" affirms.
+        ("Graphs are nothing but a pair of two sets.", "A graph is a pair of two sets.", False),
+        # The negated predicate is the claim's own: a cue.
+        ("Kinetic energy depends on the mass and the speed.", "Kinetic energy does not depend on the speed.", True),
+        ("Merge sort is not a stable sorting algorithm.", "Merge sort is a stable sorting algorithm.", True),
+    ],
+)
+def test_a_negation_counts_only_when_its_scope_holds_shared_content(premise, hypothesis, negation_cue):
+    assert ("negation" in cue_names(premise, hypothesis)) is negation_cue

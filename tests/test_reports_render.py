@@ -360,7 +360,7 @@ def visible_html_text(page: str) -> str:
 
 def render_terminal(report: VerificationReport) -> str:
     out = Console(file=io.StringIO(), width=240, color_system=None, soft_wrap=True)
-    print_verification(report, out)
+    print_verification(report, out, details=True)
     return out.file.getvalue()
 
 
@@ -563,5 +563,5 @@ def test_terminal_prints_claim_text_literally_not_as_markup(report):
 def test_terminal_uses_the_shared_console_by_default(report, monkeypatch):
     shared = Console(file=io.StringIO(), width=240, color_system=None, soft_wrap=True)
     monkeypatch.setattr(terminal, "console", shared)
-    print_verification(report)
+    print_verification(report, details=True)
     assert "5. Claim c5: Unverified" in shared.file.getvalue()

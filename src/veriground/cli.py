@@ -139,6 +139,7 @@ def verify(
     contradiction_policy: Annotated[str | None, typer.Option(help="surface or abstain_on_high.")] = None,
     max_claims: Annotated[int | None, typer.Option(help="Refuse texts with more claims.")] = None,
     max_input_chars: Annotated[int | None, typer.Option(help="Refuse longer texts.")] = None,
+    details: Annotated[bool, typer.Option("--details", help="Show every signal and passage.")] = False,
     corpus: CorpusOption = None,
     config_file: ConfigOption = None,
     as_json: JsonOption = False,
@@ -188,7 +189,7 @@ def verify(
     if as_json:
         _print_json(result.model_dump(mode="json"))
     else:
-        print_verification(result)
+        print_verification(result, details=details)
         if report is not None:
             sys.stdout.write(f"report written to {report}\n")
 

@@ -52,6 +52,7 @@ CUE_MIN_OVERLAP = 0.3
 # A negation governs the next few words ("does not depend on the speed"): four reach past an auxiliary and
 # an article to the predicate and its object.
 NEGATION_SCOPE = 4
+_CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]]\s")
 _AFFIRMING_NEGATIONS = frozenset({("not", "only"), ("nothing", "but"), ("no", "doubt")})
 # contradict = GAIN · aligned coverage, so a cue with half the hypothesis shared gives 0.75; the cap keeps
 # a surface cue from ever being certain.
@@ -268,21 +269,23 @@ def _profile_text(text: str) -> _TextProfile:
     return _TextProfile(
         stems=frozenset(term.stem for term in extract_terms(remove_quantities(normal))),
         all_stems=frozenset(stem_words(words)),
-        negated_stems=_negated_stems(words),
+        negated_stems=_negated_stems(normal),
         quantities=tuple(normalise_leniently(quantity) for quantity in extract_quantities(normal)),
         equations=tuple(_extract_equations(normal)),
     )
 
 
-def _negated_stems(words: list[str]) -> frozenset[str]:
-    """Stems of the content words within NEGATION_SCOPE words after a negation ("not only" and "nothing but"
-    affirm, so they are skipped)."""
+def _negated_stems(normal: str) -> frozenset[str]:
+    """Stems of the content words within NEGATION_SCOPE words after a negation, inside its clause (a comma or
+    sentence mark ends the scope); "not only", "nothing but" and "no doubt" affirm, so they are skipped."""
     scoped: list[str] = []
-    for index, word in enumerate(words):
-        following = words[index + 1 : index + 1 + NEGATION_SCOPE]
-        if not is_negation(word) or (following[:1] and (word, following[0]) in _AFFIRMING_NEGATIONS):
-            continue
-        scoped.extend(other for other in following if other not in STOPWORDS and not is_negation(other))
+    for clause in _CLAUSE_BREAK.split(normal):
+        words = tokenize_words(clause)
+        for index, word in enumerate(words):
+            following = words[index + 1 : index + 1 + NEGATION_SCOPE]
+            if not is_negation(word) or (following[:1] and (word, following[0]) in _AFFIRMING_NEGATIONS):
+                continue
+            scoped.extend(other for other in following if other not in STOPWORDS and not is_negation(other))
     return frozenset(stem_words(scoped)) if scoped else frozenset()
 
 

@@ -14,7 +14,7 @@ from typing import Literal, Protocol
 from veriground.config import RetrievalConfig
 from veriground.corpus.store import CorpusStore
 from veriground.errors import NotFoundError
-from veriground.evidence.pack import pack_chunks
+from veriground.evidence.pack import complete_pack, pack_chunks
 from veriground.retrieval.bm25 import BM25Index, tokenize
 from veriground.retrieval.search import BM25Retriever, to_evidence_chunk
 from veriground.schema import EvidenceChunk, EvidencePack
@@ -72,7 +72,7 @@ class PackEvidence:
     mode: Literal["corpus", "pack"] = "pack"
 
     def __init__(self, pack: EvidencePack, config: RetrievalConfig) -> None:
-        self._chunks = {chunk.passage_id: chunk for chunk in pack_chunks(pack)}
+        self._chunks = {chunk.passage_id: chunk for chunk in pack_chunks(complete_pack(pack))}
         self.pack_order = tuple(self._chunks)
         rows = [(passage_id, " ".join(tokenize(chunk.text))) for passage_id, chunk in self._chunks.items()]
         self._index = BM25Index.build(rows, generation=0, k1=config.bm25_k1, b=config.bm25_b)

@@ -41,7 +41,7 @@ def read_pack(path: Path, resolve: Callable[[str], str] | None = None) -> Eviden
         pack = EvidencePack.model_validate(data)
     except ValidationError as err:
         raise InputFileError(path, _describe(err), f"a pack passage may have: {_ALLOWED}") from None
-    return _complete(pack, path, resolve)
+    return complete_pack(pack, resolve, origin=str(path))
 
 
 def pack_chunks(pack: EvidencePack) -> list[EvidenceChunk]:
@@ -66,7 +66,12 @@ def pack_chunks(pack: EvidencePack) -> list[EvidenceChunk]:
     return chunks
 
 
-def _complete(pack: EvidencePack, path: Path, resolve: Callable[[str], str] | None) -> EvidencePack:
+def complete_pack(
+    pack: EvidencePack, resolve: Callable[[str], str] | None = None, *, origin: str = "evidence pack"
+) -> EvidencePack:
+    """Every passage with its text (read by id through `resolve` when missing) and a unique passage id
+    (`pack#<sha256 of the text, 12 hex>` when none is given); `origin` names the pack in errors."""
+    path = origin
     passages, seen = [], set()
     for number, passage in enumerate(pack.passages, start=1):
         text = passage.text
@@ -84,7 +89,7 @@ def _complete(pack: EvidencePack, path: Path, resolve: Callable[[str], str] | No
     return pack.model_copy(update={"passages": tuple(passages)})
 
 
-def _read_from_corpus(passage_id: str, number: int, path: Path, resolve: Callable[[str], str] | None) -> str:
+def _read_from_corpus(passage_id: str, number: int, path: str, resolve: Callable[[str], str] | None) -> str:
     problem = f"passage {number} gives only passage_id {passage_id!r}"
     if resolve is None:
         raise InputFileError(path, f"{problem} and there is no corpus to read it from", "give its text in the pack")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
-from veriground.reports.markdown import (
+from veriground.reports.report_facts import (
     CONFLICT_COLUMNS,
     NLI_COLUMNS,
     EvidenceView,

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from veriground.reports import terminal
-from veriground.reports.markdown import (
+from veriground.reports.report_facts import (
     CONFLICT_COLUMNS,
     NLI_COLUMNS,
     EvidenceView,
@@ -136,12 +136,42 @@ def _print_manifest(report: VerificationReport, out: Console) -> None:
     out.print(Text(config_json(report.manifest)))
 
 
-def print_verification(report: VerificationReport, console: Console | None = None) -> None:
-    """Print the whole report, claim by claim; passages are shortened to a snippet, span sentences are whole."""
+def _print_claim_brief(position: int, item: ClaimReport, out: Console) -> None:
+    claim, decision = item.claim, item.decision
+    out.print(Text.assemble(f"{position}. ", _verdict(decision.status), f"  {claim.claim_id}  ", claim.text))
+    origin = claim_origin(claim)
+    if origin:
+        out.print(Text(f"   {origin}", style="italic"))
+    reason = f"{decision.verification_status.value}/{decision.reason.value}"
+    out.print(Text(f"   rule {decision.rule} ({reason}): {decision.rationale}", style="dim"))
+    views, _ = evidence_views(item)
+    primary = next((view for view in views if view.is_primary), None)
+    if primary is not None:
+        out.print(Text.assemble("   evidence ", (primary.chunk.passage_id, "cyan")))
+        for span in primary.spans[:1]:
+            out.print(Text(f"   “{terminal.snippet(span.text)}”"))
+    for conflict in item.conflicts:
+        out.print(
+            Text(
+                f"   evidence conflict ({conflict.kind}, {conflict.severity}): "
+                f"{conflict.passage_a} vs {conflict.passage_b}"
+            )
+        )
+
+
+def print_verification(report: VerificationReport, console: Console | None = None, *, details: bool = False) -> None:
+    """Print the report claim by claim: verdict, rule, rationale and evidence span; with `details`, every
+    signal, every passage and the manifest (passages shortened to a snippet, span sentences whole)."""
     out = console or terminal.console
     _print_header(report, out)
     if not report.claims:
         out.print(Text("No claims were extracted from the answer."))
+    if not details:
+        out.rule("Claims")
+        for position, item in enumerate(report.claims, start=1):
+            _print_claim_brief(position, item, out)
+        out.print(Text(f"input sha256 {report.manifest.input_sha256}; --details or --report for every signal"))
+        return
     for position, item in enumerate(report.claims, start=1):
         _print_claim(position, item, out)
     _print_manifest(report, out)

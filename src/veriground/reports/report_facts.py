@@ -1,0 +1,290 @@
+"""Plain-text facts of a verification report (labels, table rows, formatted numbers): VerificationReport ->
+strings that the Markdown, HTML and terminal views lay out, so the three cannot drift apart in what they show.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import get_args
+
+from veriground.schema import (
+    BackendInfo,
+    CitationSignal,
+    Claim,
+    ClaimReport,
+    CoverageSignal,
+    DecisionConfidence,
+    DecisionInputs,
+    DisplayVerdict,
+    EvidenceChunk,
+    EvidenceConflict,
+    EvidenceSpan,
+    NLISignal,
+    NumericSignal,
+    ReportManifest,
+    SignalStatus,
+    VerificationReport,
+)
+
+DISPLAY_VERDICTS: tuple[str, ...] = get_args(DisplayVerdict)
+NOT_AVAILABLE = "n/a"
+LEXICAL_NLI_PREFIX = "lexical-nli"
+LEXICAL_NLI_NOTE = (
+    "This NLI is a transparent lexical heuristic (word overlap, negation, antonym and number cues), "
+    "not a trained model."
+)
+
+# --- plain-text facts shared by the Markdown, HTML and terminal views ---------------------------------
+
+
+def format_number(value: float | int | None) -> str:
+    """Three decimals for every probability and ratio; None (or a non-finite float) is "n/a", never "None"/NaN."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return NOT_AVAILABLE
+    if isinstance(value, int):
+        return str(value)
+    return f"{value:.3f}"
+
+
+def format_list(values: tuple[str, ...] | list[str]) -> str:
+    return ", ".join(values) if values else "none"
+
+
+def verdict_counts(report: VerificationReport) -> list[tuple[str, int]]:
+    """Claims per display verdict, counted from the decisions, in the fixed verdict order."""
+    statuses = [item.decision.status for item in report.claims]
+    return [(verdict, statuses.count(verdict)) for verdict in DISPLAY_VERDICTS]
+
+
+def summary_stats_text(report: VerificationReport) -> str:
+    stats = report.annotated_answer.summary_stats
+    return (
+        f"claims_total {stats.claims_total}, supported_high {stats.supported_high}, "
+        f"supported_low {stats.supported_low}, contradicted {stats.contradicted}, "
+        f"insufficient {stats.insufficient}, unverified {stats.unverified}"
+    )
+
+
+def mean_confidence_text(report: VerificationReport) -> str:
+    return format_number(report.annotated_answer.summary_stats.mean_overall_confidence)
+
+
+def actions_text(report: VerificationReport) -> str:
+    # "; " because one action may itself list several claims with commas.
+    return "; ".join(report.annotated_answer.mitigation_actions) or "none"
+
+
+def backend_text(backend: BackendInfo) -> str:
+    weights = f"checksum {backend.checksum}" if backend.checksum else "rule-based, no weights"
+    return f"{backend.name} (model {backend.model_id}; {weights})"
+
+
+def nli_backend_lines(manifest: ReportManifest) -> list[str]:
+    """Which NLI judged, and a plain warning when it is the lexical heuristic rather than a trained model."""
+    backends = [backend for backend in manifest.backends if backend.role == "nli"]
+    if not backends:
+        return ["NLI backend: not recorded in the manifest"]
+    lines = [f"NLI backend: {backend_text(backend)}" for backend in backends]
+    if any(backend.name.startswith(LEXICAL_NLI_PREFIX) for backend in backends):
+        lines.append(LEXICAL_NLI_NOTE)
+    return lines
+
+
+def claim_origin(claim: Claim) -> str | None:
+    if claim.parent_claim_id is None:
+        return None
+    return f"split from {claim.parent_claim_id} by {claim.atomicity_rule or 'an unnamed rule'}"
+
+
+def claim_fact_rows(item: ClaimReport) -> list[tuple[str, str]]:
+    decision = item.decision
+    return [
+        ("Verdict", decision.status),
+        ("Claim type", item.claim.claim_type.value if item.claim.claim_type else NOT_AVAILABLE),
+        ("Verification status", f"{decision.verification_status.value} (reason {decision.reason.value})"),
+        ("Rule", decision.rule),
+        ("Rationale", decision.rationale),
+        ("Confidence", confidence_text(decision.confidence)),
+        ("Mitigation", item.mitigation),
+    ]
+
+
+def confidence_text(confidence: DecisionConfidence) -> str:
+    return (
+        f"band {confidence.band or NOT_AVAILABLE}, overall {format_number(confidence.overall_confidence)}, "
+        f"support {format_number(confidence.support_prob)}, contradiction {format_number(confidence.contradict_prob)}"
+    )
+
+
+def decision_input_rows(inputs: DecisionInputs) -> list[tuple[str, str]]:
+    nli = inputs.nli_status.value + (f": {inputs.nli_reason}" if inputs.nli_reason else "")
+    return [
+        ("evidence_count", str(inputs.evidence_count)),
+        ("max_entailment", format_number(inputs.max_entailment)),
+        ("max_contradiction", format_number(inputs.max_contradiction)),
+        ("entailing_sources", str(inputs.entailing_sources)),
+        ("strongest_entailment_passage", inputs.strongest_entailment_passage or NOT_AVAILABLE),
+        ("strongest_contradiction_passage", inputs.strongest_contradiction_passage or NOT_AVAILABLE),
+        ("numeric_outcome", inputs.numeric_outcome or NOT_AVAILABLE),
+        ("dangling_citations", format_list(inputs.dangling_citations)),
+        ("high_evidence_conflicts", str(inputs.high_evidence_conflicts)),
+        ("nli_status", nli),
+    ]
+
+
+NLI_COLUMNS = ("passage", "entailment", "neutral", "contradiction", "model")
+
+
+def nli_signal_cells(signal: NLISignal) -> tuple[str, str | tuple[str, str, str], str]:
+    """(passage, three probabilities or one status-and-reason text, model)."""
+    passage = signal.passage_id or NOT_AVAILABLE
+    if signal.status != SignalStatus.COMPUTED:
+        return passage, status_text(signal.status, signal.reason), signal.model
+    probabilities = (signal.entailment_prob, signal.neutral_prob, signal.contradiction_prob)
+    return passage, tuple(format_number(value) for value in probabilities), signal.model
+
+
+def status_text(status: SignalStatus, reason: str | None) -> str:
+    return f"{status.value}: {reason or 'no reason given'}"
+
+
+def signal_rows(signal: CoverageSignal | NumericSignal | CitationSignal) -> list[tuple[str, str]]:
+    """A computed signal's values; any other status shows only its status and reason."""
+    if signal.status != SignalStatus.COMPUTED:
+        return [("status", status_text(signal.status, signal.reason))]
+    if isinstance(signal, CoverageSignal):
+        return [
+            ("entity_coverage", format_number(signal.entity_coverage)),
+            ("number_coverage", format_number(signal.number_coverage)),
+            ("token_coverage", format_number(signal.token_coverage)),
+            ("jaccard", format_number(signal.jaccard)),
+            ("missing_terms", format_list(signal.missing_terms)),
+        ]
+    if isinstance(signal, NumericSignal):
+        return [
+            ("outcome", signal.outcome or NOT_AVAILABLE),
+            ("claim_quantities", format_list(signal.claim_quantities)),
+            ("evidence_quantities", format_list(signal.evidence_quantities)),
+            ("mismatches", format_list(signal.mismatches)),
+        ]
+    return [
+        ("cited_ids", format_list(signal.cited_ids)),
+        ("dangling_ids", format_list(signal.dangling_ids)),
+        ("outside_pack_ids", format_list(signal.outside_pack_ids)),
+        ("overlap_ratio", format_number(signal.overlap_ratio)),
+    ]
+
+
+def named_signals(item: ClaimReport) -> list[tuple[str, CoverageSignal | NumericSignal | CitationSignal]]:
+    return [("Coverage", item.signals.coverage), ("Numeric", item.signals.numeric), ("Citation", item.signals.citation)]
+
+
+@dataclass(frozen=True)
+class EvidenceView:
+    """One evidence passage of a claim, with the span sentences that point into it."""
+
+    chunk: EvidenceChunk
+    is_primary: bool
+    spans: tuple[EvidenceSpan, ...]
+
+
+def evidence_views(item: ClaimReport) -> tuple[list[EvidenceView], list[EvidenceSpan]]:
+    """Primary passage first, then the rest in retrieval order; plus spans that match no passage."""
+    primary = item.decision.primary_evidence
+    ordered = sorted(item.evidence, key=lambda chunk: chunk.passage_id != primary)  # stable: keeps rank order
+    matched: set[int] = set()
+    views = []
+    for chunk in ordered:
+        own = [index for index, span in enumerate(item.pair.evidence_spans) if span_points_into(span, chunk)]
+        matched.update(own)
+        spans = tuple(item.pair.evidence_spans[index] for index in own)
+        views.append(EvidenceView(chunk, chunk.passage_id == primary, spans))
+    loose = [span for index, span in enumerate(item.pair.evidence_spans) if index not in matched]
+    return views, loose
+
+
+def span_points_into(span: EvidenceSpan, chunk: EvidenceChunk) -> bool:
+    # Spans without a passage id still name the paragraph by (doc_id, sent_id), as EvidenceChunk does.
+    if span.passage_id is not None:
+        return span.passage_id == chunk.passage_id
+    return (span.doc_id, span.sent_id) == (chunk.doc_id, chunk.sent_id)
+
+
+def missing_primary(item: ClaimReport) -> str | None:
+    """The primary evidence id when it is not among the claim's evidence chunks."""
+    primary = item.decision.primary_evidence
+    if primary is None or any(chunk.passage_id == primary for chunk in item.evidence):
+        return None
+    return primary
+
+
+def passage_location(chunk: EvidenceChunk) -> str:
+    where = (
+        f"doc {chunk.doc_id}, version {chunk.version}, source {chunk.source} ({chunk.source_type.value}), "
+        f"chars {chunk.char_start}-{chunk.char_end}"
+    )
+    if chunk.page is not None:
+        where += f", page {chunk.page}"
+    return where + f", rank {chunk.rank}"
+
+
+def span_offsets(span: EvidenceSpan) -> str:
+    if span.char_start is None or span.char_end is None:
+        return "offsets n/a"
+    return f"chars {span.char_start}-{span.char_end}"
+
+
+def highlight_segments(text: str, spans: tuple[EvidenceSpan, ...]) -> list[tuple[str, bool]]:
+    """Cut passage text into (piece, is_span) runs; spans without usable offsets, or overlapping, are skipped."""
+    ranges = sorted(
+        (span.char_start, span.char_end)
+        for span in spans
+        if span.char_start is not None
+        and span.char_end is not None
+        and 0 <= span.char_start < span.char_end <= len(text)
+    )
+    segments: list[tuple[str, bool]] = []
+    cursor = 0
+    for start, end in ranges:
+        if start < cursor:
+            continue
+        if start > cursor:
+            segments.append((text[cursor:start], False))
+        segments.append((text[start:end], True))
+        cursor = end
+    if cursor < len(text):
+        segments.append((text[cursor:], False))
+    return segments
+
+
+CONFLICT_COLUMNS = ("passage A", "sentence A", "passage B", "sentence B", "kind", "contradiction", "severity")
+
+
+def conflict_cells(conflict: EvidenceConflict) -> tuple[str, ...]:
+    return (
+        conflict.passage_a,
+        conflict.sentence_a,
+        conflict.passage_b,
+        conflict.sentence_b,
+        conflict.kind,
+        format_number(conflict.contradiction_prob),
+        conflict.severity,
+    )
+
+
+def manifest_rows(manifest: ReportManifest) -> list[tuple[str, str]]:
+    rows = [
+        ("package_version", manifest.package_version),
+        ("evidence_mode", manifest.evidence_mode),
+        ("input_sha256", manifest.input_sha256),
+        ("evidence passages hashed", str(len(manifest.evidence_sha256))),
+    ]
+    rows += [(f"backend ({backend.role})", backend_text(backend)) for backend in manifest.backends]
+    return rows
+
+
+def config_json(manifest: ReportManifest) -> str:
+    # default=str: the resolved config carries Paths and enums, which JSON has no type for.
+    return json.dumps(manifest.config, sort_keys=True, indent=2, ensure_ascii=False, default=str)
