@@ -26,6 +26,8 @@ test: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/bench_ingest_search.py
+	$(BIN)/python bench/bench_verify.py
+	$(BIN)/python bench/eval_fever_symmetric.py
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests bench

@@ -61,7 +61,9 @@ def main() -> None:
     balanced = sum(recall.values()) / 2
     print(f"FEVER-Symmetric {args.split}: {len(rows)} rows, {claims} atomic claims, NLI {nli.name}")
     print(f"verification.min_supporting_sources = {args.min_supporting_sources} (one evidence sentence per claim)")
-    print(f"balanced accuracy {balanced:.3f}  (recall SUPPORTS {recall['SUPPORTS']:.3f}, REFUTES {recall['REFUTES']:.3f})")
+    print(
+        f"balanced accuracy {balanced:.3f}  (recall SUPPORTS {recall['SUPPORTS']:.3f}, REFUTES {recall['REFUTES']:.3f})"
+    )
     print("verdicts: " + ", ".join(f"{name} {count}" for name, count in sorted(verdicts.items())))
     print("rules:    " + ", ".join(f"{name} {count}" for name, count in sorted(rules.items())))
     print(f"{claims / elapsed:.0f} claims/s ({elapsed:.1f} s)")

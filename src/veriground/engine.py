@@ -5,6 +5,7 @@ answer text -> claims -> evidence -> signals -> rules -> verdicts -> mitigation 
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Sequence
 
 from veriground import __version__
@@ -49,9 +50,19 @@ NO_ALIGNED_SENTENCE_REASON = "no evidence sentence carries half of the claim's c
 
 
 def verify_text(
-    text: str, *, config: Config, source: EvidenceSource, nli: NLIModel, query: str | None = None
+    text: str,
+    *,
+    config: Config,
+    source: EvidenceSource,
+    nli: NLIModel,
+    query: str | None = None,
+    stage_seconds: dict[str, float] | None = None,
 ) -> VerificationReport:
-    """Verify every atomic claim of `text` against `source`; same inputs and config give the same report."""
+    """Verify every atomic claim of `text` against `source`; same inputs and config give the same report.
+
+    `stage_seconds`, when given, receives the wall time of each stage (for benchmarks; never in the report).
+    """
+    clock = _StageClock(stage_seconds)
     limit = config.verification.max_input_chars
     if len(text) > limit:
         raise InputTextError(
@@ -60,6 +71,7 @@ def verify_text(
         )
     answer_id = "ans_" + _sha256(text)[:12]
     claims = extract_claims(text, answer_id=answer_id, max_claims=config.verification.max_claims)
+    clock.lap("claims")
     evidence = dict(
         zip(
             (claim.claim_id for claim in claims),
@@ -71,8 +83,11 @@ def verify_text(
         claim.claim_id: [span for chunk in evidence[claim.claim_id] for span in align_sentences(claim.text, chunk)]
         for claim in claims
     }
+    clock.lap("evidence")
     nli_signals = compute_nli(claims, evidence, nli)
+    clock.lap("nli")
     conflicts, conflict_problem = find_evidence_conflicts(aligned, nli, config.verification)
+    clock.lap("conflicts")
 
     reports, outcomes = [], []
     for claim in claims:
@@ -109,6 +124,7 @@ def verify_text(
             evidence_spans=tuple(item.span for item in aligned[claim.claim_id]),
         )
         reports.append((claim, claim_decision, decision, chunks, pair, signals, claim_conflicts))
+    clock.lap("signals_and_rules")
 
     rewritten = rewrite_answer(text, outcomes)
     claim_reports = tuple(
@@ -139,7 +155,7 @@ def verify_text(
         mitigation_actions=tuple(actions),
         version=PIPELINE_VERSION,
     )
-    return VerificationReport(
+    result = VerificationReport(
         manifest=_manifest(text, config, source, nli, claim_reports),
         annotated_answer=annotated,
         claims=claim_reports,
@@ -152,6 +168,23 @@ def verify_text(
             pred=rewritten.citations.formatted_text,
         ),
     )
+    clock.lap("mitigation_and_report")
+    return result
+
+
+class _StageClock:
+    """Adds the time since the last lap to `into[stage]`; does nothing without a dict."""
+
+    def __init__(self, into: dict[str, float] | None) -> None:
+        self._into = into
+        self._last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        if self._into is None:
+            return
+        now = time.perf_counter()
+        self._into[stage] = self._into.get(stage, 0.0) + now - self._last
+        self._last = now
 
 
 def _decide(
