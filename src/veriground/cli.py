@@ -209,7 +209,8 @@ def _read_text(source: str, max_chars: int) -> str:
             "split it or raise the limit with --max-input-chars"
         )
     try:
-        return raw.decode("utf-8")
+        # "utf-8-sig": a byte-order mark (Windows Notepad writes one) is encoding, not text.
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         raise InputTextError(
             f"{name} is not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start}); save it as UTF-8"

@@ -19,6 +19,7 @@ from veriground.schema import EvidenceChunk, EvidencePack, PackPassage, SourceTy
 PACK_DOC_ID = "pack"
 PACK_SOURCE_ID = "evidence-pack"  # passages with no source_id count as one source, never as many
 _ALLOWED = ", ".join(PackPassage.model_fields)
+_PACK_FIELDS = ", ".join(EvidencePack.model_fields)
 
 
 def read_pack(path: Path, resolve: Callable[[str], str] | None = None) -> EvidencePack:
@@ -26,7 +27,9 @@ def read_pack(path: Path, resolve: Callable[[str], str] | None = None) -> Eviden
     try:
         raw = path.read_bytes()
     except OSError as err:
-        raise InputFileError(path, f"cannot read the evidence pack: {err.strerror or err}") from None
+        raise InputFileError(
+            path, f"cannot read the evidence pack: {err.strerror or err}", "pass an existing JSON file to --evidence"
+        ) from None
     try:
         data = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as err:
@@ -37,10 +40,12 @@ def read_pack(path: Path, resolve: Callable[[str], str] | None = None) -> Eviden
         raise InputFileError(path, f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
     if isinstance(data, list):
         data = {"passages": data}
+    if isinstance(data, dict) and not data.get("passages"):
+        raise InputFileError(path, "the evidence pack has no passages", 'add a "passages" list with at least one')
     try:
         pack = EvidencePack.model_validate(data)
     except ValidationError as err:
-        raise InputFileError(path, _describe(err), f"a pack passage may have: {_ALLOWED}") from None
+        raise InputFileError(path, *_describe(err)) from None
     return complete_pack(pack, resolve, origin=str(path))
 
 
@@ -101,9 +106,13 @@ def _read_from_corpus(passage_id: str, number: int, path: str, resolve: Callable
         ) from None
 
 
-def _describe(err: ValidationError) -> str:
+def _describe(err: ValidationError) -> tuple[str, str]:
+    """The first problem, and the fix that fits where it is (a passage field or the top level)."""
     first = err.errors()[0]
-    where = ".".join(str(part) for part in first["loc"]) or "the top level"
+    location = [str(part) for part in first["loc"]]
+    where = ".".join(location) or "the top level"
+    in_passage = location[:1] == ["passages"] and len(location) > 2
+    fix = f"a pack passage may have: {_ALLOWED}" if in_passage else f"a pack may have: {_PACK_FIELDS}"
     if first["type"] == "extra_forbidden":
-        return f"unknown field {where!r} in the evidence pack"
-    return f"bad evidence pack at {where}: {first['msg']}"
+        return f"unknown field {where!r} in the evidence pack", fix
+    return f"bad evidence pack at {where}: {first['msg']}", fix

@@ -1,0 +1,358 @@
+"""The verification engine over an evidence pack with fake NLI backends (no corpus, no model): independent
+sources, NLI failure, evidence-vs-evidence conflicts under both policies, evidence span offsets, and the
+flag-and-suppress rewrite of the answer.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+
+import pytest
+
+from veriground.backends.fakes import FailingNLIModel, FakeNLIModel
+from veriground.config import Config, VerificationConfig
+from veriground.engine import verify_text
+from veriground.evidence.gather import PackEvidence
+from veriground.mitigation.rewrite import ClaimOutcome, rewrite_answer
+from veriground.schema import (
+    Claim,
+    ClaimDecision,
+    DecisionConfidence,
+    EvidenceChunk,
+    EvidencePack,
+    NLIScores,
+    PackPassage,
+    RejectionReason,
+    SignalStatus,
+    VerificationReport,
+    VerificationStatus,
+)
+
+ENTAILS = NLIScores(entail=0.9, neutral=0.1, contradict=0.0)
+NEUTRAL = NLIScores(entail=0.1, neutral=0.9, contradict=0.0)
+CONTRADICTS = NLIScores(entail=0.0, neutral=0.1, contradict=0.9)
+WEAKLY_CONTRADICTS = NLIScores(entail=0.0, neutral=0.55, contradict=0.45)
+
+CLAIM = "Merge sort is stable."
+STABLE = "Merge sort is stable."  # the evidence sentences that disagree
+NOT_STABLE = "Merge sort is not stable."
+BOOK_TEXT = "Sorting keeps records with equal keys in order. " + STABLE
+BLOG_TEXT = "Some variants trade memory for speed. " + NOT_STABLE
+
+
+def pack(*passages: tuple[str, str, str | None]) -> EvidencePack:
+    """(passage_id, text, source_id) per passage."""
+    return EvidencePack(
+        passages=tuple(
+            PackPassage(passage_id=passage_id, text=text, source_id=source) for passage_id, text, source in passages
+        )
+    )
+
+
+def run(
+    text: str, evidence: EvidencePack, nli, config: Config | None = None
+) -> tuple[VerificationReport, PackEvidence]:
+    config = config or Config()
+    source = PackEvidence(evidence, config.retrieval)
+    return verify_text(text, config=config, source=source, nli=nli), source
+
+
+def policy(name: str) -> Config:
+    return Config(verification=VerificationConfig(contradiction_policy=name))
+
+
+def verdict(report: VerificationReport, index: int = 0) -> tuple[str, str, str]:
+    decision = report.claims[index].decision
+    return decision.status, decision.rule, decision.reason.value
+
+
+def floats_in(value) -> list[float]:
+    if isinstance(value, dict):
+        return [number for item in value.values() for number in floats_in(item)]
+    if isinstance(value, list):
+        return [number for item in value for number in floats_in(item)]
+    return [value] if isinstance(value, float) else []
+
+
+# --- independent sources ---------------------------------------------------------------------------------
+
+
+def test_two_independent_sources_that_entail_make_a_claim_supported():
+    evidence = pack(("book/a#1", "Merge sort is stable and fast.", "knuth"), ("notes/b#2", STABLE, "lecture"))
+    nli = FakeNLIModel({}, ENTAILS)
+    report, _ = run(CLAIM, evidence, nli)
+    assert verdict(report) == ("Supported", "sufficient-evidence", "sufficient_evidence")
+    assert report.claims[0].inputs.entailing_sources == 2
+    # The passage is the premise and the claim the hypothesis, all pairs in one batch.
+    assert set(nli.calls[0]) == {("Merge sort is stable and fast.", CLAIM), (STABLE, CLAIM)}
+    assert report.final_response == "Merge sort is stable. [1][2]"
+    assert report.manifest.evidence_mode == "pack"
+    assert report.manifest.backends[0].name == "fake-nli.v1"
+    assert set(report.manifest.evidence_sha256) == {"book/a#1", "notes/b#2"}
+
+
+@pytest.mark.parametrize(
+    "sources", [("knuth", "knuth"), (None, None)], ids=["same-source-id", "no-source-id-counts-as-one-source"]
+)
+def test_one_source_twice_is_low_confidence(sources):
+    evidence = pack(("book/a#1", "Merge sort is stable and fast.", sources[0]), ("book/a#2", STABLE, sources[1]))
+    report, _ = run(CLAIM, evidence, FakeNLIModel({}, ENTAILS))
+    assert verdict(report) == ("Low Confidence", "insufficient-sources", "insufficient_sources")
+    assert report.claims[0].inputs.entailing_sources == 1
+    assert report.final_response == "Merge sort is stable. [1][2] [Low Confidence: insufficient_sources]"
+
+
+def test_passages_that_do_not_entail_are_not_cited():
+    evidence = pack(("book/a#1", "Merge sort is stable and fast.", "a"), ("notes/b#2", STABLE, "b"))
+    report, _ = run(CLAIM, evidence, FakeNLIModel({}, NEUTRAL))
+    assert verdict(report) == ("Unsupported", "low-entailment", "low_entailment")
+    assert report.citations.citation_map == {"c_0001": []}
+    assert report.citations.passages == ()
+
+
+# --- NLI that cannot run ---------------------------------------------------------------------------------
+
+
+TWO_CLAIMS = "Merge sort is stable. Quicksort picks a pivot."
+TWO_CLAIM_PACK = pack(
+    ("book/a#1", "Merge sort is stable. Quicksort picks a pivot.", "knuth"),
+    ("notes/b#2", "Merge sort is stable, and quicksort picks a pivot.", "lecture"),
+)
+
+
+def test_failing_nli_makes_every_claim_unverified_with_the_reason():
+    report, _ = run(TWO_CLAIMS, TWO_CLAIM_PACK, FailingNLIModel("weights missing"))
+    assert len(report.claims) == 2
+    for item in report.claims:
+        assert item.evidence  # each claim had evidence: it is the NLI, not the evidence, that is missing
+        assert (item.decision.status, item.decision.rule) == ("Unverified", "nli-unavailable")
+        assert item.decision.reason == RejectionReason.SIGNAL_UNAVAILABLE
+        assert item.decision.verification_status == VerificationStatus.UNVERIFIED
+        assert item.inputs.nli_status == SignalStatus.UNAVAILABLE
+        assert item.inputs.nli_reason == "failing-nli.v1: weights missing"
+        assert "weights missing" in item.decision.rationale
+        assert all(signal.status == SignalStatus.UNAVAILABLE for signal in item.signals.nli)
+        assert item.decision.confidence.overall_confidence is None and item.decision.confidence.band is None
+        assert item.mitigation == "flagged"
+    stats = report.annotated_answer.summary_stats
+    assert (stats.unverified, stats.supported_high, stats.supported_low) == (2, 0, 0)
+    assert stats.mean_overall_confidence is None
+    assert "evidence_conflict_check_unavailable: failing-nli.v1: weights missing" in (
+        report.annotated_answer.mitigation_actions
+    )
+    flag = "[Unverified: signal_unavailable]"
+    assert report.final_response == f"Merge sort is stable. {flag} Quicksort picks a pivot. {flag}"
+
+
+def test_failing_nli_report_has_no_nan_anywhere():
+    report, _ = run(TWO_CLAIMS, TWO_CLAIM_PACK, FailingNLIModel())
+    data = report.model_dump(mode="json")
+    text = json.dumps(data, allow_nan=False)  # raises on NaN or infinity
+    assert "NaN" not in text
+    assert all(math.isfinite(number) for number in floats_in(data))
+
+
+class ShortNLIModel(FakeNLIModel):
+    """Answers one score fewer than it was asked for: malformed output, not an exception."""
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
+        return super().predict(pairs)[:-1]
+
+
+def test_nli_that_answers_too_few_scores_is_unavailable_not_supported():
+    report, _ = run(TWO_CLAIMS, TWO_CLAIM_PACK, ShortNLIModel({}, ENTAILS))
+    for item in report.claims:
+        assert item.decision.status == "Unverified"
+        assert "scores for" in (item.inputs.nli_reason or "")
+
+
+# --- evidence-vs-evidence conflicts ------------------------------------------------------------------------
+
+
+CONFLICT_PACK = pack(("book/a#1", BOOK_TEXT, "knuth"), ("blog/b#2", BLOG_TEXT, "blog"))
+
+
+def conflict_nli(between: NLIScores = CONTRADICTS) -> FakeNLIModel:
+    """Each passage entails the claim; only the two evidence sentences, read against each other, disagree."""
+    return FakeNLIModel({(STABLE, NOT_STABLE): between, (NOT_STABLE, STABLE): between}, ENTAILS)
+
+
+def test_abstain_on_high_turns_a_high_conflict_into_low_confidence():
+    report, _ = run(CLAIM, CONFLICT_PACK, conflict_nli(), policy("abstain_on_high"))
+    item = report.claims[0]
+    assert verdict(report) == ("Low Confidence", "evidence-conflict", "evidence_conflict")
+    assert item.inputs.high_evidence_conflicts == 1
+    [conflict] = item.conflicts
+    assert {conflict.passage_a, conflict.passage_b} == {"book/a#1", "blog/b#2"}
+    assert {conflict.sentence_a, conflict.sentence_b} == {STABLE, NOT_STABLE}
+    assert (conflict.kind, conflict.severity, conflict.contradiction_prob) == ("negation", "high", 0.9)
+    assert "surfaced_evidence_conflicts:abstain_on_high" in report.annotated_answer.mitigation_actions
+    assert report.final_response.endswith("[Low Confidence: evidence_conflict]")
+
+
+def test_surface_lists_the_conflict_but_keeps_the_verdict():
+    report, _ = run(CLAIM, CONFLICT_PACK, conflict_nli(), policy("surface"))
+    item = report.claims[0]
+    assert verdict(report) == ("Supported", "sufficient-evidence", "sufficient_evidence")
+    assert item.inputs.high_evidence_conflicts == 0
+    [conflict] = item.conflicts
+    assert (conflict.kind, conflict.severity) == ("negation", "high")
+    assert "surfaced_evidence_conflicts:surface" in report.annotated_answer.mitigation_actions
+
+
+def test_a_low_severity_conflict_is_listed_but_never_abstains():
+    report, _ = run(CLAIM, CONFLICT_PACK, conflict_nli(WEAKLY_CONTRADICTS), policy("abstain_on_high"))
+    [conflict] = report.claims[0].conflicts
+    assert (conflict.severity, conflict.contradiction_prob) == ("low", 0.45)
+    assert verdict(report) == ("Supported", "sufficient-evidence", "sufficient_evidence")
+
+
+def test_no_conflict_at_or_below_max_contradiction():
+    at_limit = NLIScores(entail=0.0, neutral=0.7, contradict=0.3)  # verification.max_contradiction_prob
+    report, _ = run(CLAIM, CONFLICT_PACK, conflict_nli(at_limit), policy("abstain_on_high"))
+    assert report.claims[0].conflicts == ()
+    assert "surfaced_evidence_conflicts:abstain_on_high" not in report.annotated_answer.mitigation_actions
+
+
+# --- evidence spans ------------------------------------------------------------------------------------------
+
+
+def test_evidence_span_offsets_index_the_passage_text():
+    report, source = run(CLAIM, CONFLICT_PACK, conflict_nli())
+    item = report.claims[0]
+    texts = {chunk.passage_id: chunk.text for chunk in item.evidence}
+    spans = item.pair.evidence_spans
+    assert {span.passage_id for span in spans} == {"book/a#1", "blog/b#2"}
+    for span in spans:
+        assert texts[span.passage_id][span.char_start : span.char_end] == span.text
+        assert source.resolve(span.passage_id)[span.char_start : span.char_end] == span.text
+    assert all(span.char_start > 0 for span in spans)  # the sentences are not at the start of their passages
+    assert item.pair.top_evidence == item.decision.primary_evidence
+
+
+# --- mitigation -------------------------------------------------------------------------------------------------
+
+
+ANSWER = (
+    "# Sorting notes\n"
+    "\n"
+    "- Merge sort is stable. [CITATION: book/a#1]\n"
+    "- Quicksort [2] is always O(n log n).\n"
+    "\n"
+    "1. Heapsort sorts in place.\n"
+    "2. Bubble sort is fast. [3, 4]\n"
+)
+
+
+def chunk(passage_id: str, text: str) -> EvidenceChunk:
+    doc_id = passage_id.partition("#")[0]
+    return EvidenceChunk(
+        doc_id=doc_id,
+        sent_id=0,
+        passage_id=passage_id,
+        text=text,
+        char_start=0,
+        char_end=len(text),
+        rank=1,
+        source=doc_id,
+        version=f"{doc_id}@v1",
+    )
+
+
+BOOK = chunk("book/a#1", "Merge sort is stable. Bubble sort is fast on sorted input.")
+NOTES = chunk("notes/b#2", "Merge sort keeps equal keys in order, so it is stable.")
+SLIDES = chunk("slides/c#3", "Bubble sort is fast when the input is nearly sorted.")
+DISPLAY = {
+    "Supported": (VerificationStatus.VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
+    "Contradictory": (VerificationStatus.REJECTED, RejectionReason.HIGH_CONTRADICTION),
+    "Unsupported": (VerificationStatus.REJECTED, RejectionReason.LOW_ENTAILMENT),
+    "Low Confidence": (VerificationStatus.LOW_CONFIDENCE, RejectionReason.INSUFFICIENT_SOURCES),
+}
+
+
+def outcome(
+    claim_id: str, span_text: str, status: str, supporting: tuple[EvidenceChunk, ...] = (), primary: str | None = None
+) -> ClaimOutcome:
+    start = ANSWER.index(span_text)
+    claim = Claim(
+        claim_id=claim_id,
+        answer_id="ans_test",
+        text=span_text,
+        answer_char_span=(start, start + len(span_text)),
+        extraction_method="hand-built",
+    )
+    verification_status, reason = DISPLAY[status]
+    decision = ClaimDecision(
+        claim_id=claim_id,
+        status=status,
+        rationale="hand-built",
+        primary_evidence=primary,
+        confidence=DecisionConfidence(),
+        verification_status=verification_status,
+        reason=reason,
+        rule="hand-built",
+    )
+    return ClaimOutcome(claim, decision, supporting)
+
+
+OUTCOMES = [
+    outcome("c_0001", "Merge sort is stable.", "Supported", (BOOK, NOTES)),
+    outcome("c_0002", "Quicksort [2] is always O(n log n).", "Contradictory", primary="slides/q#9"),
+    outcome("c_0003", "Heapsort sorts in place.", "Unsupported"),
+    outcome("c_0004", "Bubble sort is fast.", "Low Confidence", (SLIDES, BOOK)),
+]
+
+
+def test_rewrite_keeps_structure_suppresses_only_contradictions_and_renumbers_citations():
+    rewritten = rewrite_answer(ANSWER, OUTCOMES)
+    assert rewritten.final_response == (
+        "# Sorting notes\n"
+        "\n"
+        "- Merge sort is stable. [1][2]\n"
+        "- [Warning: a claim was removed because it contradicts the source (slides/q#9)]\n"
+        "\n"
+        "1. Heapsort sorts in place. [Unsupported: low_entailment]\n"
+        "2. Bubble sort is fast. [3][1] [Low Confidence: insufficient_sources]\n"
+    )
+    assert rewritten.mitigation == {
+        "c_0001": "kept",
+        "c_0002": "suppressed",
+        "c_0003": "flagged",
+        "c_0004": "flagged",
+    }
+    assert rewritten.actions == (
+        "removed_contradicted_claims",
+        "flagged_low_confidence_claims",
+        "flagged_unsupported_claims",
+        "kept_supported_claims_with_citations",
+    )
+
+
+def test_formatted_answer_removes_the_answers_own_markers_and_suppresses_nothing():
+    citations = rewrite_answer(ANSWER, OUTCOMES).citations
+    assert citations.formatted_text == (
+        "# Sorting notes\n"
+        "\n"
+        "- Merge sort is stable. [1][2]\n"
+        "- Quicksort is always O(n log n).\n"
+        "\n"
+        "1. Heapsort sorts in place.\n"
+        "2. Bubble sort is fast. [3][1]\n"
+    )
+    assert citations.citation_map == {"c_0001": [1, 2], "c_0002": [], "c_0003": [], "c_0004": [3, 1]}
+    # [i] is passages[i-1], numbered in order of first use; a passage cited twice is listed once.
+    assert [(passage.title, passage.text) for passage in citations.passages] == [
+        ("book/a", BOOK.text),
+        ("notes/b", NOTES.text),
+        ("slides/c", SLIDES.text),
+    ]
+    assert citations.notes == {"method": "span_end_insertion.v1", "suppressed": 1, "flagged": 2}
+
+
+def test_rewrite_cites_at_most_three_passages_per_claim():
+    many = tuple(chunk(f"doc{index}/x#{index}", f"Merge sort is stable, says source {index}.") for index in range(5))
+    rewritten = rewrite_answer(ANSWER, [outcome("c_0001", "Merge sort is stable.", "Supported", many)])
+    assert rewritten.citations.citation_map == {"c_0001": [1, 2, 3]}
+    assert "- Merge sort is stable. [1][2][3]\n" in rewritten.final_response
