@@ -26,6 +26,10 @@ app = typer.Typer(
 )
 corpus_app = typer.Typer(help="Inspect the corpus: documents, versions and passages.", no_args_is_help=True)
 app.add_typer(corpus_app, name="corpus")
+models_app = typer.Typer(
+    help="Model backends: what is registered, installed and loadable offline.", no_args_is_help=True
+)
+app.add_typer(models_app, name="models")
 
 EXIT_INTERNAL_ERROR = 70  # sysexits.h EX_SOFTWARE
 DEMO_CORPUS_DIR = Path(".veriground-demo")
@@ -41,6 +45,16 @@ ConfigOption = Annotated[
     Path | None, typer.Option("--config", help="TOML config file (default ./veriground.toml if present).")
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print the schema records as JSON.")]
+RetrievalOption = Annotated[
+    str | None, typer.Option("--retrieval", help="bm25, dense or hybrid (config retrieval.mode).")
+]
+RerankerOption = Annotated[
+    str | None, typer.Option("--reranker", help="Cross-encoder folder or hub id (config models.reranker).")
+]
+AllowDownloadOption = Annotated[
+    bool | None,
+    typer.Option("--allow-download/--offline", help="Let a model missing on disk come from the hub (default off)."),
+]
 
 
 def _config(config_file: Path | None, **overrides: Any) -> Config:
@@ -102,17 +116,32 @@ def ingest(
 def search(
     query: Annotated[str, typer.Argument(help="Words to search for.")],
     top_k: Annotated[int | None, typer.Option("-k", "--top-k", help="How many passages.")] = None,
+    retrieval: RetrievalOption = None,
+    reranker: RerankerOption = None,
+    allow_download: AllowDownloadOption = None,
     corpus: CorpusOption = None,
     config_file: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """BM25 search over the latest version of every document."""
+    """Search the latest version of every document (BM25 by default; dense or hybrid with --retrieval)."""
     from veriground.reports.terminal import print_search_results
-    from veriground.retrieval.search import BM25Retriever
+    from veriground.retrieval.search import build_retriever
 
-    config = _config(config_file, **{"corpus.dir": corpus, "retrieval.top_k": top_k})
+    config = _config(
+        config_file,
+        **{
+            "corpus.dir": corpus,
+            "retrieval.top_k": top_k,
+            "retrieval.mode": retrieval,
+            "models.reranker": reranker,
+            "models.allow_download": allow_download,
+        },
+    )
     with _open_store(config) as store:
-        chunks = BM25Retriever(store, config.retrieval).retrieve(query)
+        retriever = build_retriever(store, config)
+        chunks = retriever.retrieve(query)
+    for note in retriever.notes:
+        sys.stderr.write(f"warning: {note}\n")
     if as_json:
         _print_json([chunk.model_dump(mode="json") for chunk in chunks])
     else:
@@ -140,16 +169,21 @@ def verify(
     max_claims: Annotated[int | None, typer.Option(help="Refuse texts with more claims.")] = None,
     max_input_chars: Annotated[int | None, typer.Option(help="Refuse longer texts.")] = None,
     details: Annotated[bool, typer.Option("--details", help="Show every signal and passage.")] = False,
+    retrieval: RetrievalOption = None,
+    reranker: RerankerOption = None,
+    nli: Annotated[str | None, typer.Option("--nli", help="lexical, or an NLI model folder / hub id.")] = None,
+    allow_download: AllowDownloadOption = None,
     corpus: CorpusOption = None,
     config_file: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Check a text claim by claim against the corpus (or an evidence pack): verdict, rule, signals, passage."""
-    from veriground.backends.lexical_nli import LexicalNLIModel
+    from veriground.backends.registry import build_nli
     from veriground.engine import verify_text
     from veriground.evidence.gather import CorpusEvidence, PackEvidence
     from veriground.evidence.pack import read_pack
     from veriground.reports.verification_view import print_verification
+    from veriground.retrieval.search import build_retriever
 
     config = _config(
         config_file,
@@ -162,12 +196,16 @@ def verify(
             "verification.contradiction_policy": contradiction_policy,
             "verification.max_claims": max_claims,
             "verification.max_input_chars": max_input_chars,
+            "retrieval.mode": retrieval,
+            "models.reranker": reranker,
+            "models.nli": nli,
+            "models.allow_download": allow_download,
         },
     )
     if report is not None and report.suffix.lower() not in REPORT_SUFFIXES:
         raise ConfigError(f"--report {report}: unknown report type; use a name ending in {', '.join(REPORT_SUFFIXES)}")
     text = _read_text(source, config.verification.max_input_chars)
-    nli = LexicalNLIModel()
+    nli = build_nli(config.models)
     if evidence is not None:
         store = _open_store(config) if (config.corpus.dir / "corpus.sqlite3").exists() else None
         try:
@@ -181,9 +219,8 @@ def verify(
                 store.close()
     else:
         with _open_store(config) as store:
-            result = verify_text(
-                text, config=config, source=CorpusEvidence(store, config.retrieval), nli=nli, query=query
-            )
+            evidence_source = CorpusEvidence(store, config.retrieval, build_retriever(store, config))
+            result = verify_text(text, config=config, source=evidence_source, nli=nli, query=query)
     if report is not None:
         _write_report(result, report)
     if as_json:
@@ -294,6 +331,58 @@ def corpus_passage(
         _print_json(passage.model_dump(mode="json"))
     else:
         print_passage(passage)
+
+
+@models_app.command("list")
+def models_list(config_file: ConfigOption = None, as_json: JsonOption = False) -> None:
+    """Registered backend names per role, the configured ones, and which optional libraries are installed."""
+    from veriground.backends.registry import REGISTERED, installed_libraries
+
+    config = _config(config_file)
+    data = {
+        "configured": config.models.model_dump(mode="json"),
+        "registered": REGISTERED,
+        "libraries": installed_libraries(),
+    }
+    if as_json:
+        _print_json(data)
+        return
+    for role, names in REGISTERED.items():
+        sys.stdout.write(f"{role}: configured {data['configured'].get(role)!s}\n")
+        for name, meaning in names.items():
+            sys.stdout.write(f"  {name:<20} {meaning}\n")
+    for library, version in data["libraries"].items():
+        sys.stdout.write(f"{library:<22} {version or 'not installed'}\n")
+
+
+@models_app.command("check")
+def models_check(
+    nli: Annotated[str | None, typer.Option("--nli", help="NLI model to check instead of the configured one.")] = None,
+    reranker: RerankerOption = None,
+    allow_download: AllowDownloadOption = None,
+    config_file: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Load every configured backend offline and print its model id and weights checksum, or why it failed."""
+    from dataclasses import asdict
+
+    from veriground.backends.registry import check_backends
+
+    config = _config(
+        config_file, **{"models.nli": nli, "models.reranker": reranker, "models.allow_download": allow_download}
+    )
+    checks = check_backends(config.models)
+    if as_json:
+        _print_json([asdict(check) for check in checks])
+    else:
+        for check in checks:
+            if check.ok:
+                weights = check.checksum or "rule-based, no weights"
+                sys.stdout.write(f"ok      {check.role:<9} {check.name} {check.model_id} sha256 {weights}\n")
+            else:
+                sys.stdout.write(f"FAILED  {check.role:<9} {check.configured}: {check.problem}\n")
+    if not all(check.ok for check in checks):
+        raise typer.Exit(5)
 
 
 @app.command()

@@ -282,10 +282,9 @@ def _manifest(
 ) -> ReportManifest:
     passages = {chunk.passage_id: _sha256(chunk.text) for report in claims for chunk in report.evidence}
     backends = [BackendInfo(role="nli", name=nli.name, model_id=nli.model_id, checksum=nli.checksum)]
-    backends.append(
-        BackendInfo(role="retriever", name="bm25s.v1", model_id="bm25s (Lucene BM25, Snowball English stems)")
-    )
+    backends.extend(source.backends())
     return ReportManifest(
+        warnings=tuple(source.notes()),
         package_version=__version__,
         config=config.model_dump(mode="json"),
         backends=tuple(backends),

@@ -191,7 +191,8 @@ class EvidenceChunk(Record):
     char_end: int
     score_bm25: float | None = None
     score_dense: float | None = None
-    score_hybrid: float | None = None
+    score_hybrid: float | None = None  # reciprocal-rank fusion of the bm25 and dense ranks
+    score_rerank: float | None = None  # the cross-encoder's score, when a reranker ordered the list
     rank: int = Field(ge=1)
     source: str  # the source_id
     source_type: SourceType = SourceType.UNKNOWN
@@ -480,6 +481,7 @@ class ReportManifest(Record):
     evidence_mode: Literal["corpus", "pack"]
     input_sha256: str
     evidence_sha256: dict[PassageId, str]
+    warnings: tuple[str, ...] = ()  # fallbacks taken, e.g. a reranker that failed and was skipped
 
 
 class VerificationReport(Record):

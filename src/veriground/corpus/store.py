@@ -57,6 +57,12 @@ CREATE TABLE IF NOT EXISTS passages (
     FOREIGN KEY (doc_id, version) REFERENCES versions(doc_id, version)
 );
 CREATE INDEX IF NOT EXISTS passages_by_id ON passages(passage_id);
+CREATE TABLE IF NOT EXISTS embeddings (
+    model_key TEXT NOT NULL,
+    text_sha256 TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    PRIMARY KEY (model_key, text_sha256)
+);
 """
 
 _PASSAGE_COLUMNS = """
@@ -239,6 +245,36 @@ class CorpusStore:
             "JOIN documents d ON d.doc_id = p.doc_id AND d.latest_version = p.version "
             "ORDER BY p.doc_id, p.ordinal"
         )
+
+    def iter_latest_texts(self) -> Iterator[tuple[str, str]]:
+        """(passage_id, text) for every passage of every latest version, in the index's order."""
+        yield from self._conn.execute(
+            "SELECT p.passage_id, t.text FROM passages p JOIN passage_texts t USING (passage_id) "
+            "JOIN documents d ON d.doc_id = p.doc_id AND d.latest_version = p.version "
+            "ORDER BY p.doc_id, p.ordinal"
+        )
+
+    def cached_embeddings(self, model_key: str, text_hashes: Sequence[str]) -> dict[str, bytes]:
+        """Stored vectors (float32 bytes) by text SHA-256, for one embedding model."""
+        found: dict[str, bytes] = {}
+        for chunk_start in range(0, len(text_hashes), 500):
+            chunk = list(text_hashes[chunk_start : chunk_start + 500])
+            marks = ",".join("?" * len(chunk))
+            found.update(
+                self._conn.execute(
+                    f"SELECT text_sha256, vector FROM embeddings WHERE model_key = ? AND text_sha256 IN ({marks})",
+                    [model_key, *chunk],
+                ).fetchall()
+            )
+        return found
+
+    def save_embeddings(self, model_key: str, vectors: Iterable[tuple[str, bytes]]) -> None:
+        """Store vectors by text SHA-256; embeddings are a cache, so this does not move the generation."""
+        with self._transaction():
+            self._conn.executemany(
+                "INSERT OR REPLACE INTO embeddings VALUES (?, ?, ?)",
+                [(model_key, text_hash, vector) for text_hash, vector in vectors],
+            )
 
     def cached_tokens(self, passage_ids: Iterable[str]) -> dict[str, str]:
         ids = list(passage_ids)

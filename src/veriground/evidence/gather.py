@@ -16,10 +16,11 @@ from veriground.corpus.store import CorpusStore
 from veriground.errors import NotFoundError
 from veriground.evidence.pack import complete_pack, pack_chunks
 from veriground.retrieval.bm25 import BM25Index, tokenize
-from veriground.retrieval.search import BM25Retriever, to_evidence_chunk
-from veriground.schema import EvidenceChunk, EvidencePack
+from veriground.retrieval.search import CorpusRetriever, to_evidence_chunk
+from veriground.schema import BackendInfo, EvidenceChunk, EvidencePack
 
 _PACK_NUMBER = re.compile(r"\[?\s*(\d+)\s*\]?")
+BM25_BACKEND = BackendInfo(role="retriever", name="bm25s.v1", model_id="bm25s (Lucene BM25, Snowball English stems)")
 
 
 class EvidenceSource(Protocol):
@@ -30,6 +31,14 @@ class EvidenceSource(Protocol):
 
     def gather(self, claims_texts: Sequence[tuple[str, Sequence[str]]]) -> list[list[EvidenceChunk]]:
         """For each (claim text, cited ids): cited passages, then retrieved ones, re-ranked 1..n."""
+        ...
+
+    def backends(self) -> list[BackendInfo]:
+        """The retrieval models behind this source, for the report manifest."""
+        ...
+
+    def notes(self) -> list[str]:
+        """Fallbacks taken while gathering (a reranker that failed), for the report manifest."""
         ...
 
     def resolve(self, passage_id: str) -> str | None:
@@ -43,9 +52,21 @@ class CorpusEvidence:
     mode: Literal["corpus", "pack"] = "corpus"
     pack_order: tuple[str, ...] = ()
 
-    def __init__(self, store: CorpusStore, config: RetrievalConfig) -> None:
+    def __init__(self, store: CorpusStore, config: RetrievalConfig, retriever: CorpusRetriever | None = None) -> None:
         self._store = store
-        self._retriever = BM25Retriever(store, config)
+        self._config = config
+        self._retriever = retriever or CorpusRetriever(store, config)
+
+    def backends(self) -> list[BackendInfo]:
+        infos = [BM25_BACKEND] if self._config.mode != "dense" else []
+        for role, backend in self._retriever.backends():
+            infos.append(
+                BackendInfo(role=role, name=backend.name, model_id=backend.model_id, checksum=backend.checksum)
+            )
+        return infos
+
+    def notes(self) -> list[str]:
+        return list(self._retriever.notes)
 
     def gather(self, claims_texts: Sequence[tuple[str, Sequence[str]]]) -> list[list[EvidenceChunk]]:
         retrieved = self._retriever.retrieve_many([text for text, _ in claims_texts])
@@ -77,6 +98,12 @@ class PackEvidence:
         rows = [(passage_id, " ".join(tokenize(chunk.text))) for passage_id, chunk in self._chunks.items()]
         self._index = BM25Index.build(rows, generation=0, k1=config.bm25_k1, b=config.bm25_b)
         self._top_k = config.top_k
+
+    def backends(self) -> list[BackendInfo]:
+        return [BM25_BACKEND]
+
+    def notes(self) -> list[str]:
+        return []
 
     def gather(self, claims_texts: Sequence[tuple[str, Sequence[str]]]) -> list[list[EvidenceChunk]]:
         results = []

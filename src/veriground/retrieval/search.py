@@ -1,16 +1,22 @@
 """Query the corpus: query text -> ranked EvidenceChunk records from the latest document versions.
 
-The BM25 index is rebuilt from the store's cached tokens whenever the store's generation moved on.
+`BM25Retriever` is keyword search; its index is rebuilt from the store's cached tokens whenever the store's
+generation moved on. `CorpusRetriever` adds the dense and hybrid modes (reciprocal-rank fusion of BM25 and
+dense ranks) and an optional cross-encoder rerank of the best `rerank_candidates`; if the reranker fails it
+keeps the retrieval order and records why in `notes`, which reports show.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from veriground.config import RetrievalConfig
+from veriground.backends.protocols import Embedder, Reranker
+from veriground.config import Config, RetrievalConfig
 from veriground.corpus.store import CorpusStore
-from veriground.errors import ConfigError
+from veriground.errors import BackendError, ConfigError
 from veriground.retrieval.bm25 import BM25Index
+from veriground.retrieval.dense import DenseIndex
+from veriground.retrieval.fusion import fuse_rankings
 from veriground.schema import EvidenceChunk, Passage
 
 
@@ -58,7 +64,122 @@ class BM25Retriever:
         ]
 
 
-def to_evidence_chunk(passage: Passage, *, rank: int, score_bm25: float | None) -> EvidenceChunk:
+class CorpusRetriever:
+    """bm25, dense or hybrid retrieval (config retrieval.mode), optionally reranked."""
+
+    def __init__(
+        self,
+        store: CorpusStore,
+        config: RetrievalConfig,
+        *,
+        embedder: Embedder | None = None,
+        reranker: Reranker | None = None,
+    ) -> None:
+        if config.mode != "bm25" and embedder is None:
+            raise ConfigError(
+                f"retrieval.mode {config.mode} needs an embedder (models.embedder); or use --retrieval bm25"
+            )
+        self._store = store
+        self._config = config
+        self._bm25 = BM25Retriever(store, config)
+        self._embedder = embedder
+        self._reranker = reranker
+        self._dense: DenseIndex | None = None
+        self.notes: list[str] = []
+
+    def dense_index(self) -> DenseIndex:
+        """The dense index for the store's current generation, embedding only passages not yet cached."""
+        if self._dense is None or self._dense.generation != self._store.generation:
+            self._dense = DenseIndex.build(self._store, self._embedder)
+        return self._dense
+
+    def retrieve(self, query: str, top_k: int | None = None) -> list[EvidenceChunk]:
+        if not query.strip():
+            raise ConfigError("the query is empty; pass some words to search for")
+        return self.retrieve_many([query], top_k)[0]
+
+    def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[EvidenceChunk]]:
+        k = self._config.top_k if top_k is None else top_k
+        if not 1 <= k <= 200:
+            raise ConfigError(f"retrieval.top_k must be 1..200, got {k} (use -k/--top-k)")
+        mode = self._config.mode
+        depth = max(k, self._config.rerank_candidates if self._reranker else k)
+        # Each list goes deeper than the fused one, so a passage ranked well by one side can still enter.
+        pool = depth * (2 if mode == "hybrid" else 1)
+        bm25 = [[] for _ in queries]
+        dense = [[] for _ in queries]
+        if mode in ("bm25", "hybrid"):
+            index = self._bm25.refresh()
+            bm25 = [[(hit.passage_id, hit.bm25_score) for hit in index.search(q, pool)] for q in queries]
+        if mode in ("dense", "hybrid"):
+            index = self.dense_index()
+            vectors = self._embedder.encode(list(queries))
+            dense = [[(hit.passage_id, hit.dense_score) for hit in index.search(v, pool)] for v in vectors]
+        ranked = []
+        for bm25_hits, dense_hits in zip(bm25, dense, strict=True):
+            if mode == "hybrid":
+                fused = fuse_rankings([[p for p, _ in bm25_hits], [p for p, _ in dense_hits]], self._config.rrf_k)
+            else:
+                fused = [(p, None) for p, _ in (bm25_hits or dense_hits)]
+            ranked.append((fused[:depth], dict(bm25_hits), dict(dense_hits)))
+        wanted = list(dict.fromkeys(p for fused, _, _ in ranked for p, _ in fused))
+        passages = self._store.latest_passages(wanted)
+        results = []
+        for query, (fused, bm25_scores, dense_scores) in zip(queries, ranked, strict=True):
+            fused = [(p, score) for p, score in fused if p in passages]
+            rerank_scores = self._rerank(query, [passages[p].text for p, _ in fused])
+            order = list(range(len(fused)))
+            if rerank_scores is not None:
+                order.sort(key=lambda i: (-rerank_scores[i], i))
+            chunks = []
+            for rank, i in enumerate(order[:k], start=1):
+                passage_id, hybrid = fused[i]
+                chunks.append(
+                    to_evidence_chunk(
+                        passages[passage_id],
+                        rank=rank,
+                        score_bm25=bm25_scores.get(passage_id),
+                        score_dense=dense_scores.get(passage_id),
+                        score_hybrid=hybrid,
+                        score_rerank=None if rerank_scores is None else rerank_scores[i],
+                    )
+                )
+            results.append(chunks)
+        return results
+
+    def backends(self) -> list[tuple[str, object]]:
+        """(role, backend) of every model this retriever uses, for the report manifest."""
+        found: list[tuple[str, object]] = []
+        if self._embedder is not None and self._config.mode != "bm25":
+            found.append(("embedder", self._embedder))
+        if self._reranker is not None:
+            found.append(("reranker", self._reranker))
+        return found
+
+    def _rerank(self, query: str, texts: list[str]) -> list[float] | None:
+        if self._reranker is None or not texts:
+            return None
+        try:
+            scores = self._reranker.rank(query, texts)
+            if len(scores) != len(texts):
+                raise BackendError(f"returned {len(scores)} scores for {len(texts)} passages")
+            return [round(float(score), 6) for score in scores]
+        except Exception as err:  # a failing reranker must not sink retrieval: fall back, and say so
+            note = f"reranker {self._reranker.name} failed ({err}); kept the retrieval order"
+            if note not in self.notes:
+                self.notes.append(note)
+            return None
+
+
+def to_evidence_chunk(
+    passage: Passage,
+    *,
+    rank: int,
+    score_bm25: float | None,
+    score_dense: float | None = None,
+    score_hybrid: float | None = None,
+    score_rerank: float | None = None,
+) -> EvidenceChunk:
     return EvidenceChunk(
         doc_id=passage.doc_id,
         sent_id=passage.ordinal,
@@ -67,9 +188,28 @@ def to_evidence_chunk(passage: Passage, *, rank: int, score_bm25: float | None) 
         char_start=passage.char_start,
         char_end=passage.char_end,
         score_bm25=None if score_bm25 is None else round(score_bm25, 6),
+        score_dense=score_dense,
+        score_hybrid=score_hybrid,
+        score_rerank=score_rerank,
         rank=rank,
         source=passage.source_id,
         source_type=passage.source_type,
         version=f"{passage.doc_id}@v{passage.version}",
         page=passage.page,
     )
+
+
+def build_retriever(store: CorpusStore, config: Config) -> CorpusRetriever:
+    """The retriever the config asks for; a reranker that cannot be built is skipped, and the report says so."""
+    from veriground.backends.registry import build_embedder, build_reranker
+
+    embedder = build_embedder(config.models) if config.retrieval.mode != "bm25" else None
+    note = None
+    try:
+        reranker = build_reranker(config.models)
+    except BackendError as err:
+        reranker, note = None, f"reranker {config.models.reranker!r} not loaded ({err}); kept the retrieval order"
+    retriever = CorpusRetriever(store, config.retrieval, embedder=embedder, reranker=reranker)
+    if note:
+        retriever.notes.append(note)
+    return retriever
