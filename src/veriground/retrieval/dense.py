@@ -28,7 +28,7 @@ class DenseHit:
 
 def embedding_key(embedder: Embedder) -> str:
     """What a cached vector belongs to: the model and the exact weights."""
-    return f"{embedder.name}|{embedder.model_id}|{embedder.checksum or 'no-weights'}"
+    return f"{embedder.name}|{embedder.model_id}|{embedder.checksum or 'no-weights'}|{embedder.dimension}"
 
 
 class DenseIndex:
@@ -46,7 +46,12 @@ class DenseIndex:
         rows = list(store.iter_latest_texts())
         hashes = [hashlib.sha256(text.encode("utf-8")).hexdigest() for _, text in rows]
         key = embedding_key(embedder)
-        cached = store.cached_embeddings(key, list(dict.fromkeys(hashes)))
+        width = embedder.dimension * np.dtype(np.float32).itemsize
+        cached = {
+            text_hash: vector
+            for text_hash, vector in store.cached_embeddings(key, list(dict.fromkeys(hashes))).items()
+            if len(vector) == width  # a damaged row is embedded again, never read as garbage
+        }
         missing = {
             text_hash: text for text_hash, (_, text) in zip(hashes, rows, strict=True) if text_hash not in cached
         }
