@@ -91,4 +91,3 @@ def rationale(decision: Decision, config: VerificationConfig, mismatches: Sequen
 
 def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
-
