@@ -23,10 +23,23 @@ _CHUNK = 1 << 20
 
 
 def use_offline_hub(allow_download: bool) -> None:
-    """Tell huggingface_hub and transformers not to touch the network (unless downloads are allowed)."""
+    """Tell huggingface_hub and transformers not to touch the network (unless downloads are allowed), and to
+    keep their progress bars off the user's terminal."""
     if not allow_download:
         os.environ["HF_HUB_OFFLINE"] = "1"
         os.environ["TRANSFORMERS_OFFLINE"] = "1"
+    # Loading bars and advisory warnings would interleave with our own output; errors still raise.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+    # The variables are read when the libraries are imported; if they already are, switch the bars off there.
+    try:
+        from huggingface_hub.utils import disable_progress_bars
+        from transformers.utils import logging as transformers_logging
+    except ImportError:
+        return
+    disable_progress_bars()
+    transformers_logging.disable_progress_bar()
 
 
 def minilm_dir() -> Path:

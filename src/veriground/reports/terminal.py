@@ -47,6 +47,24 @@ def print_ingest_summary(report: IngestReport, corpus_dir: Path) -> None:
     )
 
 
+_SCORES = (
+    ("bm25", "score_bm25", 2),
+    ("dense", "score_dense", 3),
+    ("hybrid", "score_hybrid", 4),
+    ("rerank", "score_rerank", 3),
+)
+
+
+def score_text(chunk: EvidenceChunk) -> str:
+    """The scores a chunk has, by name (a dense hit has no bm25 score, a bm25 hit no dense one)."""
+    parts = [
+        f"{label} {getattr(chunk, field):.{digits}f}"
+        for label, field, digits in _SCORES
+        if getattr(chunk, field) is not None
+    ]
+    return " · ".join(parts) or "cited"
+
+
 def print_search_results(query: str, chunks: list[EvidenceChunk]) -> None:
     """One block per hit; the passage id is printed whole so it can be copied and cited."""
     console.rule(f"search: {query}")
@@ -60,7 +78,7 @@ def print_search_results(query: str, chunks: list[EvidenceChunk]) -> None:
         console.print(
             Text.assemble((f"{chunk.rank}. ", "bold"), (chunk.passage_id, "bold cyan"), no_wrap=True, overflow="ignore")
         )
-        console.print(Text(f"   bm25 {chunk.score_bm25:.2f} · {chunk.source} · {where}", style="dim"))
+        console.print(Text(f"   {score_text(chunk)} · {chunk.source} · {where}", style="dim"))
         console.print(Text("   " + snippet(chunk.text)))
 
 
