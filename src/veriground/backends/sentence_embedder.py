@@ -1,0 +1,444 @@
+"""Sentence embedders over sentence-transformers models: texts -> unit-length float32 vectors, on torch or on
+onnxruntime (fp32 or int8), plus `build_embedder`, which picks one by `models.runtime`.
+
+Both runtimes load the same model folder through sentence-transformers; the ONNX one exports its transformer
+once, keeps the model's own tokenizer and pooling settings beside it, and pools in numpy.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import shutil
+import tempfile
+import warnings
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+
+from veriground.backends.model_files import (
+    MODELS_EXTRA_HINT,
+    file_sha256,
+    resolve_model,
+    use_offline_hub,
+    weights_sha256,
+)
+from veriground.errors import BackendError
+
+if TYPE_CHECKING:
+    from veriground.backends.protocols import Embedder
+    from veriground.config import ModelsConfig
+
+DEFAULT_ONNX_CACHE_DIR = Path("~/.cache/veriground/onnx")
+FP32_FILE = "model.fp32.onnx"
+INT8_FILE = "model.int8.onnx"
+LAYOUT_FILE = "layout.json"
+TOKENIZER_DIR = "tokenizer"
+ONNX_OPSET = 17  # first opset with a fused LayerNormalization; onnxruntime >= 1.14 runs it
+# An fp32 export must reproduce torch to float rounding; anything less means a mis-traced graph.
+EXPORT_MIN_COSINE = 0.9999
+# Different lengths, so the traced graph keeps its padding-mask path (a batch without padding can let
+# transformers skip the mask at trace time, and the graph would then ignore padding forever).
+PROBE_TEXTS = (
+    "Velocity is the rate at which position changes with time.",
+    "A heap keeps its smallest key at the root.",
+    "Short one.",
+)
+# Checked after export in other shapes than the traced ones: a larger batch, and each text alone (no padding).
+CHECK_TEXTS = (
+    "The Treaty of Westphalia ended the Thirty Years' War in 1648, after five years of negotiation.",
+    "Four colours suffice.",
+    "Agencies publish open data in machine-readable formats.",
+    "x",
+)
+# Pooling modes this module reproduces in numpy; sentence-transformers has a few more (weightedmean, lasttoken).
+ONNX_POOLING_MODES = ("cls", "max", "mean", "mean_sqrt_len_tokens")
+# sentence-transformers < 6 saves one boolean per mode, in this concatenation order.
+_LEGACY_POOLING_KEYS = {
+    "pooling_mode_cls_token": "cls",
+    "pooling_mode_max_tokens": "max",
+    "pooling_mode_mean_tokens": "mean",
+    "pooling_mode_mean_sqrt_len_tokens": "mean_sqrt_len_tokens",
+    "pooling_mode_weightedmean_tokens": "weightedmean",
+    "pooling_mode_lasttoken": "lasttoken",
+}
+
+Model = TypeVar("Model")
+
+
+def import_sentence_transformers() -> Any:
+    """The sentence_transformers module, or BackendError naming the install command."""
+    try:
+        import sentence_transformers
+    except ImportError as err:
+        raise BackendError(f"sentence-transformers cannot be imported ({err}); {MODELS_EXTRA_HINT}") from None
+    return sentence_transformers
+
+
+def load_hf_model(
+    name: str, *, allow_download: bool, config_key: str, load: Callable[[str], Model]
+) -> tuple[Model, str, Path]:
+    """(model, model id, local folder): `name` resolved (offline unless downloads are allowed) and loaded by
+    `load(folder or hub id)`. A hub id fetched during the load is looked up again in the local cache."""
+    use_offline_hub(allow_download)
+    model_id, folder = resolve_model(name, allow_download=allow_download)
+    try:
+        model = load(str(folder) if folder is not None else model_id)
+    except BackendError:
+        raise
+    except Exception as err:  # transformers and sentence-transformers raise many unrelated types
+        raise BackendError(
+            f"cannot load model {name!r} ({folder or model_id}): {type(err).__name__}: {err}; "
+            f"give a sentence-transformers model folder or hub id in {config_key}"
+        ) from err
+    if folder is None:
+        model_id, folder = resolve_model(model_id, allow_download=False)
+    if folder is None:  # resolve_model never answers None with downloads off; kept for the type checker
+        raise BackendError(f"model {name!r} was loaded but is not in the local Hugging Face cache")
+    return model, model_id, folder
+
+
+def load_sentence_transformer(name: str, *, device: str, allow_download: bool) -> tuple[Any, str, Path]:
+    """(SentenceTransformer in eval mode, model id, folder) for a model name, folder or hub id."""
+    sentence_transformers = import_sentence_transformers()
+
+    def load(ref: str) -> Any:
+        return sentence_transformers.SentenceTransformer(ref, device=device, local_files_only=not allow_download)
+
+    model, model_id, folder = load_hf_model(
+        name, allow_download=allow_download, config_key="models.embedder", load=load
+    )
+    model.eval()
+    return model, model_id, folder
+
+
+def normalise_rows(vectors: np.ndarray) -> np.ndarray:
+    """Rows scaled to unit L2 length, as float32 (an all-zero row stays zero, as torch's normalize does)."""
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    return vectors / np.maximum(norms, np.float32(1e-12))
+
+
+def encode_in_batches(
+    texts: Sequence[str], *, batch_size: int, dimension: int, backend: str, embed: Callable[[list[str]], np.ndarray]
+) -> np.ndarray:
+    """Unit vectors for `texts` in their order, computed `batch_size` at a time, longest texts first (like
+    sentence-transformers, so batches hold similar lengths and little padding)."""
+    texts = list(texts)
+    result = np.zeros((len(texts), dimension), dtype=np.float32)
+    order = sorted(range(len(texts)), key=lambda index: -len(texts[index]))
+    for start in range(0, len(order), batch_size):
+        rows = order[start : start + batch_size]
+        try:
+            vectors = embed([texts[row] for row in rows])
+        except BackendError:
+            raise
+        except Exception as err:  # out of memory, a bad tensor shape, a runtime fault
+            raise BackendError(
+                f"{backend} failed to encode a batch of {len(rows)} texts: {type(err).__name__}: {err}; "
+                "a smaller models.batch_size may help"
+            ) from err
+        result[rows] = normalise_rows(vectors)
+    return result
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model on torch; "minilm" is the bundled, checksum-verified all-MiniLM-L6-v2."""
+
+    name = "sentence-transformers.v1"
+
+    def __init__(
+        self, model: str = "minilm", *, device: str = "cpu", batch_size: int = 32, allow_download: bool = False
+    ) -> None:
+        self._model, self.model_id, folder = load_sentence_transformer(
+            model, device=device, allow_download=allow_download
+        )
+        self.checksum: str | None = weights_sha256(folder)
+        dimension = getattr(self._model, "get_embedding_dimension", None) or (
+            self._model.get_sentence_embedding_dimension  # sentence-transformers < 6
+        )
+        self.dimension = int(dimension())
+        self.batch_size = batch_size
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        return encode_in_batches(
+            texts, batch_size=self.batch_size, dimension=self.dimension, backend=self.name, embed=self._embed
+        )
+
+    def _embed(self, batch: list[str]) -> np.ndarray:
+        return self._model.encode(
+            batch, batch_size=len(batch), normalize_embeddings=True, convert_to_numpy=True, show_progress_bar=False
+        )
+
+
+class OnnxEmbedder:
+    """The same models on onnxruntime: the transformer exported once with torch.onnx (optionally int8
+    per-channel quantised), cached under `cache_dir`/<sha256 of the source weights>/, reused when present.
+    With int8 it encodes one text per run, whatever `batch_size` says (see below)."""
+
+    name = "onnx-embedder.v1"
+
+    def __init__(
+        self,
+        model: str = "minilm",
+        *,
+        int8: bool = True,
+        device: str = "cpu",
+        batch_size: int = 32,
+        allow_download: bool = False,
+        cache_dir: Path | None = None,
+        threads: int | None = None,
+    ) -> None:
+        _import_onnx_stack()
+        use_offline_hub(allow_download)
+        self.model_id, folder = resolve_model(model, allow_download=allow_download)
+        if folder is None:  # a hub id to fetch first: loading it once puts it in the Hugging Face cache
+            _, self.model_id, folder = load_sentence_transformer(model, device="cpu", allow_download=True)
+        export_dir = (cache_dir or DEFAULT_ONNX_CACHE_DIR).expanduser() / weights_sha256(folder)
+        self.onnx_path = ensure_onnx_export(folder, export_dir, int8=int8)
+        self.checksum: str | None = file_sha256(self.onnx_path)
+        self.int8 = int8
+        self._pipeline = _OnnxPipeline(self.onnx_path, device=device, threads=threads)
+        self.dimension = self._pipeline.dimension
+        # Dynamic int8 quantisation scales activations per tensor, i.e. over the whole batch and its padding,
+        # so a batched text's vector would depend on its neighbours (cosine down to 0.987 on MiniLM). One text
+        # per run keeps each vector a function of its text alone, and on 2 CPU threads it was not slower
+        # (bench/bench_embeddings.py).
+        self.batch_size = 1 if int8 else batch_size
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        return encode_in_batches(
+            texts, batch_size=self.batch_size, dimension=self.dimension, backend=self.name, embed=self._pipeline.embed
+        )
+
+
+def ensure_onnx_export(source: Path, export_dir: Path, *, int8: bool) -> Path:
+    """The .onnx file for `source` in `export_dir` (fp32 or int8), exported and quantised only if missing."""
+    target = export_dir / (INT8_FILE if int8 else FP32_FILE)
+    complete = (export_dir / LAYOUT_FILE).is_file() and (export_dir / TOKENIZER_DIR).is_dir()
+    if complete and target.is_file():
+        return target
+    if not (complete and (export_dir / FP32_FILE).is_file()):
+        export_onnx(source, export_dir)
+    if int8:
+        quantise_onnx(export_dir / FP32_FILE, target)
+    return target
+
+
+def export_onnx(source: Path, export_dir: Path) -> None:
+    """Export the transformer of the sentence-transformers model in `source` to `export_dir`/model.fp32.onnx,
+    with its tokenizer and pooling settings, checked against torch before the folder appears."""
+    model, _, _ = load_sentence_transformer(str(source), device="cpu", allow_download=False)
+    layout = _read_layout(model, source)
+    export_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{export_dir.name}-", dir=export_dir.parent))
+    try:
+        transformer = model[0]
+        transformer.tokenizer.save_pretrained(str(staging / TOKENIZER_DIR))
+        (staging / LAYOUT_FILE).write_text(json.dumps(layout, indent=2, sort_keys=True), encoding="utf-8")
+        _trace_to_onnx(transformer, layout, staging / FP32_FILE)
+        _check_export(model, _OnnxPipeline(staging / FP32_FILE, device="cpu", threads=None), source)
+        if export_dir.exists():  # an incomplete earlier attempt
+            shutil.rmtree(export_dir)
+        staging.rename(export_dir)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+
+
+def quantise_onnx(fp32_path: Path, int8_path: Path, *, per_channel: bool = True) -> None:
+    """Dynamic int8 quantisation of the weights, by default one scale per output channel. One scale per tensor
+    (per_channel=False, kept for comparison) moves MiniLM's vectors about 7x further from torch's (mean cosine
+    0.967 against 0.995 in tests/test_embedder_reranker.py)."""
+    from onnxruntime.quantization import QuantType, quantize_dynamic
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    prepared = int8_path.with_name(f".{int8_path.name}.prepared")
+    staging = int8_path.with_name(f".{int8_path.name}.partial")
+    try:
+        # onnxruntime's recommended pre-pass (shape inference, graph clean-up); without it quantize_dynamic
+        # calls logging.warning, which installs a handler on the application's root logger. Symbolic shape
+        # inference gives up on BERT's dynamic attention shapes, so only ONNX's own inference runs.
+        quant_pre_process(str(fp32_path), str(prepared), skip_symbolic_shape=True)
+        quantize_dynamic(str(prepared), str(staging), per_channel=per_channel, weight_type=QuantType.QInt8)
+        staging.replace(int8_path)
+    except Exception as err:
+        raise BackendError(f"int8 quantisation of {fp32_path} failed: {type(err).__name__}: {err}") from err
+    finally:
+        prepared.unlink(missing_ok=True)
+        staging.unlink(missing_ok=True)
+
+
+def pool_tokens(token_embeddings: np.ndarray, attention_mask: np.ndarray, modes: Sequence[str]) -> np.ndarray:
+    """Sentence vectors from (batch, tokens, hidden) token vectors, as sentence-transformers' Pooling module
+    computes them for right-padded input; several modes are concatenated in order."""
+    mask = attention_mask.astype(np.float32)[:, :, None]
+    counts = np.maximum(mask.sum(axis=1), np.float32(1e-9))
+    pooled = []
+    for mode in modes:
+        if mode == "cls":
+            first = attention_mask.argmax(axis=1)
+            pooled.append(token_embeddings[np.arange(len(first)), first])
+        elif mode == "max":
+            pooled.append(np.where(mask > 0, token_embeddings, -np.inf).max(axis=1))
+        elif mode == "mean":
+            pooled.append((token_embeddings * mask).sum(axis=1) / counts)
+        elif mode == "mean_sqrt_len_tokens":
+            pooled.append((token_embeddings * mask).sum(axis=1) / np.sqrt(counts))
+        else:
+            raise BackendError(f"pooling mode {mode!r} has no ONNX implementation; valid: {ONNX_POOLING_MODES}")
+    return np.concatenate(pooled, axis=1).astype(np.float32)
+
+
+class _OnnxPipeline:
+    """Tokenise -> onnxruntime -> pool -> normalise, for one exported folder."""
+
+    def __init__(self, onnx_path: Path, *, device: str, threads: int | None) -> None:
+        ort, auto_tokenizer = _import_onnx_stack()
+        export_dir = onnx_path.parent
+        layout = json.loads((export_dir / LAYOUT_FILE).read_text(encoding="utf-8"))
+        self.max_seq_length: int = layout["max_seq_length"]
+        self.do_lower_case: bool = layout["do_lower_case"]
+        self.pooling_modes: list[str] = layout["pooling_modes"]
+        self.input_names: list[str] = layout["input_names"]
+        self.dimension: int = layout["dimension"]
+        self.tokenizer = auto_tokenizer.from_pretrained(str(export_dir / TOKENIZER_DIR), local_files_only=True)
+        options = ort.SessionOptions()
+        if threads is not None:
+            options.intra_op_num_threads = threads
+            options.inter_op_num_threads = 1
+        self.session = ort.InferenceSession(str(onnx_path), options, providers=_providers(ort, device))
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if self.do_lower_case:
+            texts = [text.lower() for text in texts]
+        encoded = self.tokenizer(
+            texts, padding=True, truncation=True, max_length=self.max_seq_length, return_tensors="np"
+        )
+        feeds = {name: encoded[name].astype(np.int64) for name in self.input_names}
+        (token_embeddings,) = self.session.run(["token_embeddings"], feeds)
+        return normalise_rows(pool_tokens(token_embeddings, encoded["attention_mask"], self.pooling_modes))
+
+
+def _import_onnx_stack() -> tuple[Any, Any]:
+    try:
+        import onnxruntime
+        from transformers import AutoTokenizer
+    except ImportError as err:
+        raise BackendError(f"the ONNX runtime cannot be imported ({err}); {MODELS_EXTRA_HINT}") from None
+    return onnxruntime, AutoTokenizer
+
+
+def _providers(ort: Any, device: str) -> list[str]:
+    if device == "cpu":
+        return ["CPUExecutionProvider"]
+    if device.startswith("cuda") and "CUDAExecutionProvider" in ort.get_available_providers():
+        return ["CUDAExecutionProvider", "CPUExecutionProvider"]
+    raise BackendError(
+        f"models.device {device!r} is not available to onnxruntime (providers: {ort.get_available_providers()}); "
+        'set models.device = "cpu", or models.runtime = "torch"'
+    )
+
+
+def _read_layout(model: Any, source: Path) -> dict[str, Any]:
+    """What the ONNX pipeline must repeat of the loaded model: truncation, lower-casing, pooling, inputs."""
+    kinds = [type(module).__name__ for module in model]
+    if kinds[:2] != ["Transformer", "Pooling"] or any(kind != "Normalize" for kind in kinds[2:]):
+        raise BackendError(
+            f"model {source} is {' -> '.join(kinds)}; the ONNX embedder runs Transformer -> Pooling (-> Normalize) "
+            'models only; set models.runtime = "torch" for this one'
+        )
+    transformer, pooling = model[0], model[1]
+    modes = _pooling_modes(pooling.get_config_dict())
+    unsupported = [mode for mode in modes if mode not in ONNX_POOLING_MODES]
+    if unsupported:
+        raise BackendError(
+            f"model {source} pools with {unsupported}; the ONNX embedder supports {ONNX_POOLING_MODES}; "
+            'set models.runtime = "torch" for this one'
+        )
+    accepted = inspect.signature(transformer.auto_model.forward).parameters
+    encoded = transformer.tokenizer(["probe"])
+    return {
+        "max_seq_length": int(model.max_seq_length),
+        "do_lower_case": bool(getattr(transformer, "do_lower_case", False)),
+        "pooling_modes": list(modes),
+        "input_names": [name for name in encoded if name in accepted],
+        "dimension": int(transformer.auto_model.config.hidden_size) * len(modes),
+    }
+
+
+def _pooling_modes(config: dict[str, Any]) -> tuple[str, ...]:
+    mode = config.get("pooling_mode")
+    if isinstance(mode, str):
+        return (mode,)
+    if mode:
+        return tuple(mode)
+    legacy = tuple(name for key, name in _LEGACY_POOLING_KEYS.items() if config.get(key))
+    return legacy or ("mean",)
+
+
+def _trace_to_onnx(transformer: Any, layout: dict[str, Any], path: Path) -> None:
+    import torch
+
+    names = layout["input_names"]
+    encoded = transformer.tokenizer(list(PROBE_TEXTS), padding=True, return_tensors="pt")
+
+    class TokenEmbeddings(torch.nn.Module):
+        def __init__(self, network: torch.nn.Module) -> None:
+            super().__init__()
+            self.network = network
+
+        def forward(self, *inputs: torch.Tensor) -> torch.Tensor:
+            return self.network(**dict(zip(names, inputs, strict=True))).last_hidden_state
+
+    dynamic_axes = {name: {0: "batch", 1: "sequence"} for name in [*names, "token_embeddings"]}
+    try:
+        with torch.no_grad(), warnings.catch_warnings():
+            # dynamo=False: the TorchScript exporter needs no onnxscript. Its deprecation notice and tracer
+            # warnings are expected; _check_export catches a trace that does not generalise.
+            warnings.simplefilter("ignore")
+            torch.onnx.export(
+                TokenEmbeddings(transformer.auto_model).eval(),
+                tuple(encoded[name] for name in names),
+                str(path),
+                dynamo=False,
+                input_names=names,
+                output_names=["token_embeddings"],
+                dynamic_axes=dynamic_axes,
+                opset_version=ONNX_OPSET,
+                do_constant_folding=True,
+            )
+    except Exception as err:
+        raise BackendError(
+            f"torch.onnx export of {transformer.auto_model.name_or_path} failed: {type(err).__name__}: {err}; "
+            'set models.runtime = "torch"'
+        ) from err
+
+
+def _check_export(model: Any, pipeline: _OnnxPipeline, source: Path) -> None:
+    expected = model.encode(list(CHECK_TEXTS), normalize_embeddings=True, convert_to_numpy=True)
+    batched = pipeline.embed(list(CHECK_TEXTS))
+    alone = np.concatenate([pipeline.embed([text]) for text in CHECK_TEXTS])
+    cosines = np.concatenate([(batched * expected).sum(axis=1), (alone * expected).sum(axis=1)])
+    if float(cosines.min()) < EXPORT_MIN_COSINE:
+        raise BackendError(
+            f"the ONNX export of {source} disagrees with torch (cosine {float(cosines.min()):.6f} < "
+            f'{EXPORT_MIN_COSINE}); set models.runtime = "torch" for this model'
+        )
+
+
+def build_embedder(models: ModelsConfig, *, int8: bool = True, onnx_cache_dir: Path | None = None) -> Embedder:
+    """The embedder that `models` names, on `models.runtime` (int8 applies to the onnx runtime only)."""
+    if models.runtime == "onnx":
+        return OnnxEmbedder(
+            models.embedder,
+            int8=int8,
+            device=models.device,
+            batch_size=models.batch_size,
+            allow_download=models.allow_download,
+            cache_dir=onnx_cache_dir,
+        )
+    return SentenceTransformerEmbedder(
+        models.embedder, device=models.device, batch_size=models.batch_size, allow_download=models.allow_download
+    )
