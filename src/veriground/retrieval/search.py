@@ -42,15 +42,11 @@ class BM25Retriever:
         return index
 
     def retrieve(self, query: str, top_k: int | None = None) -> list[EvidenceChunk]:
-        if not query.strip():
-            raise ConfigError("the query is empty; pass some words to search for")
-        return self.retrieve_many([query], top_k)[0]
+        return self.retrieve_many([_nonempty(query)], top_k)[0]
 
     def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[EvidenceChunk]]:
         """One ranked list per query, from one index load and one passage lookup for the whole batch."""
-        k = self._config.top_k if top_k is None else top_k
-        if not 1 <= k <= 200:
-            raise ConfigError(f"retrieval.top_k must be 1..200, got {k} (use -k/--top-k)")
+        k = _checked_top_k(self._config, top_k)
         index = self.refresh()
         all_hits = [index.search(query, k) for query in queries]
         passages = self._store.latest_passages(list(dict.fromkeys(hit.passage_id for hits in all_hits for hit in hits)))
@@ -94,14 +90,10 @@ class CorpusRetriever:
         return self._dense
 
     def retrieve(self, query: str, top_k: int | None = None) -> list[EvidenceChunk]:
-        if not query.strip():
-            raise ConfigError("the query is empty; pass some words to search for")
-        return self.retrieve_many([query], top_k)[0]
+        return self.retrieve_many([_nonempty(query)], top_k)[0]
 
     def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[EvidenceChunk]]:
-        k = self._config.top_k if top_k is None else top_k
-        if not 1 <= k <= 200:
-            raise ConfigError(f"retrieval.top_k must be 1..200, got {k} (use -k/--top-k)")
+        k = _checked_top_k(self._config, top_k)
         mode = self._config.mode
         depth = max(k, self._config.rerank_candidates if self._reranker else k)
         # Each list goes deeper than the fused one, so a passage ranked well by one side can still enter.
@@ -169,6 +161,19 @@ class CorpusRetriever:
             if note not in self.notes:
                 self.notes.append(note)
             return None
+
+
+def _nonempty(query: str) -> str:
+    if not query.strip():
+        raise ConfigError("the query is empty; pass some words to search for")
+    return query
+
+
+def _checked_top_k(config: RetrievalConfig, top_k: int | None) -> int:
+    k = config.top_k if top_k is None else top_k
+    if not 1 <= k <= 200:
+        raise ConfigError(f"retrieval.top_k must be 1..200, got {k} (use -k/--top-k)")
+    return k
 
 
 def to_evidence_chunk(
