@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from importlib import resources
@@ -15,7 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from veriground.config import Config, load_config
-from veriground.errors import ConfigError, InputTextError, VerigroundError
+from veriground.errors import InputTextError, VerigroundError
 
 app = typer.Typer(
     name="veriground",
@@ -61,13 +60,10 @@ def _config(config_file: Path | None, **overrides: Any) -> Config:
     return load_config(config_file, overrides)
 
 
-def _json_text(data: Any) -> str:
-    """Stable JSON: sorted keys, so the same records always give the same bytes."""
-    return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
-
-
 def _print_json(data: Any) -> None:
-    sys.stdout.write(_json_text(data))
+    from veriground.reports.files import json_text
+
+    sys.stdout.write(json_text(data))
 
 
 def _open_store(config: Config, *, create: bool = False):
@@ -148,9 +144,6 @@ def search(
         print_search_results(query, chunks)
 
 
-REPORT_SUFFIXES = (".md", ".html", ".json")
-
-
 @app.command()
 def verify(
     source: Annotated[str, typer.Argument(help="Text file to verify (Markdown or plain), or - for stdin.")],
@@ -182,6 +175,7 @@ def verify(
     from veriground.engine import verify_text
     from veriground.evidence.gather import CorpusEvidence, PackEvidence
     from veriground.evidence.pack import read_pack
+    from veriground.reports.files import check_report_path, write_report
     from veriground.reports.verification_view import print_verification
     from veriground.retrieval.search import build_retriever
 
@@ -202,8 +196,8 @@ def verify(
             "models.allow_download": allow_download,
         },
     )
-    if report is not None and report.suffix.lower() not in REPORT_SUFFIXES:
-        raise ConfigError(f"--report {report}: unknown report type; use a name ending in {', '.join(REPORT_SUFFIXES)}")
+    if report is not None:
+        check_report_path(report)
     text = _read_text(source, config.verification.max_input_chars)
     nli = build_nli(config.models)
     if evidence is not None:
@@ -222,7 +216,7 @@ def verify(
             evidence_source = CorpusEvidence(store, config.retrieval, build_retriever(store, config))
             result = verify_text(text, config=config, source=evidence_source, nli=nli, query=query)
     if report is not None:
-        _write_report(result, report)
+        write_report(result, report)
     if as_json:
         _print_json(result.model_dump(mode="json"))
     else:
@@ -251,26 +245,6 @@ def _read_text(source: str, max_chars: int) -> str:
     except UnicodeDecodeError as err:
         raise InputTextError(
             f"{name} is not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start}); save it as UTF-8"
-        ) from None
-
-
-def _write_report(result: Any, path: Path) -> None:
-    """Write next to the target and rename, so an interrupted run never leaves half a report."""
-    from veriground.reports.html import render_html
-    from veriground.reports.markdown import render_markdown
-
-    suffix = path.suffix.lower()
-    if suffix == ".json":
-        content = _json_text(result.model_dump(mode="json"))
-    else:
-        content = render_html(result) if suffix == ".html" else render_markdown(result)
-    partial = path.with_name(path.name + ".partial")
-    try:
-        partial.write_text(content, encoding="utf-8")
-        partial.replace(path)
-    except OSError as err:
-        raise InputTextError(
-            f"cannot write the report to {path}: {err.strerror or err}; choose a writable path"
         ) from None
 
 
@@ -405,33 +379,34 @@ def demo(
     top_k: Annotated[int, typer.Option("-k", "--top-k", help="Passages per query.")] = 3,
 ) -> None:
     """Ingest the bundled demo corpus, search it with the example queries, and verify an example answer."""
-    from veriground.backends.lexical_nli import LexicalNLIModel
+    from veriground.backends.registry import build_nli
     from veriground.corpus.ingest import ingest_paths
     from veriground.engine import verify_text
     from veriground.evidence.gather import CorpusEvidence
+    from veriground.reports.files import REPORT_SUFFIXES, write_report
     from veriground.reports.terminal import console, print_ingest_summary, print_search_results
     from veriground.reports.verification_view import print_verification
-    from veriground.retrieval.search import BM25Retriever
+    from veriground.retrieval.search import build_retriever
 
     config = _config(None, **{"corpus.dir": corpus})
     demo_root = resources.files("veriground") / "demo_corpus"
     with resources.as_file(demo_root) as root, _open_store(config, create=True) as store:
         report = ingest_paths([root], store, config.ingest)
         queries = [line.strip() for line in (root / "QUERIES.txt").read_text().splitlines() if line.strip()]
-        retriever = BM25Retriever(store, config.retrieval)
-        report = report.model_copy(update={"passages_indexed": len(retriever.refresh().passage_ids)})
-        print_ingest_summary(report, corpus)
+        retriever = build_retriever(store, config)
+        print_ingest_summary(
+            report.model_copy(update={"passages_indexed": len(list(store.iter_latest_texts()))}), corpus
+        )
         for query in queries:
             print_search_results(query, retriever.retrieve(query, top_k))
         example = (root / DEMO_EXAMPLE_NAME).read_text(encoding="utf-8")
         console.rule(f"Verifying the example answer {DEMO_EXAMPLE_NAME}")
-        result = verify_text(
-            example, config=config, source=CorpusEvidence(store, config.retrieval), nli=LexicalNLIModel()
-        )
+        source = CorpusEvidence(store, config.retrieval, retriever)
+        result = verify_text(example, config=config, source=source, nli=build_nli(config.models))
     print_verification(result)
     written = [corpus / f"example-report{suffix}" for suffix in REPORT_SUFFIXES]
     for path in written:
-        _write_report(result, path)
+        write_report(result, path)
     console.print("Reports: " + ", ".join(str(path) for path in written))
     console.print(f'Try your own: veriground search "your words" --corpus {corpus}')
     console.print(f"             veriground verify notes.md --corpus {corpus} --report report.html")

@@ -83,6 +83,10 @@ class CorpusRetriever:
         self._dense: DenseIndex | None = None
         self.notes: list[str] = []
 
+    def passages_indexed(self) -> int:
+        """How many passages search sees (the BM25 index is brought up to date first)."""
+        return len(self._bm25.refresh().passage_ids)
+
     def dense_index(self) -> DenseIndex:
         """The dense index for the store's current generation, embedding only passages not yet cached."""
         if self._dense is None or self._dense.generation != self._store.generation:
