@@ -19,6 +19,12 @@ from veriground.schema import SourceType
 CONFIG_FILE_NAME = "veriground.toml"
 ENV_PREFIX = "VERIGROUND_"
 DEFAULT_CORPUS_DIR = Path(".veriground")
+# Short environment names for the settings a user most often sets by hand (the issue's own spelling).
+ENV_ALIASES = {
+    "VERIGROUND_LLM_BASE_URL": "llm.base_url",
+    "VERIGROUND_LLM_MODEL": "llm.model",
+    "VERIGROUND_LLM_API_KEY_ENV": "llm.api_key_env",
+}
 
 
 class Section(BaseModel):
@@ -83,12 +89,40 @@ class VerificationConfig(Section):
     conflict_high_prob: float = Field(0.60, ge=0, le=1)
 
 
+class LLMConfig(Section):
+    """An OpenAI-compatible chat server (OpenAI, Ollama, vLLM, llama.cpp server). With no base_url there is no
+    LLM: `ask` answers with the offline extractive answerer and verification uses tier-1 signals only."""
+
+    base_url: str | None = None  # e.g. http://localhost:11434/v1 (Ollama); env VERIGROUND_LLM_BASE_URL
+    model: str | None = None  # the name the server knows the model by; env VERIGROUND_LLM_MODEL
+    # The *name* of the environment variable holding the API key; an unset or empty variable sends no key.
+    api_key_env: str = "OPENAI_API_KEY"
+    temperature: float = Field(0.0, ge=0, le=2)
+    seed: int = 0
+    max_tokens: int = Field(1024, ge=1, le=131_072)
+    timeout_s: float = Field(60.0, gt=0, le=3600)
+    # Retries after a timeout, a refused connection, 429 or 5xx, with a doubling pause from retry_pause_s.
+    max_retries: int = Field(2, ge=0, le=10)
+    retry_pause_s: float = Field(1.0, ge=0, le=60)
+    # Invalid JSON gets this many "reply again with valid JSON" turns before the call counts as failed.
+    repair_retries: int = Field(1, ge=0, le=5)
+    logprobs: bool = True  # asked for; servers that do not offer them simply return none
+    top_logprobs: int = Field(5, ge=0, le=20)
+    # k answers for self-consistency (seed 001); 1: one answer, no consistency signal.
+    samples: int = Field(1, ge=1, le=20)
+    # Every call is cached as JSONL keyed by model, prompt hash and parameters; None: <corpus.dir>/llm-cache.jsonl.
+    cache: Path | None = None
+    replay: bool = False  # answer only from the cache; a call not in it is an error (evaluation replays)
+    judge: bool = False  # tier-2 verification (seed 004 §3.6): the LLM judges claim support and conflicts
+
+
 class Config(Section):
     corpus: CorpusConfig = CorpusConfig()
     ingest: IngestConfig = IngestConfig()
     retrieval: RetrievalConfig = RetrievalConfig()
     models: ModelsConfig = ModelsConfig()
     verification: VerificationConfig = VerificationConfig()
+    llm: LLMConfig = LLMConfig()
 
 
 def load_config(
@@ -124,8 +158,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
 
 
 def _read_env(environ: Mapping[str, str]) -> dict[str, Any]:
-    """VERIGROUND_RETRIEVAL__TOP_K=10 -> {"retrieval": {"top_k": "10"}}; pydantic converts the type."""
-    dotted = {}
+    """VERIGROUND_RETRIEVAL__TOP_K=10 -> {"retrieval": {"top_k": "10"}}; pydantic converts the type. The LLM
+    server's address and model also answer to the shorter names in ENV_ALIASES."""
+    dotted = {key: environ[name] for name, key in ENV_ALIASES.items() if environ.get(name)}
     for name, value in environ.items():
         if name.startswith(ENV_PREFIX) and "__" in name:
             section, _, key = name[len(ENV_PREFIX) :].lower().partition("__")

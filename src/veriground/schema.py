@@ -465,6 +465,26 @@ class ClaimReport(Record):
     mitigation: Mitigation
 
 
+class ChatMessage(Record):
+    """One turn of an OpenAI-style chat."""
+
+    role: Literal["system", "user", "assistant"]
+    content: str
+
+
+class LLMCompletion(Record):
+    """One answer of an LLM call. `request_sha256` keys the call in the cache (model, messages, parameters);
+    token log-probabilities and per-token entropies (over the returned top alternatives, in nats) are None when
+    the server does not offer them."""
+
+    text: str
+    finish_reason: str | None = None
+    request_sha256: str
+    sample_index: int = Field(0, ge=0)
+    token_logprobs: tuple[float, ...] | None = None
+    token_entropies: tuple[float, ...] | None = None
+
+
 class BackendInfo(Record):
     role: Literal["nli", "retriever", "embedder", "reranker", "llm"]
     name: str

@@ -1,4 +1,4 @@
-"""Typed, batch-first protocols that every model backend implements (one verb each: encode, rank, predict).
+"""Typed, batch-first protocols that every model backend implements (one verb each: encode, rank, predict, complete).
 
 Every backend names itself (`name`, a versioned registry entry), says what it is (`model_id`: a Hugging Face
 id, a local path or a rule name) and the SHA-256 of its weights (`checksum`, None for a rule-based backend),
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
-from veriground.schema import NLIScores
+from veriground.schema import ChatMessage, LLMCompletion, NLIScores
 
 if TYPE_CHECKING:
     import numpy as np
@@ -53,4 +53,17 @@ class Reranker(Protocol):
 
     def rank(self, query: str, passages: Sequence[str]) -> list[float]:
         """One relevance score per passage, in the passages' order."""
+        ...
+
+
+@runtime_checkable
+class LLM(Protocol):
+    """A chat model: messages in, `samples` completions out (temperature and seed come from its config)."""
+
+    name: str  # e.g. "openai-chat.v1"
+    model_id: str  # the server's model name, with its base URL
+    checksum: str | None  # None: a served model's weights cannot be checked from here
+
+    def complete(self, messages: Sequence[ChatMessage], *, samples: int = 1) -> list[LLMCompletion]:
+        """`samples` completions of the chat, in sample order; raises BackendError when the server cannot answer."""
         ...
