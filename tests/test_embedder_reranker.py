@@ -19,6 +19,7 @@ from veriground.backends import sentence_embedder  # noqa: E402
 from veriground.backends.cross_encoder_reranker import CrossEncoderReranker, build_reranker  # noqa: E402
 from veriground.backends.fakes import FakeEmbedder, FakeReranker  # noqa: E402
 from veriground.backends.model_files import MINILM_SHA256, MODELS_EXTRA_HINT, file_sha256  # noqa: E402
+from veriground.backends.onnx_export import quantise_onnx  # noqa: E402
 from veriground.backends.protocols import Embedder, Reranker  # noqa: E402
 from veriground.backends.sentence_embedder import (  # noqa: E402
     FP32_FILE,
@@ -403,10 +404,12 @@ def test_reranker_failure_is_a_backend_error(tiny_models, monkeypatch) -> None:
 
 def test_build_embedder_follows_the_runtime(tiny_models, onnx_cache, tiny_onnx_int8) -> None:
     torch_config = ModelsConfig(embedder=str(tiny_models.embedder), runtime="torch")
-    onnx_config = ModelsConfig(embedder=str(tiny_models.embedder), runtime="onnx", batch_size=7)
+    onnx_config = ModelsConfig(
+        embedder=str(tiny_models.embedder), runtime="onnx", batch_size=7, onnx_cache_dir=onnx_cache
+    )
     assert isinstance(build_embedder(torch_config), SentenceTransformerEmbedder)
-    int8 = build_embedder(onnx_config, onnx_cache_dir=onnx_cache)
-    fp32 = build_embedder(onnx_config, int8=False, onnx_cache_dir=onnx_cache)
+    int8 = build_embedder(onnx_config)
+    fp32 = build_embedder(onnx_config.model_copy(update={"quantize": False}))
     assert isinstance(int8, OnnxEmbedder) and int8.onnx_path.name == INT8_FILE and int8.batch_size == 1
     assert isinstance(fp32, OnnxEmbedder) and fp32.onnx_path.name == FP32_FILE and fp32.batch_size == 7
 
@@ -448,9 +451,9 @@ def test_bundled_minilm_ranks_a_paraphrase_above_an_unrelated_sentence(minilm_to
 def test_bundled_minilm_int8_per_channel_keeps_close_to_torch(minilm_torch, tmp_path, record_property) -> None:
     """Why quantise_onnx quantises per channel: per tensor, MiniLM's vectors move several times further."""
     reference = minilm_torch.encode(SENTENCES)
-    int8 = build_embedder(ModelsConfig(runtime="onnx"), onnx_cache_dir=tmp_path)
+    int8 = build_embedder(ModelsConfig(runtime="onnx", onnx_cache_dir=tmp_path))
     per_tensor_path = int8.onnx_path.with_name("model.int8-per-tensor.onnx")
-    sentence_embedder.quantise_onnx(int8.onnx_path.with_name(FP32_FILE), per_tensor_path, per_channel=False)
+    quantise_onnx(int8.onnx_path.with_name(FP32_FILE), per_tensor_path, per_channel=False)
     per_tensor = sentence_embedder._OnnxPipeline(per_tensor_path, device="cpu", threads=None)
 
     per_channel_cosines = _cosines(int8.encode(SENTENCES), reference)

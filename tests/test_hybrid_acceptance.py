@@ -37,3 +37,22 @@ def test_hybrid_search_finds_the_velocity_passage_that_bm25_ranks_low(demo_corpu
     hybrid = rank_of_velocity(demo_corpus, capsys, "hybrid")
     assert bm25 is None or bm25 > 5
     assert hybrid is not None and hybrid <= 5
+
+
+def evidence_texts(corpus, capsys, tmp_path, mode: str) -> list[str]:
+    answer = tmp_path / f"answer-{mode}.md"
+    answer.write_text("Instantaneous velocity is the instantaneous rate of change of position.\n", encoding="utf-8")
+    capsys.readouterr()
+    code = main(["verify", str(answer), "--corpus", str(corpus), "--retrieval", mode, "--json"])
+    assert code == 0
+    report = json.loads(capsys.readouterr().out)
+    (claim,) = report["claims"]
+    names = {backend["name"] for backend in report["manifest"]["backends"]}
+    assert {"bm25s.v1", "dense-exact-ip.v1", "hybrid-rrf.v1", "sentence-transformers.v1"} <= names
+    return [chunk["text"] for chunk in claim["evidence"]]
+
+
+@pytest.mark.slow
+def test_verify_with_hybrid_retrieval_gathers_the_velocity_passage(demo_corpus, capsys, tmp_path):
+    hybrid = evidence_texts(demo_corpus, capsys, tmp_path, "hybrid")
+    assert any(VELOCITY in text for text in hybrid)

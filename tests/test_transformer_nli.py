@@ -308,7 +308,7 @@ def test_onnx_export_is_cached_by_source_weights(tiny_dir, tiny_onnx, onnx_cache
     def refuse(*args, **kwargs):
         raise AssertionError("exported again although the cache holds this model")
 
-    monkeypatch.setattr(transformer_nli, "_export_onnx", refuse)
+    monkeypatch.setattr(transformer_nli, "_export_classifier", refuse)
     again = OnnxNLIModel(str(tiny_dir), cache_dir=onnx_cache)
     assert again.onnx_path == tiny_onnx.onnx_path and again.checksum == tiny_onnx.checksum
     assert weights_sha256(tiny_dir) in str(again.onnx_path.parent.name)
@@ -344,7 +344,9 @@ def test_bad_batch_size_and_device_are_refused(tiny_dir):
 def test_unwritable_onnx_cache_is_a_backend_error(tiny_dir, tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
-    with pytest.raises(BackendError, match="cannot write .*model.onnx: .*; pass a writable cache_dir"):
+    with pytest.raises(
+        BackendError, match="cannot write .*model.onnx: .*; set models.onnx_cache_dir to a writable folder"
+    ):
         OnnxNLIModel(str(tiny_dir), cache_dir=blocker)
 
 
@@ -362,6 +364,27 @@ def test_factory_picks_the_backend_by_name_and_runtime(tiny_dir, tmp_path, monke
     assert isinstance(torch_model, TransformerNLIModel) and torch_model.batch_size == 2
     onnx_model = build_nli_model(ModelsConfig(nli=str(tiny_dir), runtime="onnx"))
     assert isinstance(onnx_model, OnnxNLIModel) and onnx_model.onnx_path.is_relative_to(tmp_path)
+    assert onnx_model.quantized and onnx_model.batch_size == 1  # models.quantize defaults to int8
+
+
+def test_factory_follows_quantize_and_onnx_cache_dir(tiny_dir, onnx_cache):
+    config = ModelsConfig(nli=str(tiny_dir), runtime="onnx", quantize=False, batch_size=3, onnx_cache_dir=onnx_cache)
+    fp32 = build_nli_model(config)
+    assert not fp32.quantized and fp32.batch_size == 3 and fp32.onnx_path.is_relative_to(onnx_cache)
+    assert "fp32" in fp32.onnx_path.parent.name
+
+
+def test_int8_scores_of_a_pair_do_not_depend_on_its_batch(tiny_onnx_int8):
+    """Dynamic quantisation scales activations over a whole batch; one window per run keeps a pair's scores a
+    function of the pair alone, so a claim's verdict cannot change with the other claims of a text."""
+    pairs = [
+        ("A passage of evidence with several words about velocity.", "Velocity is speed."),
+        ("Short.", "x"),
+        ("Kinetic energy grows with the square of speed, as every textbook says.", "Energy grows."),
+    ]
+    together = tiny_onnx_int8.predict(pairs)
+    alone = [tiny_onnx_int8.predict([pair])[0] for pair in pairs]
+    assert together == alone
 
 
 def test_factory_refuses_onnx_on_a_gpu_device(tiny_dir):

@@ -1,16 +1,17 @@
 """Deterministic stand-ins for the backend protocols, for tests: a table-driven NLI, one that always fails,
-a hashing embedder and a word-overlap reranker. None of them is ever a default at run time."""
+a hashing embedder, a word-overlap reranker and a scripted LLM. None of them is ever a default at run time."""
 
 from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
+from veriground.backends.llm_cache import request_key
 from veriground.errors import BackendError
-from veriground.schema import NLIScores
+from veriground.schema import ChatMessage, LLMCompletion, NLIScores
 
 _WORD = re.compile(r"\w+")
 
@@ -79,3 +80,36 @@ class FakeReranker:
     def rank(self, query: str, passages: Sequence[str]) -> list[float]:
         words = set(_WORD.findall(query.lower()))
         return [len(words & set(_WORD.findall(p.lower()))) / max(1, len(words)) for p in passages]
+
+
+class FakeLLM:
+    """Answers from a script: the next reply of a list, or `reply(messages)`; records every chat it was sent."""
+
+    name = "fake-llm.v1"
+    model_id = "veriground/fake-llm"
+    checksum: str | None = None
+
+    def __init__(self, replies: Sequence[str] | Callable[[list[ChatMessage]], str]) -> None:
+        self._reply = replies if callable(replies) else None
+        self._script = [] if callable(replies) else list(replies)
+        self.calls: list[list[ChatMessage]] = []
+        self.json_modes: list[bool] = []
+
+    def complete(
+        self, messages: Sequence[ChatMessage], *, samples: int = 1, json_mode: bool = False
+    ) -> list[LLMCompletion]:
+        chat = list(messages)
+        self.calls.append(chat)
+        self.json_modes.append(json_mode)
+        key = request_key({"messages": [m.model_dump() for m in chat], "n": samples, "json_mode": json_mode})
+        return [
+            LLMCompletion(text=self._next_reply(chat), finish_reason="stop", request_sha256=key, sample_index=index)
+            for index in range(samples)
+        ]
+
+    def _next_reply(self, chat: list[ChatMessage]) -> str:
+        if self._reply is not None:
+            return self._reply(chat)
+        if not self._script:
+            raise BackendError(f"{self.name} has no scripted reply left after {len(self.calls)} calls; script more")
+        return self._script.pop(0)

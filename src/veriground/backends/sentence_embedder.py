@@ -11,7 +11,6 @@ import inspect
 import json
 import shutil
 import tempfile
-import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -25,18 +24,17 @@ from veriground.backends.model_files import (
     use_offline_hub,
     weights_sha256,
 )
+from veriground.backends.onnx_export import export_module, onnx_cache_dir, onnx_session, quantise_onnx
 from veriground.errors import BackendError
 
 if TYPE_CHECKING:
     from veriground.backends.protocols import Embedder
     from veriground.config import ModelsConfig
 
-DEFAULT_ONNX_CACHE_DIR = Path("~/.cache/veriground/onnx")
 FP32_FILE = "model.fp32.onnx"
 INT8_FILE = "model.int8.onnx"
 LAYOUT_FILE = "layout.json"
 TOKENIZER_DIR = "tokenizer"
-ONNX_OPSET = 17  # first opset with a fused LayerNormalization; onnxruntime >= 1.14 runs it
 # An fp32 export must reproduce torch to float rounding; anything less means a mis-traced graph.
 EXPORT_MIN_COSINE = 0.9999
 # Different lengths, so the traced graph keeps its padding-mask path (a batch without padding can let
@@ -196,7 +194,7 @@ class OnnxEmbedder:
         self.model_id, folder = resolve_model(model, allow_download=allow_download)
         if folder is None:  # a hub id to fetch first: loading it once puts it in the Hugging Face cache
             _, self.model_id, folder = load_sentence_transformer(model, device="cpu", allow_download=True)
-        export_dir = (cache_dir or DEFAULT_ONNX_CACHE_DIR).expanduser() / weights_sha256(folder)
+        export_dir = onnx_cache_dir(cache_dir) / weights_sha256(folder)
         self.onnx_path = ensure_onnx_export(folder, export_dir, int8=int8)
         self.checksum: str | None = file_sha256(self.onnx_path)
         self.int8 = int8
@@ -247,29 +245,6 @@ def export_onnx(source: Path, export_dir: Path) -> None:
         shutil.rmtree(staging, ignore_errors=True)
 
 
-def quantise_onnx(fp32_path: Path, int8_path: Path, *, per_channel: bool = True) -> None:
-    """Dynamic int8 quantisation of the weights, by default one scale per output channel. One scale per tensor
-    (per_channel=False, kept for comparison) moves MiniLM's vectors about 7x further from torch's (mean cosine
-    0.967 against 0.995 in tests/test_embedder_reranker.py)."""
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-    from onnxruntime.quantization.shape_inference import quant_pre_process
-
-    prepared = int8_path.with_name(f".{int8_path.name}.prepared")
-    staging = int8_path.with_name(f".{int8_path.name}.partial")
-    try:
-        # onnxruntime's recommended pre-pass (shape inference, graph clean-up); without it quantize_dynamic
-        # calls logging.warning, which installs a handler on the application's root logger. Symbolic shape
-        # inference gives up on BERT's dynamic attention shapes, so only ONNX's own inference runs.
-        quant_pre_process(str(fp32_path), str(prepared), skip_symbolic_shape=True)
-        quantize_dynamic(str(prepared), str(staging), per_channel=per_channel, weight_type=QuantType.QInt8)
-        staging.replace(int8_path)
-    except Exception as err:
-        raise BackendError(f"int8 quantisation of {fp32_path} failed: {type(err).__name__}: {err}") from err
-    finally:
-        prepared.unlink(missing_ok=True)
-        staging.unlink(missing_ok=True)
-
-
 def pool_tokens(token_embeddings: np.ndarray, attention_mask: np.ndarray, modes: Sequence[str]) -> np.ndarray:
     """Sentence vectors from (batch, tokens, hidden) token vectors, as sentence-transformers' Pooling module
     computes them for right-padded input; several modes are concatenated in order."""
@@ -304,11 +279,7 @@ class _OnnxPipeline:
         self.input_names: list[str] = layout["input_names"]
         self.dimension: int = layout["dimension"]
         self.tokenizer = auto_tokenizer.from_pretrained(str(export_dir / TOKENIZER_DIR), local_files_only=True)
-        options = ort.SessionOptions()
-        if threads is not None:
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
-        self.session = ort.InferenceSession(str(onnx_path), options, providers=_providers(ort, device))
+        self.session = onnx_session(onnx_path, providers=_providers(ort, device), threads=threads)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if self.do_lower_case:
@@ -392,28 +363,13 @@ def _trace_to_onnx(transformer: Any, layout: dict[str, Any], path: Path) -> None
         def forward(self, *inputs: torch.Tensor) -> torch.Tensor:
             return self.network(**dict(zip(names, inputs, strict=True))).last_hidden_state
 
-    dynamic_axes = {name: {0: "batch", 1: "sequence"} for name in [*names, "token_embeddings"]}
-    try:
-        with torch.no_grad(), warnings.catch_warnings():
-            # dynamo=False: the TorchScript exporter needs no onnxscript. Its deprecation notice and tracer
-            # warnings are expected; _check_export catches a trace that does not generalise.
-            warnings.simplefilter("ignore")
-            torch.onnx.export(
-                TokenEmbeddings(transformer.auto_model).eval(),
-                tuple(encoded[name] for name in names),
-                str(path),
-                dynamo=False,
-                input_names=names,
-                output_names=["token_embeddings"],
-                dynamic_axes=dynamic_axes,
-                opset_version=ONNX_OPSET,
-                do_constant_folding=True,
-            )
-    except Exception as err:
-        raise BackendError(
-            f"torch.onnx export of {transformer.auto_model.name_or_path} failed: {type(err).__name__}: {err}; "
-            'set models.runtime = "torch"'
-        ) from err
+    export_module(
+        TokenEmbeddings(transformer.auto_model).eval(),
+        {name: encoded[name] for name in names},
+        output_name="token_embeddings",
+        output_axes={0: "batch", 1: "sequence"},
+        path=path,
+    )
 
 
 def _check_export(model: Any, pipeline: _OnnxPipeline, source: Path) -> None:
@@ -428,16 +384,16 @@ def _check_export(model: Any, pipeline: _OnnxPipeline, source: Path) -> None:
         )
 
 
-def build_embedder(models: ModelsConfig, *, int8: bool = True, onnx_cache_dir: Path | None = None) -> Embedder:
-    """The embedder that `models` names, on `models.runtime` (int8 applies to the onnx runtime only)."""
+def build_embedder(models: ModelsConfig) -> Embedder:
+    """The embedder that `models` names, on `models.runtime` (models.quantize applies to the onnx runtime)."""
     if models.runtime == "onnx":
         return OnnxEmbedder(
             models.embedder,
-            int8=int8,
+            int8=models.quantize,
             device=models.device,
             batch_size=models.batch_size,
             allow_download=models.allow_download,
-            cache_dir=onnx_cache_dir,
+            cache_dir=models.onnx_cache_dir,
         )
     return SentenceTransformerEmbedder(
         models.embedder, device=models.device, batch_size=models.batch_size, allow_download=models.allow_download

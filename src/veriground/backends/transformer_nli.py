@@ -8,11 +8,8 @@ claim too long to leave room for evidence raises BackendError, which the NLI sig
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
-import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,6 +24,7 @@ from veriground.backends.model_files import (
     use_offline_hub,
     weights_sha256,
 )
+from veriground.backends.onnx_export import ONNX_OPSET, export_module, onnx_cache_dir, onnx_session, quantise_onnx
 from veriground.backends.protocols import NLIModel
 from veriground.errors import BackendError, ConfigError
 from veriground.schema import NLIScores
@@ -37,9 +35,6 @@ if TYPE_CHECKING:
 TRANSFORMER_NLI_NAME = "transformers-nli.v1"
 ONNX_NLI_NAME = "onnx-nli.v1"
 LEXICAL_MODEL_NAME = "lexical"
-# torch.onnx's TorchScript exporter writes opset 17 without a LayerNormalization decomposition; onnxruntime
-# 1.18+ runs it on every CPU.
-ONNX_OPSET = 17
 # A premise window shorter than this cannot hold a sentence of evidence (~25 words), so a claim that leaves
 # less room than this is refused rather than judged on scraps.
 MIN_PREMISE_TOKENS = 32
@@ -266,6 +261,8 @@ class OnnxNLIModel(SequencePairNLIModel):
     The export is cached under `cache_dir` (default ~/.cache/veriground/onnx, or $XDG_CACHE_HOME) in a folder
     named by the source weights' SHA-256, precision and opset, so a rerun loads it instead of exporting. Not
     inside the model folder: weights_sha256 hashes every *.onnx there, so the source checksum would change.
+    With int8 weights it scores one window per run, whatever `batch_size` says: dynamic quantisation scales
+    activations over the whole batch, so a pair's scores would otherwise depend on the pairs batched with it.
     """
 
     name = ONNX_NLI_NAME
@@ -282,7 +279,7 @@ class OnnxNLIModel(SequencePairNLIModel):
     ) -> None:
         torch, transformers = _import_models_extra()
         try:
-            import onnxruntime
+            import onnxruntime  # noqa: F401  (onnx_session imports it; fail here with the install hint)
         except ImportError:
             raise BackendError(f"the onnx runtime needs onnxruntime; {MODELS_EXTRA_HINT}") from None
         self.model_id, source, folder = _locate(model, allow_download)
@@ -292,31 +289,26 @@ class OnnxNLIModel(SequencePairNLIModel):
         if folder is None:
             raise BackendError(f"cannot find the downloaded files of {model!r} in the Hugging Face cache to export")
         source_sha = weights_sha256(folder)
-        root = Path(cache_dir) if cache_dir is not None else _default_cache_dir()
+        root = onnx_cache_dir(cache_dir)
         fp32_path = root / f"{source_sha}-fp32-opset{ONNX_OPSET}" / "model.onnx"
         if not fp32_path.is_file():
             classifier = _load_classifier(transformers, source, allow_download, self.model_id, eager=True)
-            _export_onnx(torch, classifier, tokenizer, input_names, fp32_path)
+            _export_classifier(torch, classifier, tokenizer, input_names, fp32_path)
         self.onnx_path = fp32_path
         if quantize:
             self.onnx_path = root / f"{source_sha}-int8-opset{ONNX_OPSET}" / "model.onnx"
             if not self.onnx_path.is_file():
-                _quantize_onnx(fp32_path, self.onnx_path)
+                quantise_onnx(fp32_path, self.onnx_path)
         self.quantized = quantize
         self.checksum = file_sha256(self.onnx_path)
-        try:
-            self._session = onnxruntime.InferenceSession(str(self.onnx_path), providers=["CPUExecutionProvider"])
-        except Exception as err:  # onnxruntime raises its own Fail/InvalidGraph types
-            raise BackendError(
-                f"onnxruntime cannot load {self.onnx_path}: {err}; delete the file to re-export"
-            ) from None
+        self._session = onnx_session(self.onnx_path, providers=["CPUExecutionProvider"])
         session_inputs = {node.name for node in self._session.get_inputs()}
         label_map = read_label_map(config.id2label, label_order)
         super().__init__(
             tokenizer,
             config,
             label_map=label_map,
-            batch_size=batch_size,
+            batch_size=1 if quantize else batch_size,
             input_names=[name for name in input_names if name in session_inputs],
         )
 
@@ -334,7 +326,13 @@ def build_nli_model(models: ModelsConfig) -> NLIModel:
                 f"models.device = {models.device!r} needs models.runtime = 'torch'; the onnx runtime runs on CPU "
                 "(set models.device = 'cpu')"
             )
-        return OnnxNLIModel(models.nli, batch_size=models.batch_size, allow_download=models.allow_download)
+        return OnnxNLIModel(
+            models.nli,
+            batch_size=models.batch_size,
+            allow_download=models.allow_download,
+            quantize=models.quantize,
+            cache_dir=models.onnx_cache_dir,
+        )
     return TransformerNLIModel(
         models.nli, device=models.device, batch_size=models.batch_size, allow_download=models.allow_download
     )
@@ -416,10 +414,6 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return shifted / shifted.sum(axis=1, keepdims=True)
 
 
-def _default_cache_dir() -> Path:
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "veriground" / "onnx"
-
-
 def _logits_module(torch: Any, model: Any, input_names: Sequence[str]) -> Any:
     """The classifier as a module of positional tensors that returns only the logits, for tracing."""
 
@@ -434,8 +428,7 @@ def _logits_module(torch: Any, model: Any, input_names: Sequence[str]) -> Any:
     return LogitsOnly().eval()
 
 
-def _export_onnx(torch: Any, model: Any, tokenizer: Any, input_names: Sequence[str], path: Path) -> None:
-    """torch.onnx.export with dynamic batch and sequence axes."""
+def _export_classifier(torch: Any, model: Any, tokenizer: Any, input_names: Sequence[str], path: Path) -> None:
     # Two pairs of different lengths, so the traced graph sees padding and a batch above one.
     sample = tokenizer(
         ["A passage of evidence with several words.", "Short."],
@@ -443,49 +436,10 @@ def _export_onnx(torch: Any, model: Any, tokenizer: Any, input_names: Sequence[s
         padding=True,
         return_tensors="pt",
     )
-    dynamic = {name: {0: "batch", 1: "sequence"} for name in input_names}
-
-    def export(temporary: str) -> None:
-        with warnings.catch_warnings():  # the TorchScript exporter's deprecation and tracer notes are not ours
-            warnings.simplefilter("ignore")
-            torch.onnx.export(
-                _logits_module(torch, model, input_names),
-                tuple(sample[name] for name in input_names),
-                temporary,
-                input_names=list(input_names),
-                output_names=["logits"],
-                dynamic_axes={**dynamic, "logits": {0: "batch"}},
-                opset_version=ONNX_OPSET,
-                dynamo=False,  # the torch.export-based exporter needs onnxscript, which the models extra lacks
-            )
-
-    _write_atomically(path, export, "torch.onnx.export")
-
-
-def _quantize_onnx(fp32_path: Path, int8_path: Path) -> None:
-    """int8 weights, activations quantised at run time; per channel keeps the error low on small matrices."""
-    from onnxruntime.quantization import QuantType, quantize_dynamic
-
-    def quantize(temporary: str) -> None:
-        quantize_dynamic(fp32_path, temporary, per_channel=True, weight_type=QuantType.QInt8)
-
-    _write_atomically(int8_path, quantize, "onnxruntime quantize_dynamic")
-
-
-def _write_atomically(path: Path, write: Callable[[str], None], what: str) -> None:
-    """`write` into a temporary file beside `path`, then rename it: a crash never leaves a half file to reuse."""
-    temporary: str | None = None
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(suffix=".onnx.partial", dir=path.parent)
-        os.close(handle)
-        write(temporary)
-        os.replace(temporary, path)
-        temporary = None
-    except OSError as err:
-        raise BackendError(f"cannot write {path}: {err}; pass a writable cache_dir") from None
-    except Exception as err:  # exporters raise many types; the model stays usable with models.runtime = 'torch'
-        raise BackendError(f"{what} failed for this model: {err}; use models.runtime = 'torch'") from None
-    finally:
-        if temporary is not None:
-            Path(temporary).unlink(missing_ok=True)
+    export_module(
+        _logits_module(torch, model, input_names),
+        {name: sample[name] for name in input_names},
+        output_name="logits",
+        output_axes={0: "batch"},
+        path=path,
+    )

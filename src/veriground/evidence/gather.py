@@ -21,6 +21,9 @@ from veriground.schema import BackendInfo, EvidenceChunk, EvidencePack
 
 _PACK_NUMBER = re.compile(r"\[?\s*(\d+)\s*\]?")
 BM25_BACKEND = BackendInfo(role="retriever", name="bm25s.v1", model_id="bm25s (Lucene BM25, Snowball English stems)")
+DENSE_BACKEND = BackendInfo(
+    role="retriever", name="dense-exact-ip.v1", model_id="exact inner product over stored unit embeddings (numpy)"
+)
 
 
 class EvidenceSource(Protocol):
@@ -59,6 +62,11 @@ class CorpusEvidence:
 
     def backends(self) -> list[BackendInfo]:
         infos = [BM25_BACKEND] if self._config.mode != "dense" else []
+        if self._config.mode != "bm25":
+            infos.append(DENSE_BACKEND)
+        if self._config.mode == "hybrid":
+            fusion = f"reciprocal-rank fusion of bm25 and dense rankings, k={self._config.rrf_k}"
+            infos.append(BackendInfo(role="retriever", name="hybrid-rrf.v1", model_id=fusion))
         for role, backend in self._retriever.backends():
             infos.append(
                 BackendInfo(role=role, name=backend.name, model_id=backend.model_id, checksum=backend.checksum)

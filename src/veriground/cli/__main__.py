@@ -1,0 +1,7 @@
+"""`python -m veriground.cli`."""
+
+import sys
+
+from veriground.cli import main
+
+sys.exit(main())

@@ -1,0 +1,67 @@
+"""What every command shares: the typer apps, the common options, config resolution and store opening."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from veriground.config import Config, load_config
+
+app = typer.Typer(
+    name="veriground",
+    help="Cited-or-silent answers and claim-by-claim verification against a local corpus.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+corpus_app = typer.Typer(help="Inspect the corpus: documents, versions and passages.", no_args_is_help=True)
+app.add_typer(corpus_app, name="corpus")
+models_app = typer.Typer(
+    help="Model backends: what is registered, installed and loadable offline.", no_args_is_help=True
+)
+app.add_typer(models_app, name="models")
+
+
+CorpusOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--corpus", help="Corpus directory (config corpus.dir, default ./.veriground).", envvar="VERIGROUND_CORPUS"
+    ),
+]
+ConfigOption = Annotated[
+    Path | None, typer.Option("--config", help="TOML config file (default ./veriground.toml if present).")
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print the schema records as JSON.")]
+RetrievalOption = Annotated[
+    str | None, typer.Option("--retrieval", help="bm25, dense or hybrid (config retrieval.mode).")
+]
+RerankerOption = Annotated[
+    str | None, typer.Option("--reranker", help="Cross-encoder folder or hub id (config models.reranker).")
+]
+RuntimeOption = Annotated[
+    str | None,
+    typer.Option("--runtime", help="torch, or onnx (int8 unless models.quantize = false) (config models.runtime)."),
+]
+AllowDownloadOption = Annotated[
+    bool | None,
+    typer.Option("--allow-download/--offline", help="Let a model missing on disk come from the hub (default off)."),
+]
+
+
+def config_from(config_file: Path | None, **overrides: Any) -> Config:
+    return load_config(config_file, overrides)
+
+
+def print_json(data: Any) -> None:
+    from veriground.reports.files import json_text
+
+    sys.stdout.write(json_text(data))
+
+
+def open_store(config: Config, *, create: bool = False):
+    from veriground.corpus.store import CorpusStore
+
+    return CorpusStore(config.corpus.dir, create=create)

@@ -1,0 +1,157 @@
+"""`ingest`, `search` and `corpus list|show|passage`: build the corpus and look inside it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from veriground.cli.app import (
+    AllowDownloadOption,
+    ConfigOption,
+    CorpusOption,
+    JsonOption,
+    RerankerOption,
+    RetrievalOption,
+    RuntimeOption,
+    app,
+    config_from,
+    corpus_app,
+    open_store,
+    print_json,
+)
+
+
+@app.command()
+def ingest(
+    paths: Annotated[list[Path], typer.Argument(help="Files or folders to ingest.")],
+    corpus: CorpusOption = None,
+    config_file: ConfigOption = None,
+    source_type: Annotated[str | None, typer.Option(help="Label every document: textbook, policy, …")] = None,
+    source_id: Annotated[str | None, typer.Option(help="Count every document as this one source.")] = None,
+    max_file_mb: Annotated[float | None, typer.Option(help="Refuse files larger than this.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Ingest files (.txt .md .html .pdf .tex .ptx .jsonl) into the corpus; unchanged files are skipped."""
+    from veriground.corpus.ingest import ingest_paths
+    from veriground.reports.terminal import print_ingest_item, print_ingest_summary
+    from veriground.retrieval.search import BM25Retriever
+
+    config = config_from(
+        config_file,
+        **{
+            "corpus.dir": corpus,
+            "ingest.source_type": source_type,
+            "ingest.source_id": source_id,
+            "ingest.max_file_mb": max_file_mb,
+        },
+    )
+    with open_store(config, create=True) as store:
+        report = ingest_paths(paths, store, config.ingest, on_item=None if as_json else print_ingest_item)
+        indexed = len(BM25Retriever(store, config.retrieval).refresh().passage_ids)
+    report = report.model_copy(update={"passages_indexed": indexed})
+    if as_json:
+        print_json(report.model_dump(mode="json"))
+    else:
+        print_ingest_summary(report, config.corpus.dir)
+    if report.failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def search(
+    query: Annotated[str, typer.Argument(help="Words to search for.")],
+    top_k: Annotated[int | None, typer.Option("-k", "--top-k", help="How many passages.")] = None,
+    retrieval: RetrievalOption = None,
+    reranker: RerankerOption = None,
+    runtime: RuntimeOption = None,
+    allow_download: AllowDownloadOption = None,
+    corpus: CorpusOption = None,
+    config_file: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Search the latest version of every document (BM25 by default; dense or hybrid with --retrieval)."""
+    from veriground.reports.terminal import print_search_results
+    from veriground.retrieval.search import build_retriever
+
+    config = config_from(
+        config_file,
+        **{
+            "corpus.dir": corpus,
+            "retrieval.top_k": top_k,
+            "retrieval.mode": retrieval,
+            "models.reranker": reranker,
+            "models.runtime": runtime,
+            "models.allow_download": allow_download,
+        },
+    )
+    with open_store(config) as store:
+        retriever = build_retriever(store, config)
+        chunks = retriever.retrieve(query)
+    for note in retriever.notes:
+        sys.stderr.write(f"warning: {note}\n")
+    if as_json:
+        print_json([chunk.model_dump(mode="json") for chunk in chunks])
+    else:
+        print_search_results(query, chunks)
+
+
+@corpus_app.command("list")
+def corpus_list(corpus: CorpusOption = None, config_file: ConfigOption = None, as_json: JsonOption = False) -> None:
+    """Every document with its latest version, source and passage count."""
+    from veriground.reports.terminal import print_documents
+
+    config = config_from(config_file, **{"corpus.dir": corpus})
+    with open_store(config) as store:
+        documents = store.list_documents()
+    if as_json:
+        print_json([document.model_dump(mode="json") for document in documents])
+    else:
+        print_documents(documents)
+
+
+@corpus_app.command("show")
+def corpus_show(
+    doc_id: Annotated[str, typer.Argument(help="Document id, as `corpus list` prints it.")],
+    version: Annotated[int | None, typer.Option(help="An older version (default: latest).")] = None,
+    corpus: CorpusOption = None,
+    config_file: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """One document version: metadata and its passages with ids and offsets."""
+    from veriground.reports.terminal import print_document
+
+    config = config_from(config_file, **{"corpus.dir": corpus})
+    with open_store(config) as store:
+        document = store.document(doc_id, version)
+        passages = store.passages_of(doc_id, document.version)
+    if as_json:
+        print_json(
+            {
+                "document": document.model_dump(mode="json"),
+                "passages": [passage.model_dump(mode="json") for passage in passages],
+            }
+        )
+    else:
+        print_document(document, passages)
+
+
+@corpus_app.command("passage")
+def corpus_passage(
+    passage_id: Annotated[str, typer.Argument(help="Passage id, <doc_id>#<hash>.")],
+    corpus: CorpusOption = None,
+    config_file: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """One passage: its text, document, version and character offsets."""
+    from veriground.reports.terminal import print_passage
+
+    config = config_from(config_file, **{"corpus.dir": corpus})
+    with open_store(config) as store:
+        passage = store.passage(passage_id)
+    if as_json:
+        print_json(passage.model_dump(mode="json"))
+    else:
+        print_passage(passage)

@@ -1,0 +1,130 @@
+"""`verify`: check a text claim by claim against the corpus or an evidence pack."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from veriground.cli.app import (
+    AllowDownloadOption,
+    ConfigOption,
+    CorpusOption,
+    JsonOption,
+    RerankerOption,
+    RetrievalOption,
+    RuntimeOption,
+    app,
+    config_from,
+    open_store,
+    print_json,
+)
+from veriground.errors import InputTextError
+
+
+@app.command()
+def verify(
+    source: Annotated[str, typer.Argument(help="Text file to verify (Markdown or plain), or - for stdin.")],
+    evidence: Annotated[
+        Path | None, typer.Option("--evidence", help="Check only against this evidence pack (JSON).")
+    ] = None,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Also write the report: out.md, .html or .json.")
+    ] = None,
+    query: Annotated[str | None, typer.Option("--query", help="The question the text answers, if any.")] = None,
+    top_k: Annotated[int | None, typer.Option("-k", "--top-k", help="Passages retrieved per claim.")] = None,
+    min_entailment_prob: Annotated[float | None, typer.Option(help="Entailment a passage needs.")] = None,
+    min_supporting_sources: Annotated[int | None, typer.Option(help="Independent sources a claim needs.")] = None,
+    max_contradiction_prob: Annotated[float | None, typer.Option(help="Contradiction tolerated.")] = None,
+    contradiction_policy: Annotated[str | None, typer.Option(help="surface or abstain_on_high.")] = None,
+    max_claims: Annotated[int | None, typer.Option(help="Refuse texts with more claims.")] = None,
+    max_input_chars: Annotated[int | None, typer.Option(help="Refuse longer texts.")] = None,
+    details: Annotated[bool, typer.Option("--details", help="Show every signal and passage.")] = False,
+    retrieval: RetrievalOption = None,
+    reranker: RerankerOption = None,
+    nli: Annotated[str | None, typer.Option("--nli", help="lexical, or an NLI model folder / hub id.")] = None,
+    runtime: RuntimeOption = None,
+    allow_download: AllowDownloadOption = None,
+    corpus: CorpusOption = None,
+    config_file: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Check a text claim by claim against the corpus (or an evidence pack): verdict, rule, signals, passage."""
+    from veriground.backends.registry import build_nli
+    from veriground.engine import verify_text
+    from veriground.evidence.gather import CorpusEvidence, PackEvidence
+    from veriground.evidence.pack import read_pack
+    from veriground.reports.files import check_report_path, write_report
+    from veriground.reports.verification_view import print_verification
+    from veriground.retrieval.search import build_retriever
+
+    config = config_from(
+        config_file,
+        **{
+            "corpus.dir": corpus,
+            "retrieval.top_k": top_k,
+            "verification.min_entailment_prob": min_entailment_prob,
+            "verification.min_supporting_sources": min_supporting_sources,
+            "verification.max_contradiction_prob": max_contradiction_prob,
+            "verification.contradiction_policy": contradiction_policy,
+            "verification.max_claims": max_claims,
+            "verification.max_input_chars": max_input_chars,
+            "retrieval.mode": retrieval,
+            "models.reranker": reranker,
+            "models.nli": nli,
+            "models.runtime": runtime,
+            "models.allow_download": allow_download,
+        },
+    )
+    if report is not None:
+        check_report_path(report)
+    text = _read_text(source, config.verification.max_input_chars)
+    nli = build_nli(config.models)
+    if evidence is not None:
+        store = open_store(config) if (config.corpus.dir / "corpus.sqlite3").exists() else None
+        try:
+            resolve = None if store is None else (lambda passage_id: store.passage(passage_id).text)
+            pack = read_pack(evidence, resolve)
+            result = verify_text(
+                text, config=config, source=PackEvidence(pack, config.retrieval), nli=nli, query=query or pack.query
+            )
+        finally:
+            if store is not None:
+                store.close()
+    else:
+        with open_store(config) as store:
+            evidence_source = CorpusEvidence(store, config.retrieval, build_retriever(store, config))
+            result = verify_text(text, config=config, source=evidence_source, nli=nli, query=query)
+    if report is not None:
+        write_report(result, report)
+    if as_json:
+        print_json(result.model_dump(mode="json"))
+    else:
+        print_verification(result, details=details)
+        if report is not None:
+            sys.stdout.write(f"report written to {report}\n")
+
+
+def _read_text(source: str, max_chars: int) -> str:
+    """The text to verify, strictly UTF-8; a size cap checked on bytes before decoding."""
+    name = "standard input" if source == "-" else source
+    try:
+        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as err:
+        raise InputTextError(
+            f"cannot read {name}: {err.strerror or err}; pass an existing file or - for stdin"
+        ) from None
+    if len(raw) > 4 * max_chars:  # 4 bytes is the longest UTF-8 character
+        raise InputTextError(
+            f"{name} is {len(raw):,} bytes, over verification.max_input_chars={max_chars:,} characters; "
+            "split it or raise the limit with --max-input-chars"
+        )
+    try:
+        # "utf-8-sig": a byte-order mark (Windows Notepad writes one) is encoding, not text.
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputTextError(
+            f"{name} is not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start}); save it as UTF-8"
+        ) from None
