@@ -28,6 +28,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/bench_ingest_search.py
 	$(BIN)/python bench/bench_verify.py
 	$(BIN)/python bench/eval_fever_symmetric.py
+	$(BIN)/python bench/bench_nli.py
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests bench
