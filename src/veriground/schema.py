@@ -83,6 +83,15 @@ class ClaimType(StrEnum):
     HISTORICAL = "historical"
 
 
+class AnswerClaimClass(StrEnum):
+    """Seed 003 §6.1 claim classes of a generated answer; scope and comparative claims are the higher risk."""
+
+    FACTUAL = "factual_lit_claim"
+    COMPARATIVE = "comparative_claim"
+    SCOPE = "scope_claim"
+    HISTORICAL = "historical_claim"
+
+
 class AnswerConfidence(StrEnum):
     """Seed 003 §7 answer-level confidence labels."""
 
@@ -537,13 +546,101 @@ class Reference(Record):
     passage_ids: tuple[PassageId, ...] = ()
 
 
+class DraftClaim(Record):
+    """One sentence a generator proposes, with the passage ids it cites, before verification."""
+
+    text: str
+    cited_ids: tuple[str, ...] = ()
+    claim_class: AnswerClaimClass = AnswerClaimClass.FACTUAL
+
+
+class DraftAnswer(Record):
+    """What a generator (extractive, LLM, baseline) returned for a question and an evidence pack."""
+
+    claims: tuple[DraftClaim, ...] = ()
+    abstained: bool = False  # the generator itself said the evidence does not answer the question
+    abstain_reason: str | None = None
+    # Seed 001 uncertainty signals of an LLM draft; None when not computable (no logprobs, one sample, offline).
+    mean_token_entropy: float | None = None
+    consistency: float | None = Field(None, ge=0, le=1)
+
+
+class EvidenceGate(Record):
+    """Seed 004 §3.6 abstention gate over the top retrieved passages, before anything is generated.
+    `score_kind` says which score was read: a reranker's probability, or the lexical query coverage (the
+    idf-weighted share of the question's content words a passage contains) when no reranker is configured."""
+
+    score_kind: Literal["rerank", "query_coverage"]
+    max_top5: float
+    mean_top3: float
+    threshold: float
+    passed: bool
+
+
+class AnswerClaimTrace(Record):
+    """What verification made of one draft claim: kept or removed, and why."""
+
+    text: str
+    claim_class: AnswerClaimClass
+    cited_ids: tuple[str, ...]
+    kept: bool
+    verdict: DisplayVerdict | None = None  # of the verification core; None when never verified
+    rule: str | None = None
+    reason: str
+    support_level: Literal["direct", "indirect"] | None = None
+    supporting_passages: tuple[PassageId, ...] = ()
+    entailment_prob: float | None = None
+
+
+class AnswerTrace(Record):
+    """Everything behind a GroundedAnswer: the gate, the generator, each claim's verification, the evidence."""
+
+    mode: Literal["brief", "detailed"]
+    baseline: Literal["B1", "B2", "B3"]
+    filters: dict[str, str] = Field(default_factory=dict)
+    gate: EvidenceGate | None = None  # None for the baselines that skip it
+    draft: DraftAnswer | None = None
+    claims: tuple[AnswerClaimTrace, ...] = ()
+    verified_share: float | None = Field(None, ge=0, le=1)
+    citation_problems: tuple[str, ...] = ()
+    evidence: tuple[EvidenceChunk, ...] = ()
+    manifest: ReportManifest
+
+
 class GroundedAnswer(Record):
+    """Seed 003 §4.2, plus the question, why it abstained (when it did), filter suggestions and the trace."""
+
+    query: str = ""
     answer_summary: str
     claims: tuple[GroundedClaim, ...]
     references: tuple[Reference, ...]
     confidence: AnswerConfidence
     limitations: tuple[str, ...] = ()
     query_refinements: tuple[str, ...] = ()
+    abstention_reason: str | None = None
+    filter_suggestions: tuple[str, ...] = ()
+    trace: AnswerTrace | None = None
+
+
+class SupportJudgement(Record):
+    """Tier-2 (seed 004 §3.6): an LLM's judgement of whether one passage supports one claim. On any error the
+    judgement is `unavailable` with the reason, and the tier-1 signals decide alone."""
+
+    claim: str
+    passage_id: PassageId
+    label: Literal["supported", "unsupported", "contradicted", "unavailable"]
+    rationale: str = ""
+    fallback_reason: str | None = None
+
+
+class ConflictJudgement(Record):
+    """Tier-2: an LLM's judgement of whether two evidence passages contradict each other."""
+
+    passage_a: PassageId
+    passage_b: PassageId
+    label: Literal["conflict", "no_conflict", "unavailable"]
+    rationale: str = ""
+    fallback_reason: str | None = None
 
 
 # --- seed 000 -----------------------------------------------------------------------------------
@@ -597,6 +694,8 @@ SCHEMA_RECORDS: tuple[type[Record], ...] = (
     EvidencePack,
     VerificationReport,
     GroundedAnswer,
+    SupportJudgement,
+    ConflictJudgement,
     LearningClaim,
     DomainProfile,
     DependencyWarning,
