@@ -94,6 +94,28 @@ class VerificationConfig(Section):
     conflict_high_prob: float = Field(0.60, ge=0, le=1)
 
 
+class AnswerConfig(Section):
+    """`veriground ask`: seed 003 (grounded answers) and seed 004 §3.6 (abstention)."""
+
+    mode: Literal["brief", "detailed"] = "brief"
+    top_k: int = Field(5, ge=1, le=50)  # passages in the evidence pack a generator sees
+    # The gate reads the best of the top 5 passages: a reranker's probability when one is configured (seed 004
+    # default 0.30), otherwise the lexical query coverage, the idf-weighted share of the question's content
+    # words one passage holds (0.5 was the best abstention accuracy on SQuAD 2.0; bench/bench_ask_squad2.py).
+    min_rerank_prob: float = Field(0.30, ge=0, le=1)
+    min_query_coverage: float = Field(0.5, ge=0, le=1)
+    # An evidence sentence the extractive answerer may quote must hold this share of the question's words.
+    min_sentence_coverage: float = Field(0.4, ge=0, le=1)
+    max_claims_brief: int = Field(2, ge=1, le=20)
+    max_claims_detailed: int = Field(5, ge=1, le=50)
+    # Seed 003 §7: below 50 % verified claims the answer is insufficient_evidence; 75 % medium, 90 % high.
+    min_verified_share: float = Field(0.50, ge=0, le=1)
+    medium_verified_share: float = Field(0.75, ge=0, le=1)
+    high_verified_share: float = Field(0.90, ge=0, le=1)
+    # Seed 004 §2.4: B1 prompt-only LLM, B2 naive RAG (no verification, no abstention), B3 the full pipeline.
+    baseline: Literal["B1", "B2", "B3"] = "B3"
+
+
 class LLMConfig(Section):
     """An OpenAI-compatible chat server (OpenAI, Ollama, vLLM, llama.cpp server). With no base_url there is no
     LLM: `ask` answers with the offline extractive answerer and verification uses tier-1 signals only."""
@@ -127,6 +149,7 @@ class Config(Section):
     retrieval: RetrievalConfig = RetrievalConfig()
     models: ModelsConfig = ModelsConfig()
     verification: VerificationConfig = VerificationConfig()
+    answer: AnswerConfig = AnswerConfig()
     llm: LLMConfig = LLMConfig()
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import time
 from collections.abc import Sequence
+from typing import Literal
 
 from veriground import __version__
 from veriground.backends.protocols import NLIModel
@@ -280,17 +281,35 @@ def _summary(decisions: Sequence[ClaimDecision]) -> SummaryStats:
 def _manifest(
     text: str, config: Config, source: EvidenceSource, nli: NLIModel, claims: Sequence[ClaimReport]
 ) -> ReportManifest:
-    passages = {chunk.passage_id: _sha256(chunk.text) for report in claims for chunk in report.evidence}
     backends = [BackendInfo(role="nli", name=nli.name, model_id=nli.model_id, checksum=nli.checksum)]
-    backends.extend(source.backends())
+    return build_manifest(
+        input_text=text,
+        config=config,
+        backends=[*backends, *source.backends()],
+        evidence_mode=source.mode,
+        evidence=[chunk for report in claims for chunk in report.evidence],
+        warnings=source.notes(),
+    )
+
+
+def build_manifest(
+    *,
+    input_text: str,
+    config: Config,
+    backends: Sequence[BackendInfo],
+    evidence_mode: Literal["corpus", "pack"],
+    evidence: Sequence[EvidenceChunk],
+    warnings: Sequence[str],
+) -> ReportManifest:
+    """What produced a report: version, config, backends with checksums, and hashes of the input and evidence."""
     return ReportManifest(
-        warnings=tuple(source.notes()),
+        warnings=tuple(warnings),
         package_version=__version__,
         config=config.model_dump(mode="json"),
         backends=tuple(backends),
-        evidence_mode=source.mode,
-        input_sha256=_sha256(text),
-        evidence_sha256=dict(sorted(passages.items())),
+        evidence_mode=evidence_mode,
+        input_sha256=_sha256(input_text),
+        evidence_sha256=dict(sorted({chunk.passage_id: _sha256(chunk.text) for chunk in evidence}.items())),
     )
 
 

@@ -97,12 +97,10 @@ def write_atomically(path: Path, write: Callable[[str], None], what: str) -> Non
         os.replace(temporary, path)
         temporary = None
     except OSError as err:
-        raise BackendError(
-            f"cannot write {path}: {err}; set models.onnx_cache_dir to a writable folder"
-        ) from None
+        raise BackendError(f"cannot write {path}: {err}; set models.onnx_cache_dir to a writable folder") from None
     except Exception as err:  # exporters raise many types; the model stays usable on the torch runtime
         raise BackendError(
-            f"{what} of {path} failed: {type(err).__name__}: {err}; set models.runtime = \"torch\""
+            f'{what} of {path} failed: {type(err).__name__}: {err}; set models.runtime = "torch"'
         ) from None
     finally:
         if temporary is not None:

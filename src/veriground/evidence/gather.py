@@ -100,8 +100,10 @@ class PackEvidence:
 
     mode: Literal["corpus", "pack"] = "pack"
 
-    def __init__(self, pack: EvidencePack, config: RetrievalConfig) -> None:
-        self._chunks = {chunk.passage_id: chunk for chunk in pack_chunks(complete_pack(pack))}
+    def __init__(self, pack: EvidencePack | Sequence[EvidenceChunk], config: RetrievalConfig) -> None:
+        """A user's pack, or chunks already retrieved from a corpus (`ask` verifies against its own pack)."""
+        chunks = pack_chunks(complete_pack(pack)) if isinstance(pack, EvidencePack) else list(pack)
+        self._chunks = {chunk.passage_id: chunk for chunk in chunks}
         self.pack_order = tuple(self._chunks)
         rows = [(passage_id, " ".join(tokenize(chunk.text))) for passage_id, chunk in self._chunks.items()]
         self._index = BM25Index.build(rows, generation=0, k1=config.bm25_k1, b=config.bm25_b)

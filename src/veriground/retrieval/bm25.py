@@ -65,6 +65,22 @@ class BM25Index:
             retriever.index([tokens.split() for _, tokens in rows], show_progress=False)
         return cls(retriever, passage_ids, generation)
 
+    def document_frequencies(self, tokens: list[str]) -> dict[str, int]:
+        """How many indexed passages hold each distinct token (0 for a token the corpus never uses)."""
+        if not self.passage_ids:
+            return dict.fromkeys(tokens, 0)
+        vocab = self._retriever.vocab_dict
+        indptr = self._retriever.scores["indptr"]
+        return {
+            token: 0 if token not in vocab else int(indptr[vocab[token] + 1] - indptr[vocab[token]])
+            for token in dict.fromkeys(tokens)
+        }
+
+    def idf_weights(self, frequencies: dict[str, int]) -> dict[str, float]:
+        """Lucene's smoothed idf, log(1 + (N - df + 0.5) / (df + 0.5)); an unused token weighs the most."""
+        total = len(self.passage_ids)
+        return {token: float(np.log1p((total - df + 0.5) / (df + 0.5))) for token, df in frequencies.items()}
+
     def search(self, query: str, top_k: int) -> list[BM25Hit]:
         """Passages sharing a term with the query, best first; ties keep index order."""
         if not self.passage_ids:

@@ -9,15 +9,22 @@ keeps the retrieval order and records why in `notes`, which reports show.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from veriground.backends.protocols import Embedder, Reranker
 from veriground.config import Config, RetrievalConfig
 from veriground.corpus.store import CorpusStore
 from veriground.errors import BackendError, ConfigError
-from veriground.retrieval.bm25 import BM25Index
+from veriground.retrieval.bm25 import BM25Index, tokenize
 from veriground.retrieval.dense import DenseIndex
 from veriground.retrieval.fusion import fuse_rankings
 from veriground.schema import EvidenceChunk, Passage
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    weights: dict[str, float]  # stem -> idf
+    unknown: frozenset[str]  # stems no indexed passage contains
 
 
 class BM25Retriever:
@@ -82,6 +89,13 @@ class CorpusRetriever:
         self._reranker = reranker
         self._dense: DenseIndex | None = None
         self.notes: list[str] = []
+
+    def query_terms(self, query: str) -> QueryTerms:
+        """The question's content words (stemmed, as BM25 sees them) with their corpus idf."""
+        index = self._bm25.refresh()
+        frequencies = index.document_frequencies(tokenize(query))
+        unknown = frozenset(token for token, df in frequencies.items() if df == 0)
+        return QueryTerms(weights=index.idf_weights(frequencies), unknown=unknown)
 
     def passages_indexed(self) -> int:
         """How many passages search sees (the BM25 index is brought up to date first)."""

@@ -1,0 +1,1 @@
+"""Grounded answers (seed 003): evidence gate -> draft (extractive or LLM) -> verification -> answer policy."""

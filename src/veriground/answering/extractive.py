@@ -1,0 +1,130 @@
+"""The offline answerer: quotes the evidence sentences that best answer the question, each citing its passage.
+
+It writes no word of its own: every claim is one evidence sentence, verbatim. Sentences are scored by the
+question's idf-weighted word coverage (gate.query_coverage), plus a bonus when a "what is X" question meets a
+sentence that defines X; a sentence below `answer.min_sentence_coverage` is never quoted, and when none
+qualifies the draft abstains, as an LLM would be told to.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from veriground.answering.claim_classes import classify_answer_claim
+from veriground.answering.gate import query_coverage
+from veriground.config import AnswerConfig
+from veriground.retrieval.bm25 import tokenize
+from veriground.schema import DraftAnswer, DraftClaim, EvidenceChunk
+from veriground.signals.terms import sentence_spans
+
+EXTRACTIVE_NAME = "extractive-answerer.v1"
+MIN_WORDS, MAX_CHARS = 5, 600  # shorter is a heading or fragment; longer is not one claim
+DEFINITION_BONUS = 0.25
+NEAR_DUPLICATE = 0.8  # Jaccard overlap of stems above which a second sentence adds nothing
+_DEFINITION_QUESTION = re.compile(
+    r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(?P<term>.+?)\s*\??\s*$", re.IGNORECASE
+)
+_BULLET = re.compile(r"^(?:[-*+•]|\d{1,3}[.)])\s+")
+_DEFINING_VERB = re.compile(r"\b(?:is|are|was|were|refers to|means|is defined as|denotes)\b", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    score: float
+    coverage: float
+    passage_rank: int
+    position: int
+    text: str
+    passage_id: str
+    stems: frozenset[str]
+
+
+def draft_extractive_answer(
+    query: str, chunks: Sequence[EvidenceChunk], weights: Mapping[str, float], config: AnswerConfig, mode: str
+) -> DraftAnswer:
+    """The best-scoring evidence sentences (at most max_claims_brief or _detailed), best first."""
+    limit = config.max_claims_brief if mode == "brief" else config.max_claims_detailed
+    defined = _defined_term(query)
+    candidates = [
+        candidate
+        for rank, chunk in enumerate(chunks, start=1)
+        for candidate in _candidates(chunk, rank, weights, defined)
+        if candidate.coverage >= config.min_sentence_coverage
+    ]
+    candidates.sort(key=lambda c: (-c.score, c.passage_rank, c.position))
+    chosen: list[_Candidate] = []
+    for candidate in candidates:
+        if len(chosen) == limit:
+            break
+        if any(_jaccard(candidate.stems, kept.stems) > NEAR_DUPLICATE for kept in chosen):
+            continue
+        chosen.append(candidate)
+    if not chosen:
+        return DraftAnswer(
+            abstained=True,
+            abstain_reason=(
+                f"no evidence sentence holds {config.min_sentence_coverage:.0%} of the question's content words"
+            ),
+        )
+    claims = tuple(
+        DraftClaim(text=c.text, cited_ids=(c.passage_id,), claim_class=classify_answer_claim(c.text)) for c in chosen
+    )
+    return DraftAnswer(claims=claims)
+
+
+def prose_sentences(passage: str) -> list[str]:
+    """The passage's prose sentences: line by line (a list item or a line of a table is its own unit), bullet
+    markers dropped, headings, table rows, indented code and questions skipped, whitespace collapsed."""
+    sentences = []
+    for line in passage.split("\n"):
+        stripped = line.strip()
+        if not stripped or line.startswith(("    ", "\t")) or stripped.startswith(("#", "|")) or stripped.endswith("|"):
+            continue
+        stripped = _BULLET.sub("", stripped)
+        for start, end in sentence_spans(stripped):
+            text = " ".join(stripped[start:end].split())
+            if len(text.split()) >= MIN_WORDS and len(text) <= MAX_CHARS and not text.endswith("?"):
+                sentences.append(text)
+    return sentences
+
+
+def _candidates(
+    chunk: EvidenceChunk, rank: int, weights: Mapping[str, float], defined: frozenset[str]
+) -> list[_Candidate]:
+    found = []
+    for position, text in enumerate(prose_sentences(chunk.text)):
+        coverage = query_coverage(weights, text)
+        bonus = DEFINITION_BONUS if defined and _defines(text, defined) else 0.0
+        found.append(
+            _Candidate(
+                score=round(coverage + bonus, 6),
+                coverage=coverage,
+                passage_rank=rank,
+                position=position,
+                text=text,
+                passage_id=chunk.passage_id,
+                stems=frozenset(tokenize(text)),
+            )
+        )
+    return found
+
+
+def _defined_term(query: str) -> frozenset[str]:
+    """The stems of X in "What is X?", or nothing for other questions."""
+    match = _DEFINITION_QUESTION.match(query)
+    return frozenset(tokenize(match.group("term"))) if match else frozenset()
+
+
+def _defines(sentence: str, term: frozenset[str]) -> bool:
+    """X appears before a defining verb near the start: "Kinetic energy is the energy of motion"."""
+    verb = _DEFINING_VERB.search(sentence)
+    if verb is None or verb.start() > 80:
+        return False
+    return term <= set(tokenize(sentence[: verb.start()]))
+
+
+def _jaccard(first: frozenset[str], second: frozenset[str]) -> float:
+    union = first | second
+    return len(first & second) / len(union) if union else 1.0

@@ -1,0 +1,88 @@
+"""`ask`: a cited-or-silent answer from the corpus, or an abstention that says why."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from veriground.cli.app import (
+    AllowDownloadOption,
+    ConfigOption,
+    CorpusOption,
+    JsonOption,
+    RerankerOption,
+    RetrievalOption,
+    RuntimeOption,
+    app,
+    config_from,
+    open_store,
+    print_json,
+)
+
+
+@app.command()
+def ask(
+    question: Annotated[str, typer.Argument(help="The question, in quotes.")],
+    mode: Annotated[str | None, typer.Option("--mode", help="brief or detailed (config answer.mode).")] = None,
+    filters: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--filter", help="key=value, repeatable: doc=<doc id or folder>, source=<id>, source_type=<type>."
+        ),
+    ] = None,
+    baseline: Annotated[
+        str | None, typer.Option("--baseline", help="B3 full pipeline (default), B2 naive RAG, B1 prompt-only LLM.")
+    ] = None,
+    top_k: Annotated[int | None, typer.Option("-k", "--top-k", help="Passages in the evidence pack.")] = None,
+    report: Annotated[Path | None, typer.Option("--report", help="Also write the answer as JSON to this file.")] = None,
+    details: Annotated[bool, typer.Option("--details", help="Show the gate, each sentence's check, backends.")] = False,
+    retrieval: RetrievalOption = None,
+    reranker: RerankerOption = None,
+    nli: Annotated[str | None, typer.Option("--nli", help="lexical, or an NLI model folder / hub id.")] = None,
+    runtime: RuntimeOption = None,
+    allow_download: AllowDownloadOption = None,
+    corpus: CorpusOption = None,
+    config_file: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Answer from the corpus with a citation on every sentence, or abstain and say how to ask again."""
+    from veriground.answering.pipeline import AnswerBackends, answer_question, parse_filters
+    from veriground.backends.openai_chat import build_llm
+    from veriground.backends.registry import build_nli
+    from veriground.reports.answer_view import print_answer
+    from veriground.reports.files import json_text
+    from veriground.retrieval.search import build_retriever
+
+    config = config_from(
+        config_file,
+        **{
+            "corpus.dir": corpus,
+            "answer.mode": mode,
+            "answer.baseline": baseline,
+            "answer.top_k": top_k,
+            "retrieval.mode": retrieval,
+            "models.reranker": reranker,
+            "models.nli": nli,
+            "models.runtime": runtime,
+            "models.allow_download": allow_download,
+        },
+    )
+    parsed = parse_filters(filters or [])
+    if report is not None and report.suffix.lower() != ".json":
+        raise typer.BadParameter(f"{report} must end in .json", param_hint="--report")
+    with open_store(config) as store:
+        backends = AnswerBackends(
+            store=store, retriever=build_retriever(store, config), nli=build_nli(config.models), llm=build_llm(config)
+        )
+        answer = answer_question(question, config=config, backends=backends, filters=parsed)
+    if report is not None:
+        report.write_text(json_text(answer.model_dump(mode="json")), encoding="utf-8")
+    if as_json:
+        print_json(answer.model_dump(mode="json"))
+    else:
+        print_answer(answer, details=details)
+        if report is not None:
+            sys.stdout.write(f"answer written to {report}\n")
