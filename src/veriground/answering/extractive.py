@@ -26,6 +26,13 @@ NEAR_DUPLICATE = 0.8  # Jaccard overlap of stems above which a second sentence a
 _DEFINITION_QUESTION = re.compile(
     r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(?P<term>.+?)\s*\??\s*$", re.IGNORECASE
 )
+# Text addressed to an AI system rather than stating anything (prompt injection): data, never quoted.
+_INSTRUCTION = re.compile(
+    r"\b(ignore|disregard|forget)\b.{0,40}\b(instructions?|prompts?|rules|above|previous)\b|"
+    r"\b(system prompt|you are an? (?:ai|assistant|language model)|as an ai|respond only|reply only|"
+    r"answer only with|you must (?:answer|reply|respond|say))\b",
+    re.IGNORECASE,
+)
 _BULLET = re.compile(r"^(?:[-*+•]|\d{1,3}[.)])\s+")
 _DEFINING_VERB = re.compile(r"\b(?:is|are|was|were|refers to|means|is defined as|denotes)\b", re.IGNORECASE)
 
@@ -76,7 +83,8 @@ def draft_extractive_answer(
 
 def prose_sentences(passage: str) -> list[str]:
     """The passage's prose sentences: line by line (a list item or a line of a table is its own unit), bullet
-    markers dropped, headings, table rows, indented code and questions skipped, whitespace collapsed."""
+    markers dropped, headings, table rows, indented code, questions and instructions addressed to an AI
+    (prompt injection) skipped, whitespace collapsed."""
     sentences = []
     for line in passage.split("\n"):
         stripped = line.strip()
@@ -85,7 +93,12 @@ def prose_sentences(passage: str) -> list[str]:
         stripped = _BULLET.sub("", stripped)
         for start, end in sentence_spans(stripped):
             text = " ".join(stripped[start:end].split())
-            if len(text.split()) >= MIN_WORDS and len(text) <= MAX_CHARS and not text.endswith("?"):
+            if (
+                len(text.split()) >= MIN_WORDS
+                and len(text) <= MAX_CHARS
+                and not text.endswith("?")
+                and not _INSTRUCTION.search(text)
+            ):
                 sentences.append(text)
     return sentences
 

@@ -16,13 +16,13 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from veriground.answering.claim_classes import classify_answer_claim
 from veriground.backends.llm_json import complete_json, mean_token_entropy
+from veriground.backends.prompt_blocks import data_block, prompt_id
 from veriground.backends.protocols import LLM
 from veriground.config import AnswerConfig, LLMConfig
 from veriground.retrieval.bm25 import tokenize
 from veriground.schema import AnswerClaimClass, ChatMessage, DraftAnswer, DraftClaim, EvidenceChunk
 
 CITATION = re.compile(r"\[CITATION:\s*(?P<id>[^\]]+?)\s*\]", re.IGNORECASE)
-BLOCK_OPEN, BLOCK_CLOSE = "<<<", ">>>"
 GROUNDED_SYSTEM_PROMPT = """You answer a question using ONLY the evidence passages given as data.
 Rules:
 1. No citation, no claim: end every sentence with [CITATION: <passage id>] naming a passage that states it.
@@ -59,24 +59,14 @@ class _Reply(BaseModel):
     claims: list[_ReplyClaim] = Field(default_factory=list)
 
 
-def defuse(text: str) -> str:
-    """Data text with the block markers broken, so a passage cannot end its own block or open another."""
-    return text.replace(BLOCK_OPEN, "< < <").replace(BLOCK_CLOSE, "> > >")
-
-
 def grounded_messages(query: str, chunks: Sequence[EvidenceChunk], limit: int) -> list[ChatMessage]:
-    blocks = "\n".join(
-        f"<<<PASSAGE id={defuse(chunk.passage_id)}>>>\n{defuse(chunk.text)}\n<<<END PASSAGE>>>" for chunk in chunks
-    )
-    user = (
-        f"<<<QUESTION>>>\n{defuse(query)}\n<<<END QUESTION>>>\n\nEvidence:\n{blocks}\n\n"
-        f"Answer in at most {limit} sentences."
-    )
+    blocks = "\n".join(data_block("PASSAGE", chunk.text, chunk.passage_id) for chunk in chunks)
+    user = f"{data_block('QUESTION', query)}\n\nEvidence:\n{blocks}\n\nAnswer in at most {limit} sentences."
     return [ChatMessage(role="system", content=GROUNDED_SYSTEM_PROMPT), ChatMessage(role="user", content=user)]
 
 
 def prompt_only_messages(query: str, limit: int) -> list[ChatMessage]:
-    user = f"<<<QUESTION>>>\n{defuse(query)}\n<<<END QUESTION>>>\n\nAnswer in at most {limit} sentences."
+    user = f"{data_block('QUESTION', query)}\n\nAnswer in at most {limit} sentences."
     return [ChatMessage(role="system", content=PROMPT_ONLY_SYSTEM_PROMPT), ChatMessage(role="user", content=user)]
 
 
@@ -100,8 +90,9 @@ def draft_llm_answer(
         samples=llm_config.samples,
     )
     first = replies[0]
+    real_ids = {prompt_id(chunk.passage_id): chunk.passage_id for chunk in chunks or ()}
     return DraftAnswer(
-        claims=tuple(_draft_claim(claim) for claim in first.claims[:limit]),
+        claims=tuple(_draft_claim(claim, real_ids) for claim in first.claims[:limit]),
         abstained=first.abstain or not first.claims,
         abstain_reason=(first.abstain_reason or "the model found no answer in the evidence")
         if first.abstain or not first.claims
@@ -111,10 +102,11 @@ def draft_llm_answer(
     )
 
 
-def _draft_claim(claim: _ReplyClaim) -> DraftClaim:
+def _draft_claim(claim: _ReplyClaim, real_ids: dict[str, str]) -> DraftClaim:
     """Citations from inline [CITATION: id] markers and any "citations" list; the markers leave the text. The
     class is the riskier of the model's label and the cue-word classifier's, so a model cannot lower the bar."""
     cited = [match.group("id") for match in CITATION.finditer(claim.text)] + list(claim.citations)
+    cited = [real_ids.get(label.strip(), label.strip()) for label in cited]
     text = " ".join(CITATION.sub("", claim.text).split())
     ours = classify_answer_claim(text)
     theirs = _known_class(claim.claim_class)

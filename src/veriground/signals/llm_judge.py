@@ -5,13 +5,13 @@ reason, so the tier-1 signals decide alone; the LLM backend does the JSONL cachi
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
 from veriground.backends.llm_json import complete_json
+from veriground.backends.prompt_blocks import data_block
 from veriground.backends.protocols import LLM
 from veriground.errors import BackendError
 from veriground.schema import ChatMessage, ConflictJudgement, SupportJudgement
@@ -34,10 +34,6 @@ CONFLICT_SYSTEM_PROMPT = (
     '"no_conflict", "rationale": "<one sentence>"}'
 )
 
-# A run of three or more angle brackets in the data could open or close a block; spaced out, it cannot.
-_MARKER_RUN = re.compile(r"<{3,}|>{3,}")
-# An id is only shown to the model (judgements keep the real one): no brackets or spaces, so it ends with its header.
-_ID_UNSAFE = re.compile(r"[<>\s]+")
 
 Reply = TypeVar("Reply", bound=BaseModel)
 
@@ -61,7 +57,7 @@ def judge_support(
     the LLM fails or gives no valid answer after `repair_retries` repair turns."""
     judgements: list[SupportJudgement] = []
     for claim, passage_id, passage_text in items:
-        user = f"{_block('CLAIM', claim)}\n{_block('PASSAGE', passage_text, passage_id)}"
+        user = f"{data_block('CLAIM', claim)}\n{data_block('PASSAGE', passage_text, passage_id)}"
         reply, failure = _ask(llm, SUPPORT_SYSTEM_PROMPT, user, _SupportReply, repair_retries)
         if reply is None:
             judgements.append(
@@ -83,7 +79,7 @@ def judge_conflicts(
     with the reason when the LLM fails or gives no valid answer after `repair_retries` repair turns."""
     judgements: list[ConflictJudgement] = []
     for id_a, text_a, id_b, text_b in pairs:
-        user = f"{_block('PASSAGE', text_a, id_a)}\n{_block('PASSAGE', text_b, id_b)}"
+        user = f"{data_block('PASSAGE', text_a, id_a)}\n{data_block('PASSAGE', text_b, id_b)}"
         reply, failure = _ask(llm, CONFLICT_SYSTEM_PROMPT, user, _ConflictReply, repair_retries)
         if reply is None:
             judgements.append(
@@ -109,14 +105,3 @@ def _ask(
     except Exception as err:  # a broken backend must not stop verification; the reason is kept
         return None, f"{JUDGE_NAME} via {llm.name}: unexpected {type(err).__name__}: {err}"
     return values[0], None
-
-
-def _block(tag: str, data: str, block_id: str | None = None) -> str:
-    """`data` between <<<TAG id=...>>> and <<<END TAG>>>, neutralised so that it cannot leave its block."""
-    opening = tag if block_id is None else f"{tag} id={_ID_UNSAFE.sub('_', block_id)}"
-    return f"<<<{opening}>>>\n{_neutralise(data)}\n<<<END {tag}>>>"
-
-
-def _neutralise(data: str) -> str:
-    """The data with every run of 3+ '<' or '>' spaced out, so it cannot open or close a block."""
-    return _MARKER_RUN.sub(lambda run: " ".join(run.group()), data)
