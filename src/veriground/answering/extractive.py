@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from veriground.answering.claim_classes import classify_answer_claim
 from veriground.answering.gate import query_coverage
+from veriground.answering.injection import is_instruction
 from veriground.config import AnswerConfig
 from veriground.retrieval.bm25 import tokenize
 from veriground.schema import DraftAnswer, DraftClaim, EvidenceChunk
@@ -25,13 +26,6 @@ DEFINITION_BONUS = 0.25
 NEAR_DUPLICATE = 0.8  # Jaccard overlap of stems above which a second sentence adds nothing
 _DEFINITION_QUESTION = re.compile(
     r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(?P<term>.+?)\s*\??\s*$", re.IGNORECASE
-)
-# Text addressed to an AI system rather than stating anything (prompt injection): data, never quoted.
-_INSTRUCTION = re.compile(
-    r"\b(ignore|disregard|forget)\b.{0,40}\b(instructions?|prompts?|rules|above|previous)\b|"
-    r"\b(system prompt|you are an? (?:ai|assistant|language model)|as an ai|respond only|reply only|"
-    r"answer only with|you must (?:answer|reply|respond|say))\b",
-    re.IGNORECASE,
 )
 _BULLET = re.compile(r"^(?:[-*+•]|\d{1,3}[.)])\s+")
 _DEFINING_VERB = re.compile(r"\b(?:is|are|was|were|refers to|means|is defined as|denotes)\b", re.IGNORECASE)
@@ -97,7 +91,7 @@ def prose_sentences(passage: str) -> list[str]:
                 len(text.split()) >= MIN_WORDS
                 and len(text) <= MAX_CHARS
                 and not text.endswith("?")
-                and not _INSTRUCTION.search(text)
+                and not is_instruction(text)
             ):
                 sentences.append(text)
     return sentences

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from veriground.answering.extractive import EXTRACTIVE_NAME, draft_extractive_answer
 from veriground.answering.gate import evidence_gate
+from veriground.answering.injection import without_instructions
 from veriground.answering.llm_answerer import draft_llm_answer
 from veriground.answering.policy import CheckedClaim, PolicyOutcome, apply_policy, clean_citations
 from veriground.answering.refinements import filter_suggestions, nearest_references, query_refinements
@@ -172,7 +173,8 @@ def _verify(
         qa_config = config.model_copy(
             update={"verification": config.verification.model_copy(update={"min_supporting_sources": 1})}
         )
-        report = verify_text(text, config=qa_config, source=PackEvidence(chunks, config.retrieval), nli=nli)
+        evidence = PackEvidence([without_instructions(chunk) for chunk in chunks], config.retrieval)
+        report = verify_text(text, config=qa_config, source=evidence, nli=nli)
         for claim_report in report.claims:
             start = claim_report.claim.answer_char_span[0]
             index = next(i for i, (lo, hi) in enumerate(spans) if lo <= start < hi)
