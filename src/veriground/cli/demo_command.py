@@ -12,6 +12,8 @@ from veriground.cli.app import app, config_from, open_store
 
 DEMO_CORPUS_DIR = Path(".veriground-demo")
 DEMO_EXAMPLE_NAME = "EXAMPLE_ANSWER.md"
+# One question the corpus answers and one it cannot: a cited answer, then an abstention.
+DEMO_QUESTIONS = ("What is kinetic energy?", "Who won the 1998 World Cup?")
 
 
 @app.command()
@@ -19,11 +21,14 @@ def demo(
     corpus: Annotated[Path, typer.Option("--corpus", help="Where to build the demo corpus.")] = DEMO_CORPUS_DIR,
     top_k: Annotated[int, typer.Option("-k", "--top-k", help="Passages per query.")] = 3,
 ) -> None:
-    """Ingest the bundled demo corpus, search it with the example queries, and verify an example answer."""
+    """Ingest the bundled demo corpus, search it, verify an example answer, and ask two questions."""
+    from veriground.answering.pipeline import AnswerBackends, answer_question
+    from veriground.backends.openai_chat import build_llm
     from veriground.backends.registry import build_nli
     from veriground.corpus.ingest import ingest_paths
     from veriground.engine import verify_text
     from veriground.evidence.gather import CorpusEvidence
+    from veriground.reports.answer_view import print_answer
     from veriground.reports.files import REPORT_SUFFIXES, write_report
     from veriground.reports.terminal import console, print_ingest_summary, print_search_results
     from veriground.reports.verification_view import print_verification
@@ -43,13 +48,19 @@ def demo(
         example = (root / DEMO_EXAMPLE_NAME).read_text(encoding="utf-8")
         console.rule(f"Verifying the example answer {DEMO_EXAMPLE_NAME}")
         source = CorpusEvidence(store, config.retrieval, retriever)
-        result = verify_text(example, config=config, source=source, nli=build_nli(config.models))
-    print_verification(result)
+        nli = build_nli(config.models)
+        result = verify_text(example, config=config, source=source, nli=nli)
+        print_verification(result)
+        backends = AnswerBackends(store=store, retriever=retriever, nli=nli, llm=build_llm(config))
+        for question in DEMO_QUESTIONS:
+            console.rule(f"Asking: {question}")
+            print_answer(answer_question(question, config=config, backends=backends))
     written = [corpus / f"example-report{suffix}" for suffix in REPORT_SUFFIXES]
     for path in written:
         write_report(result, path)
     console.print("Reports: " + ", ".join(str(path) for path in written))
     console.print(f'Try your own: veriground search "your words" --corpus {corpus}')
     console.print(f"             veriground verify notes.md --corpus {corpus} --report report.html")
+    console.print(f'             veriground ask "your question" --corpus {corpus} [--details]')
     if report.failed:
         raise typer.Exit(1)
