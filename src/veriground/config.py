@@ -101,7 +101,9 @@ class AnswerConfig(Section):
     top_k: int = Field(5, ge=1, le=50)  # passages in the evidence pack a generator sees
     # The gate reads the best of the top 5 passages: a reranker's probability when one is configured (seed 004
     # default 0.30), otherwise the lexical query coverage, the idf-weighted share of the question's content
-    # words one passage holds (0.5 was the best abstention accuracy on SQuAD 2.0; bench/bench_ask_squad2.py).
+    # words one passage holds. 0.5 = "one passage holds half the question" separates on- from off-corpus
+    # questions; it cannot tell SQuAD 2.0's adversarial unanswerables apart (no threshold beats chance there,
+    # bench/bench_ask_squad2.py).
     min_rerank_prob: float = Field(0.30, ge=0, le=1)
     min_query_coverage: float = Field(0.5, ge=0, le=1)
     # An evidence sentence the extractive answerer may quote must hold this share of the question's words.

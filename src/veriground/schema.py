@@ -372,6 +372,10 @@ class DecisionInputs(Record):
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed
     dangling_citations: tuple[str, ...] = ()
     high_evidence_conflicts: int = Field(0, ge=0)  # counted only under contradiction_policy abstain_on_high
+    # Tier 2 (seed 004 §3.6), None when no LLM judge ran: "contradicted" when the judge read any judged passage
+    # as contradicting the claim, else its label for the strongest-entailment passage; and the passage it is about.
+    llm_judge_label: Literal["supported", "unsupported", "contradicted", "unavailable"] | None = None
+    llm_judge_passage: PassageId | None = None
 
 
 class ClaimDecision(Record):
@@ -456,6 +460,8 @@ class ClaimSignals(Record):
     coverage: CoverageSignal
     numeric: NumericSignal
     citation: CitationSignal
+    llm_judgements: tuple[SupportJudgement, ...] = ()  # tier 2; empty when no LLM judge ran
+    llm_conflict_judgements: tuple[ConflictJudgement, ...] = ()  # tier 2 on this claim's evidence conflicts
 
 
 Mitigation = Literal["kept", "flagged", "suppressed"]

@@ -5,7 +5,8 @@ Display verdicts: VERIFIED is Supported; LOW_CONFIDENCE is Low Confidence; UNVER
 is Contradictory when the evidence says otherwise (high contradiction, a different number) and Unsupported
 otherwise. Confidence is the support the evidence gives, discounted for contradiction and for missing
 independent sources: overall = max_entailment x (1 - max_contradiction) x min(1, sources / required),
-0 for a claim the rules rejected on a citation or number, None when NLI could not run.
+0 for a claim the rules rejected on a citation, a number or the LLM judge's contradiction, None when NLI could
+not run. A rationale names the LLM judge, and quotes its reason, whenever one of its rules decided.
 """
 
 from __future__ import annotations
@@ -15,8 +16,10 @@ from collections.abc import Sequence
 from veriground.config import VerificationConfig
 from veriground.schema import (
     DecisionConfidence,
+    DecisionInputs,
     DisplayVerdict,
     RejectionReason,
+    SupportJudgement,
     VerificationStatus,
 )
 from veriground.verdicts.rules import Decision
@@ -38,7 +41,7 @@ def display_verdict(decision: Decision) -> DisplayVerdict:
 
 def decision_confidence(decision: Decision, config: VerificationConfig) -> DecisionConfidence:
     inputs = decision.inputs
-    if decision.rule in {"dangling-citation", "numeric-mismatch", "no-evidence"}:
+    if decision.rule in {"dangling-citation", "numeric-mismatch", "no-evidence", "llm-judge-contradicted"}:
         overall = 0.0
     elif inputs.max_entailment is None:
         return DecisionConfidence(band=None)
@@ -56,7 +59,12 @@ def decision_confidence(decision: Decision, config: VerificationConfig) -> Decis
     )
 
 
-def rationale(decision: Decision, config: VerificationConfig, mismatches: Sequence[str] = ()) -> str:
+def rationale(
+    decision: Decision,
+    config: VerificationConfig,
+    mismatches: Sequence[str] = (),
+    llm_judgements: Sequence[SupportJudgement] = (),
+) -> str:
     """One sentence naming the rule's reading of the evidence, with the thresholds it compared against."""
     inputs, rule = decision.inputs, decision.rule
     entail, contra = _fmt(inputs.max_entailment), _fmt(inputs.max_contradiction)
@@ -66,6 +74,10 @@ def rationale(decision: Decision, config: VerificationConfig, mismatches: Sequen
         "dangling-citation": f"cites {', '.join(inputs.dangling_citations)}, which no available passage has",
         "no-evidence": "no passage shares the claim's content; nothing to check it against",
         "numeric-mismatch": "the evidence gives a different value: " + ("; ".join(mismatches) or "see numeric signal"),
+        "llm-judge-contradicted": (
+            f"the LLM judge reads {inputs.llm_judge_passage} as contradicting the claim{_judge_reason(inputs, llm_judgements)}"
+            f"; tier-1 NLI gave max entailment {entail}, max contradiction {contra}"
+        ),
         "nli-unavailable": f"entailment could not be computed ({inputs.nli_reason or 'no reason given'}); not judged",
         "contradicted": (
             f"{inputs.strongest_contradiction_passage} contradicts the claim (contradiction {contra} > {max_contra}) "
@@ -82,11 +94,24 @@ def rationale(decision: Decision, config: VerificationConfig, mismatches: Sequen
             f"entailed by {sources}, but {inputs.high_evidence_conflicts} high-severity conflict(s) between "
             "evidence passages (contradiction_policy abstain_on_high)"
         ),
+        "llm-judge-disagrees": (
+            f"entailed by {sources} (max entailment {entail} >= {need_entail}), but the LLM judge reads "
+            f"{inputs.llm_judge_passage} as not supporting the claim{_judge_reason(inputs, llm_judgements)}; "
+            "lowered to Low Confidence (a judge can lower a verdict, never raise one)"
+        ),
         "sufficient-evidence": (
             f"entailed by {sources} (max entailment {entail} >= {need_entail}), contradiction {contra} <= {max_contra}"
         ),
     }
     return texts[rule]
+
+
+def _judge_reason(inputs: DecisionInputs, llm_judgements: Sequence[SupportJudgement]) -> str:
+    """': "<the judge's own rationale>"' for the passage its decisive label is about, or nothing."""
+    for judgement in llm_judgements:
+        if judgement.passage_id == inputs.llm_judge_passage and judgement.label == inputs.llm_judge_label:
+            return f': "{judgement.rationale}"' if judgement.rationale else ""
+    return ""
 
 
 def _fmt(value: float | None) -> str:

@@ -15,6 +15,16 @@ the seed's conflict table (whose inputs carry no citation, numeric or conflict f
   would say LOW_ENTAILMENT; the reason code HIGH_CONTRADICTION tells the user the source says otherwise.
 - `evidence-conflict` (before `sufficient-evidence`): only under contradiction_policy "abstain_on_high", a
   claim whose evidence contradicts itself with high severity is not verified.
+Two tier-2 rules (seed 004 §3.6) read the LLM judge, when one ran; tier 2 refines tier 1 and can only lower a
+verdict, never raise it:
+- `llm-judge-contradicted` (after `numeric-mismatch`): the judge reads a judged passage as contradicting the
+  claim: REJECTED with HIGH_CONTRADICTION (shown as Contradictory), whatever the NLI said.
+- `llm-judge-disagrees` (just before `sufficient-evidence`, so only a claim tier 1 would verify reaches it):
+  the judge reads the strongest-entailment passage as not supporting the claim: LOW_CONFIDENCE with
+  CONFLICTING_VERDICTS (NLI and judge disagree).
+A judge that says "supported" changes nothing: a claim tier 1 did not verify stays as it is, because one LLM
+reply is not independent evidence. An `unavailable` judgement matches no rule, so the tier-1 verdict stands
+(the engine records the fallback reason as a manifest warning).
 Independent sources are counted over passages that entail (seed 000 T2: ">= 2 independent sources with
 entailment probability >= 0.60"), by (source_id, source_type).
 """
@@ -30,6 +40,7 @@ from veriground.schema import (
     EvidenceJudgement,
     RejectionReason,
     SignalStatus,
+    SupportJudgement,
     VerificationStatus,
 )
 
@@ -62,6 +73,18 @@ def numbers_mismatch(inputs: DecisionInputs, _: VerificationConfig) -> bool:
 
 def contradicted_without_support(inputs: DecisionInputs, config: VerificationConfig) -> bool:
     return contradiction_above_max(inputs, config) and entailment_below_min(inputs, config)
+
+
+def llm_judge_contradicts(inputs: DecisionInputs, _: VerificationConfig) -> bool:
+    return inputs.llm_judge_label == "contradicted"
+
+
+def llm_judge_finds_no_support(inputs: DecisionInputs, _: VerificationConfig) -> bool:
+    return (
+        inputs.llm_judge_label == "unsupported"
+        and inputs.llm_judge_passage is not None
+        and inputs.llm_judge_passage == inputs.strongest_entailment_passage
+    )
 
 
 def has_high_evidence_conflict(inputs: DecisionInputs, _: VerificationConfig) -> bool:
@@ -104,6 +127,12 @@ RULES: tuple[Rule, ...] = (
     Rule("dangling-citation", has_dangling_citation, VerificationStatus.REJECTED, RejectionReason.DANGLING_CITATION),
     Rule("no-evidence", has_no_evidence, VerificationStatus.REJECTED, RejectionReason.NO_EVIDENCE),
     Rule("numeric-mismatch", numbers_mismatch, VerificationStatus.REJECTED, RejectionReason.NUMERIC_MISMATCH),
+    Rule(
+        "llm-judge-contradicted",
+        llm_judge_contradicts,
+        VerificationStatus.REJECTED,
+        RejectionReason.HIGH_CONTRADICTION,
+    ),
     Rule("nli-unavailable", nli_unavailable, VerificationStatus.UNVERIFIED, RejectionReason.SIGNAL_UNAVAILABLE),
     Rule("contradicted", contradicted_without_support, VerificationStatus.REJECTED, RejectionReason.HIGH_CONTRADICTION),
     Rule("low-entailment", entailment_below_min, VerificationStatus.REJECTED, RejectionReason.LOW_ENTAILMENT),
@@ -131,6 +160,12 @@ RULES: tuple[Rule, ...] = (
         VerificationStatus.LOW_CONFIDENCE,
         RejectionReason.EVIDENCE_CONFLICT,
     ),
+    Rule(
+        "llm-judge-disagrees",
+        llm_judge_finds_no_support,
+        VerificationStatus.LOW_CONFIDENCE,
+        RejectionReason.CONFLICTING_VERDICTS,
+    ),
     Rule("sufficient-evidence", always, VerificationStatus.VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
 )
 
@@ -145,10 +180,11 @@ def summarize_evidence(
     numeric_outcome: str | None = None,
     dangling_citations: Sequence[str] = (),
     high_evidence_conflicts: int = 0,
+    llm_judgements: Sequence[SupportJudgement] = (),
 ) -> DecisionInputs:
-    """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings) to the
-    values the rules read; ties go to the earlier passage. `evidence_count` defaults to the judgements given
-    (it differs when NLI could not judge the passages that were found)."""
+    """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
+    judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
+    to the judgements given (it differs when NLI could not judge the passages that were found)."""
     findings = {
         "evidence_count": len(judgements) if evidence_count is None else evidence_count,
         "nli_status": nli_status,
@@ -158,7 +194,7 @@ def summarize_evidence(
         "high_evidence_conflicts": high_evidence_conflicts,
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
-        return DecisionInputs(**findings)
+        return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))
     best_entail = max(judgements, key=lambda item: item.entailment_prob)
     best_contra = max(judgements, key=lambda item: item.contradiction_prob)
     entailing = {
@@ -166,12 +202,24 @@ def summarize_evidence(
     }
     return DecisionInputs(
         **findings,
+        **_judge_reading(llm_judgements, best_entail.passage_id),
         max_entailment=best_entail.entailment_prob,
         max_contradiction=best_contra.contradiction_prob,
         entailing_sources=len(entailing),
         strongest_entailment_passage=best_entail.passage_id,
         strongest_contradiction_passage=best_contra.passage_id,
     )
+
+
+def _judge_reading(judgements: Sequence[SupportJudgement], strongest_entailment: str | None) -> dict[str, str]:
+    """The judge's decisive label and passage: the first contradiction it found, else its reading of the
+    strongest-entailment passage (the first judged passage when NLI ranked none); nothing when no judge ran."""
+    if not judgements:
+        return {}
+    contradicting = [item for item in judgements if item.label == "contradicted"]
+    on_support = [item for item in judgements if item.passage_id == strongest_entailment]
+    decisive = (contradicting or on_support or list(judgements))[0]
+    return {"llm_judge_label": decisive.label, "llm_judge_passage": decisive.passage_id}
 
 
 def decide(inputs: DecisionInputs, config: VerificationConfig, rules: Sequence[Rule] = RULES) -> Decision:
