@@ -70,13 +70,14 @@ def rationale(
     entail, contra = _fmt(inputs.max_entailment), _fmt(inputs.max_contradiction)
     need_entail, max_contra = _fmt(config.min_entailment_prob), _fmt(config.max_contradiction_prob)
     sources = f"{inputs.entailing_sources} independent source(s)"
+    judged, why = inputs.llm_judge_passage, _judge_reason(inputs, llm_judgements)
     texts = {
         "dangling-citation": f"cites {', '.join(inputs.dangling_citations)}, which no available passage has",
         "no-evidence": "no passage shares the claim's content; nothing to check it against",
         "numeric-mismatch": "the evidence gives a different value: " + ("; ".join(mismatches) or "see numeric signal"),
         "llm-judge-contradicted": (
-            f"the LLM judge reads {inputs.llm_judge_passage} as contradicting the claim{_judge_reason(inputs, llm_judgements)}"
-            f"; tier-1 NLI gave max entailment {entail}, max contradiction {contra}"
+            f"the LLM judge reads {judged} as contradicting the claim{why}; tier-1 NLI gave max entailment "
+            f"{entail}, max contradiction {contra}"
         ),
         "nli-unavailable": f"entailment could not be computed ({inputs.nli_reason or 'no reason given'}); not judged",
         "contradicted": (
@@ -95,8 +96,8 @@ def rationale(
             "evidence passages (contradiction_policy abstain_on_high)"
         ),
         "llm-judge-disagrees": (
-            f"entailed by {sources} (max entailment {entail} >= {need_entail}), but the LLM judge reads "
-            f"{inputs.llm_judge_passage} as not supporting the claim{_judge_reason(inputs, llm_judgements)}; "
+            f"entailed by {sources} (max entailment {entail} >= {need_entail}), but the LLM judge reads {judged} "
+            f"as not supporting the claim{why}; "
             "lowered to Low Confidence (a judge can lower a verdict, never raise one)"
         ),
         "sufficient-evidence": (
