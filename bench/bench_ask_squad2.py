@@ -17,11 +17,12 @@ figure is the honest baseline a trained NLI or an LLM must beat.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import tempfile
 import time
 from pathlib import Path
+
+from squad2_data import write_articles
 
 from veriground.answering.pipeline import AnswerBackends, answer_question
 from veriground.backends.registry import build_nli
@@ -30,18 +31,10 @@ from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
 from veriground.retrieval.search import build_retriever
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "squad2" / "dev-v2.0_8-articles.json"
-
 
 def load_squad(folder: Path) -> list[tuple[str, bool]]:
-    """Write one Markdown file per article; return (question, is_impossible) in file order."""
-    questions = []
-    for article in json.loads(DATA.read_text(encoding="utf-8"))["data"]:
-        contexts = [paragraph["context"].strip() for paragraph in article["paragraphs"]]
-        (folder / f"{article['title'].lower()}.md").write_text("\n\n".join(contexts) + "\n", encoding="utf-8")
-        for paragraph in article["paragraphs"]:
-            questions.extend((qa["question"], bool(qa["is_impossible"])) for qa in paragraph["qas"])
-    return questions
+    """Write the articles; return (question, is_impossible) in file order."""
+    return [(item.question, item.impossible) for item in write_articles(folder)]
 
 
 def scores(predicted: list[bool], gold: list[bool]) -> str:

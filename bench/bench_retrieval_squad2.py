@@ -13,13 +13,13 @@ hybrid path (BM25 over the real corpus + dense matrix product over the tiled one
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
 import numpy as np
+from squad2_data import write_articles
 
 from veriground.backends.registry import build_embedder
 from veriground.config import IngestConfig, load_config
@@ -29,23 +29,13 @@ from veriground.retrieval.dense import DenseIndex
 from veriground.retrieval.fusion import fuse_rankings
 from veriground.retrieval.search import CorpusRetriever
 
-DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "squad2" / "dev-v2.0_8-articles.json"
 K = 5
 SEED = 5
 
 
 def load_squad(folder: Path) -> list[tuple[str, str]]:
-    """Write one Markdown file per article (paragraphs separated by blank lines); return (question, context)."""
-    data = json.loads(DATA.read_text(encoding="utf-8"))["data"]
-    questions = []
-    for article in data:
-        contexts = [paragraph["context"].strip() for paragraph in article["paragraphs"]]
-        (folder / f"{article['title'].lower()}.md").write_text("\n\n".join(contexts) + "\n", encoding="utf-8")
-        for paragraph in article["paragraphs"]:
-            for qa in paragraph["qas"]:
-                if not qa["is_impossible"]:
-                    questions.append((qa["question"], paragraph["context"].strip()))
-    return questions
+    """Write the articles; return (question, gold context) of the answerable questions."""
+    return [(item.question, item.context) for item in write_articles(folder) if not item.impossible]
 
 
 def main() -> None:

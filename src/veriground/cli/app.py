@@ -51,6 +51,24 @@ AllowDownloadOption = Annotated[
 ]
 
 
+def model_overrides(
+    *,
+    retrieval: str | None = None,
+    reranker: str | None = None,
+    nli: str | None = None,
+    runtime: str | None = None,
+    allow_download: bool | None = None,
+) -> dict[str, Any]:
+    """The dotted config keys of the model flags that several commands share (None: flag not given)."""
+    return {
+        "retrieval.mode": retrieval,
+        "models.reranker": reranker,
+        "models.nli": nli,
+        "models.runtime": runtime,
+        "models.allow_download": allow_download,
+    }
+
+
 def config_from(config_file: Path | None, **overrides: Any) -> Config:
     return load_config(config_file, overrides)
 

@@ -18,6 +18,7 @@ from veriground.cli.app import (
     RuntimeOption,
     app,
     config_from,
+    model_overrides,
     open_store,
     print_json,
 )
@@ -63,11 +64,9 @@ def ask(
             "answer.mode": mode,
             "answer.baseline": baseline,
             "answer.top_k": top_k,
-            "retrieval.mode": retrieval,
-            "models.reranker": reranker,
-            "models.nli": nli,
-            "models.runtime": runtime,
-            "models.allow_download": allow_download,
+            **model_overrides(
+                retrieval=retrieval, reranker=reranker, nli=nli, runtime=runtime, allow_download=allow_download
+            ),
         },
     )
     parsed = parse_filters(filters or [])

@@ -19,6 +19,7 @@ from veriground.cli.app import (
     app,
     config_from,
     corpus_app,
+    model_overrides,
     open_store,
     print_json,
 )
@@ -81,10 +82,7 @@ def search(
         **{
             "corpus.dir": corpus,
             "retrieval.top_k": top_k,
-            "retrieval.mode": retrieval,
-            "models.reranker": reranker,
-            "models.runtime": runtime,
-            "models.allow_download": allow_download,
+            **model_overrides(retrieval=retrieval, reranker=reranker, runtime=runtime, allow_download=allow_download),
         },
     )
     with open_store(config) as store:

@@ -14,6 +14,7 @@ from veriground.cli.app import (
     RerankerOption,
     RuntimeOption,
     config_from,
+    model_overrides,
     models_app,
     print_json,
 )
@@ -57,12 +58,7 @@ def models_check(
 
     config = config_from(
         config_file,
-        **{
-            "models.nli": nli,
-            "models.reranker": reranker,
-            "models.runtime": runtime,
-            "models.allow_download": allow_download,
-        },
+        **model_overrides(nli=nli, reranker=reranker, runtime=runtime, allow_download=allow_download),
     )
     checks = check_backends(config.models)
     if as_json:
