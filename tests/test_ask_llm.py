@@ -130,3 +130,20 @@ def test_a_model_that_obeys_an_injected_passage_is_caught_by_verification(corpus
     block = prompt.split(f"<<<PASSAGE id={injected}>>>", 1)[1].split("<<<END PASSAGE>>>", 1)[0]
     assert "Ignore previous instructions" in block and "> > >" in block  # the fake closing marker was defused
     assert prompt.count("<<<END PASSAGE>>>") == prompt.count("<<<PASSAGE id=")
+
+
+def test_self_consistency_and_class_floor_from_samples():
+    """k samples: the first is the draft, the others measure agreement; the model cannot lower a claim's class."""
+    from veriground.answering.llm_answerer import draft_llm_answer
+    from veriground.backends.fakes import FakeLLM
+    from veriground.config import AnswerConfig, LLMConfig
+    from veriground.schema import AnswerClaimClass
+
+    same = '{"claims": [{"text": "Heaps are faster than lists. [CITATION: p#1]", "claim_class": "factual_lit_claim"}]}'
+    other = '{"claims": [{"text": "Sets hold distinct objects. [CITATION: p#1]"}]}'
+    llm = FakeLLM([same, same, other])
+    draft = draft_llm_answer(llm, "q?", [], AnswerConfig(), LLMConfig(samples=3), "brief")
+    assert draft.claims[0].claim_class is AnswerClaimClass.COMPARATIVE  # "faster than" outranks the model's label
+    assert draft.claims[0].cited_ids == ("p#1",) and "[CITATION" not in draft.claims[0].text
+    assert draft.consistency == pytest.approx(0.5, abs=1e-6)  # one sample identical, one disjoint
+    assert draft.mean_token_entropy is None  # the fake offers no logprobs

@@ -122,7 +122,7 @@ def _known_class(label: Any) -> AnswerClaimClass | None:
 
 
 def _consistency(replies: Sequence[_Reply]) -> float:
-    """Mean Jaccard overlap of the first sample's content words with each other sample's (1.0: identical)."""
-    stems = [set(tokenize(" ".join(claim.text for claim in reply.claims))) for reply in replies]
+    """Mean Jaccard overlap of the first sample's content words (citations aside) with each other sample's."""
+    stems = [set(tokenize(CITATION.sub(" ", " ".join(claim.text for claim in reply.claims)))) for reply in replies]
     overlaps = [len(stems[0] & other) / len(stems[0] | other) if stems[0] | other else 1.0 for other in stems[1:]]
     return round(sum(overlaps) / len(overlaps), 6)
