@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from veriground.config import VerificationConfig
-from veriground.schema import EvidenceJudgement, RejectionReason, SignalStatus, SourceType, VerificationStatus
+from veriground.schema import (
+    EvidenceJudgement,
+    RejectionReason,
+    SignalStatus,
+    SourceType,
+    SupportJudgement,
+    VerificationStatus,
+)
 from veriground.verdicts.rules import RULES, decide, summarize_evidence
 
 VERIFIED, LOW, REJECTED = VerificationStatus.VERIFIED, VerificationStatus.LOW_CONFIDENCE, VerificationStatus.REJECTED
@@ -112,6 +119,20 @@ FINDINGS_TABLE = [
     ("evidence-conflict", SUPPORTED, {"high_evidence_conflicts": 1}, LOW, RejectionReason.EVIDENCE_CONFLICT),
     ("sufficient-evidence", SUPPORTED, {"numeric_outcome": "match"}, VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
     ("no-evidence", [], {"numeric_outcome": "mismatch"}, REJECTED, RejectionReason.NO_EVIDENCE),
+    (
+        "llm-judge-contradicted",
+        SUPPORTED,
+        {"llm_judgements": [SupportJudgement(claim="c", passage_id="p1", label="contradicted")]},
+        REJECTED,
+        RejectionReason.HIGH_CONTRADICTION,
+    ),
+    (
+        "llm-judge-disagrees",
+        SUPPORTED,
+        {"llm_judgements": [SupportJudgement(claim="c", passage_id="p0", label="unsupported")]},
+        LOW,
+        RejectionReason.CONFLICTING_VERDICTS,
+    ),
 ]
 
 

@@ -215,7 +215,7 @@ def test_pack_repeating_a_passage_id_is_refused(tmp_path, corpus, capsys):
 def test_pack_with_no_passages_is_refused(tmp_path, corpus, capsys, pack):
     code, _, err = verify_pack(tmp_path, capsys, corpus, pack)
     assert code == INPUT_ERROR
-    assert_one_line_error(err, "pack.json", "has no passages", "add a \"passages\" list with at least one")
+    assert_one_line_error(err, "pack.json", "has no passages", 'add a "passages" list with at least one')
 
 
 def test_missing_pack_file_names_the_flag_to_fix(tmp_path, corpus, capsys):

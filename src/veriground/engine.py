@@ -1,5 +1,6 @@
 """The verification pipeline, the one place that knows the order of the stages:
-answer text -> claims -> evidence -> signals -> rules -> verdicts -> mitigation -> VerificationReport.
+answer text -> claims -> evidence -> signals (tier 1, then the optional LLM judge, tier 2) -> rules -> verdicts
+-> mitigation -> VerificationReport.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from collections.abc import Sequence
 from typing import Literal
 
 from veriground import __version__
-from veriground.backends.protocols import NLIModel
+from veriground.backends.protocols import LLM, NLIModel
 from veriground.claims import extract_claims
 from veriground.config import Config
 from veriground.errors import InputTextError
@@ -27,6 +28,8 @@ from veriground.schema import (
     ClaimEvidencePair,
     ClaimReport,
     ClaimSignals,
+    ConflictJudgement,
+    DecisionInputs,
     EvidenceChunk,
     EvidenceConflict,
     EvidenceJudgement,
@@ -34,10 +37,19 @@ from veriground.schema import (
     ReportManifest,
     SignalStatus,
     SummaryStats,
+    SupportJudgement,
     VerificationReport,
 )
-from veriground.signals import check_citations, compute_coverage, compute_nli, compute_numeric
+from veriground.signals import (
+    check_citations,
+    compute_coverage,
+    compute_nli,
+    compute_numeric,
+    judge_conflicts,
+    judge_support,
+)
 from veriground.signals.conflicts import find_evidence_conflicts
+from veriground.signals.llm_judge import JUDGE_NAME
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.verdicts.explain import decision_confidence, display_verdict, rationale
 from veriground.verdicts.rules import Decision, decide, summarize_evidence
@@ -48,6 +60,9 @@ PIPELINE_VERSION = f"veriground-{__version__}/verify.v1"
 NUMERIC_MIN_ALIGNMENT = 0.5
 NUMBERED_CITATIONS_REASON = "numbered citations like [1] point into an evidence pack; pass --evidence to check them"
 NO_ALIGNED_SENTENCE_REASON = "no evidence sentence carries half of the claim's content"
+# Config keys left out of a report's manifest: they say where LLM answers come from (the server or the call
+# cache), not what they are, so a report replayed from the cache is byte-identical to the one first made.
+UNRECORDED_CONFIG = {"llm": {"replay"}}
 
 
 def verify_text(
@@ -58,10 +73,14 @@ def verify_text(
     nli: NLIModel,
     query: str | None = None,
     stage_seconds: dict[str, float] | None = None,
+    judge: LLM | None = None,
 ) -> VerificationReport:
     """Verify every atomic claim of `text` against `source`; same inputs and config give the same report.
 
-    `stage_seconds`, when given, receives the wall time of each stage (for benchmarks; never in the report).
+    `judge`, when given, is the tier-2 LLM judge (seed 004 §3.6): it reads each claim's strongest-entailment and
+    strongest-contradiction passages, and the passage pairs of its evidence conflicts; the rules let it lower a
+    verdict, never raise one. `stage_seconds`, when given, receives the wall time of each stage (for
+    benchmarks; never in the report).
     """
     clock = _StageClock(stage_seconds)
     limit = config.verification.max_input_chars
@@ -90,21 +109,31 @@ def verify_text(
     conflicts, conflict_problem = find_evidence_conflicts(aligned, nli, config.verification)
     clock.lap("conflicts")
 
+    all_signals = {
+        claim.claim_id: ClaimSignals(
+            nli=tuple(nli_signals[claim.claim_id]),
+            coverage=compute_coverage(claim.text, [chunk.text for chunk in evidence[claim.claim_id]]),
+            numeric=_numeric(claim, evidence[claim.claim_id], aligned[claim.claim_id]),
+            citation=_citation(claim, evidence[claim.claim_id], source),
+        )
+        for claim in claims
+    }
+    all_conflicts = {claim.claim_id: tuple(conflicts.get(claim.claim_id, ())) for claim in claims}
+    clock.lap("signals_and_rules")
+    judge_warnings: list[str] = []
+    if judge is not None:
+        all_signals, judge_warnings = _judge_claims(judge, claims, evidence, all_signals, all_conflicts, config)
+        clock.lap("llm_judge")
+
     reports, outcomes = [], []
     for claim in claims:
-        chunks = evidence[claim.claim_id]
-        signals = ClaimSignals(
-            nli=tuple(nli_signals[claim.claim_id]),
-            coverage=compute_coverage(claim.text, [chunk.text for chunk in chunks]),
-            numeric=_numeric(claim, chunks, aligned[claim.claim_id]),
-            citation=_citation(claim, chunks, source),
-        )
-        claim_conflicts = tuple(conflicts.get(claim.claim_id, ()))
-        decision = _decide(claim, chunks, signals, claim_conflicts, config)
+        chunks, signals = evidence[claim.claim_id], all_signals[claim.claim_id]
+        claim_conflicts = all_conflicts[claim.claim_id]
+        decision = decide(_decision_inputs(chunks, signals, claim_conflicts, config), config.verification)
         claim_decision = ClaimDecision(
             claim_id=claim.claim_id,
             status=display_verdict(decision),
-            rationale=rationale(decision, config.verification, signals.numeric.mismatches),
+            rationale=rationale(decision, config.verification, signals.numeric.mismatches, signals.llm_judgements),
             primary_evidence=_primary_evidence(decision, chunks, aligned[claim.claim_id], claim),
             signals_ref=tuple(signal.passage_id for signal in signals.nli if signal.passage_id),
             confidence=decision_confidence(decision, config.verification),
@@ -157,7 +186,7 @@ def verify_text(
         version=PIPELINE_VERSION,
     )
     result = VerificationReport(
-        manifest=_manifest(text, config, source, nli, claim_reports),
+        manifest=_manifest(text, config, source, nli, judge, claim_reports, judge_warnings),
         annotated_answer=annotated,
         claims=claim_reports,
         final_response=rewritten.final_response,
@@ -188,13 +217,12 @@ class _StageClock:
         self._last = now
 
 
-def _decide(
-    claim: Claim,
+def _decision_inputs(
     chunks: Sequence[EvidenceChunk],
     signals: ClaimSignals,
     conflicts: Sequence[EvidenceConflict],
     config: Config,
-) -> Decision:
+) -> DecisionInputs:
     unavailable = [signal for signal in signals.nli if signal.status == SignalStatus.UNAVAILABLE]
     judgements = [
         EvidenceJudgement(
@@ -209,7 +237,7 @@ def _decide(
     ]
     verification = config.verification
     high_conflicts = sum(1 for conflict in conflicts if conflict.severity == "high")
-    inputs = summarize_evidence(
+    return summarize_evidence(
         judgements,
         verification,
         evidence_count=len(chunks),
@@ -218,8 +246,73 @@ def _decide(
         numeric_outcome=signals.numeric.outcome if signals.numeric.status == SignalStatus.COMPUTED else None,
         dangling_citations=signals.citation.dangling_ids,
         high_evidence_conflicts=high_conflicts if verification.contradiction_policy == "abstain_on_high" else 0,
+        llm_judgements=signals.llm_judgements,
     )
-    return decide(inputs, verification)
+
+
+def _judge_claims(
+    judge: LLM,
+    claims: Sequence[Claim],
+    evidence: dict[str, list[EvidenceChunk]],
+    signals: dict[str, ClaimSignals],
+    conflicts: dict[str, tuple[EvidenceConflict, ...]],
+    config: Config,
+) -> tuple[dict[str, ClaimSignals], list[str]]:
+    """Tier 2: the claims' signals with the LLM judge's readings added, and a warning per unavailable one.
+
+    Per claim with evidence, the judge reads the passage tier 1 found most entailing (the top-ranked one when NLI
+    ranked none) and, when different, the most contradicting one; and the two passages of each evidence
+    conflict. All claims go in one batch in claim order, each distinct item once.
+    """
+    support_items: dict[str, list[tuple[str, str, str]]] = {}
+    conflict_items: dict[str, list[tuple[str, str, str, str]]] = {}
+    for claim in claims:
+        chunks = evidence[claim.claim_id]
+        texts = {chunk.passage_id: chunk.text for chunk in chunks}
+        inputs = _decision_inputs(chunks, signals[claim.claim_id], conflicts[claim.claim_id], config)
+        first = inputs.strongest_entailment_passage or (chunks[0].passage_id if chunks else None)
+        passages = dict.fromkeys(
+            passage for passage in (first, inputs.strongest_contradiction_passage) if passage in texts
+        )
+        support_items[claim.claim_id] = [(claim.text, passage, texts[passage]) for passage in passages]
+        conflict_items[claim.claim_id] = [
+            (conflict.passage_a, texts[conflict.passage_a], conflict.passage_b, texts[conflict.passage_b])
+            for conflict in conflicts[claim.claim_id]
+            if conflict.passage_a in texts and conflict.passage_b in texts
+        ]
+    repair = config.llm.repair_retries
+    unique_support = list(dict.fromkeys(item for items in support_items.values() for item in items))
+    unique_conflicts = list(dict.fromkeys(item for items in conflict_items.values() for item in items))
+    support = dict(zip(unique_support, judge_support(judge, unique_support, repair_retries=repair), strict=True))
+    conflict = dict(zip(unique_conflicts, judge_conflicts(judge, unique_conflicts, repair_retries=repair), strict=True))
+    judged: dict[str, ClaimSignals] = {}
+    warnings: list[str] = []
+    for claim in claims:
+        readings = tuple(support[item] for item in support_items[claim.claim_id])
+        pair_readings = tuple(conflict[item] for item in conflict_items[claim.claim_id])
+        judged[claim.claim_id] = signals[claim.claim_id].model_copy(
+            update={"llm_judgements": readings, "llm_conflict_judgements": pair_readings}
+        )
+        warnings += _judge_warnings(claim.claim_id, readings, pair_readings)
+    return judged, warnings
+
+
+def _judge_warnings(
+    claim_id: str, readings: Sequence[SupportJudgement], pair_readings: Sequence[ConflictJudgement]
+) -> list[str]:
+    """One manifest warning per judgement the LLM could not give: the tier-1 verdict stood for it."""
+    warnings = [
+        f"llm judge unavailable for {claim_id} on {reading.passage_id}: {reading.fallback_reason}"
+        for reading in readings
+        if reading.label == "unavailable"
+    ]
+    warnings += [
+        f"llm judge unavailable for {claim_id} on conflict {reading.passage_a} vs {reading.passage_b}: "
+        f"{reading.fallback_reason}"
+        for reading in pair_readings
+        if reading.label == "unavailable"
+    ]
+    return warnings
 
 
 def _numeric(claim: Claim, chunks: Sequence[EvidenceChunk], aligned: Sequence[AlignedSpan]) -> NumericSignal:
@@ -253,6 +346,8 @@ def _primary_evidence(
                 return item.span.passage_id
     if decision.rule in {"contradicted", "high-contradiction", "conflicting-verdicts"}:
         return inputs.strongest_contradiction_passage
+    if decision.rule == "llm-judge-contradicted":
+        return inputs.llm_judge_passage
     if inputs.strongest_entailment_passage:
         return inputs.strongest_entailment_passage
     return chunks[0].passage_id if chunks else None
@@ -279,16 +374,27 @@ def _summary(decisions: Sequence[ClaimDecision]) -> SummaryStats:
 
 
 def _manifest(
-    text: str, config: Config, source: EvidenceSource, nli: NLIModel, claims: Sequence[ClaimReport]
+    text: str,
+    config: Config,
+    source: EvidenceSource,
+    nli: NLIModel,
+    judge: LLM | None,
+    claims: Sequence[ClaimReport],
+    judge_warnings: Sequence[str],
 ) -> ReportManifest:
     backends = [BackendInfo(role="nli", name=nli.name, model_id=nli.model_id, checksum=nli.checksum)]
+    backends += source.backends()
+    if judge is not None:
+        backends.append(
+            BackendInfo(role="llm", name=f"{JUDGE_NAME}/{judge.name}", model_id=judge.model_id, checksum=judge.checksum)
+        )
     return build_manifest(
         input_text=text,
         config=config,
-        backends=[*backends, *source.backends()],
+        backends=backends,
         evidence_mode=source.mode,
         evidence=[chunk for report in claims for chunk in report.evidence],
-        warnings=source.notes(),
+        warnings=[*source.notes(), *judge_warnings],
     )
 
 
@@ -301,11 +407,12 @@ def build_manifest(
     evidence: Sequence[EvidenceChunk],
     warnings: Sequence[str],
 ) -> ReportManifest:
-    """What produced a report: version, config, backends with checksums, and hashes of the input and evidence."""
+    """What produced a report: version, config (less UNRECORDED_CONFIG), backends with checksums, and hashes of
+    the input and evidence."""
     return ReportManifest(
         warnings=tuple(warnings),
         package_version=__version__,
-        config=config.model_dump(mode="json"),
+        config=config.model_dump(mode="json", exclude=UNRECORDED_CONFIG),
         backends=tuple(backends),
         evidence_mode=evidence_mode,
         input_sha256=_sha256(input_text),

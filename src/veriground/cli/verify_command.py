@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -21,7 +21,11 @@ from veriground.cli.app import (
     open_store,
     print_json,
 )
-from veriground.errors import InputTextError
+from veriground.config import Config
+from veriground.errors import ConfigError, InputTextError
+
+if TYPE_CHECKING:
+    from veriground.backends.protocols import LLM
 
 
 @app.command()
@@ -47,6 +51,13 @@ def verify(
     nli: Annotated[str | None, typer.Option("--nli", help="lexical, or an NLI model folder / hub id.")] = None,
     runtime: RuntimeOption = None,
     allow_download: AllowDownloadOption = None,
+    llm_judge: Annotated[
+        bool | None,
+        typer.Option(
+            "--llm-judge/--no-llm-judge",
+            help="Also let the LLM server (llm.base_url) judge each claim's passages (config llm.judge).",
+        ),
+    ] = None,
     corpus: CorpusOption = None,
     config_file: ConfigOption = None,
     as_json: JsonOption = False,
@@ -76,10 +87,12 @@ def verify(
             "models.nli": nli,
             "models.runtime": runtime,
             "models.allow_download": allow_download,
+            "llm.judge": llm_judge,
         },
     )
     if report is not None:
         check_report_path(report)
+    judge = _build_judge(config)
     text = _read_text(source, config.verification.max_input_chars)
     nli = build_nli(config.models)
     if evidence is not None:
@@ -87,8 +100,9 @@ def verify(
         try:
             resolve = None if store is None else (lambda passage_id: store.passage(passage_id).text)
             pack = read_pack(evidence, resolve)
+            pack_source = PackEvidence(pack, config.retrieval)
             result = verify_text(
-                text, config=config, source=PackEvidence(pack, config.retrieval), nli=nli, query=query or pack.query
+                text, config=config, source=pack_source, nli=nli, query=query or pack.query, judge=judge
             )
         finally:
             if store is not None:
@@ -96,7 +110,7 @@ def verify(
     else:
         with open_store(config) as store:
             evidence_source = CorpusEvidence(store, config.retrieval, build_retriever(store, config))
-            result = verify_text(text, config=config, source=evidence_source, nli=nli, query=query)
+            result = verify_text(text, config=config, source=evidence_source, nli=nli, query=query, judge=judge)
     if report is not None:
         write_report(result, report)
     if as_json:
@@ -105,6 +119,20 @@ def verify(
         print_verification(result, details=details)
         if report is not None:
             sys.stdout.write(f"report written to {report}\n")
+
+
+def _build_judge(config: Config) -> LLM | None:
+    """The tier-2 LLM judge when llm.judge is on; it needs a server to ask."""
+    from veriground.backends.openai_chat import build_llm
+
+    if not config.llm.judge:
+        return None
+    if not config.llm.base_url:
+        raise ConfigError(
+            "llm.judge is on (--llm-judge) but llm.base_url is not set; set VERIGROUND_LLM_BASE_URL or [llm] "
+            "base_url in veriground.toml (e.g. http://localhost:11434/v1), or pass --no-llm-judge"
+        )
+    return build_llm(config)
 
 
 def _read_text(source: str, max_chars: int) -> str:

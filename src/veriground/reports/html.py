@@ -9,6 +9,7 @@ from html import escape
 
 from veriground.reports.report_facts import (
     CONFLICT_COLUMNS,
+    LLM_JUDGEMENT_COLUMNS,
     NLI_COLUMNS,
     EvidenceView,
     actions_text,
@@ -19,6 +20,7 @@ from veriground.reports.report_facts import (
     decision_input_rows,
     evidence_views,
     highlight_segments,
+    llm_judgement_rows,
     manifest_rows,
     mean_confidence_text,
     missing_primary,
@@ -126,6 +128,9 @@ def _claim(position: int, item: ClaimReport) -> str:
     if item.conflicts:
         rows = [_cells(cells) for cells in (conflict_cells(conflict) for conflict in item.conflicts)]
         parts.append(f"<h4>Evidence conflicts</h4>{_table(CONFLICT_COLUMNS, rows)}")
+    judged = [_cells(cells) for cells in llm_judgement_rows(item)]
+    if judged:
+        parts.append(f"<h4>LLM judge (tier 2)</h4>{_table(LLM_JUDGEMENT_COLUMNS, judged)}")
     parts.append("</section>")
     return "".join(parts)
 

@@ -6,6 +6,7 @@ import re
 
 from veriground.reports.report_facts import (
     CONFLICT_COLUMNS,
+    LLM_JUDGEMENT_COLUMNS,
     NLI_COLUMNS,
     actions_text,
     claim_fact_rows,
@@ -15,6 +16,7 @@ from veriground.reports.report_facts import (
     decision_input_rows,
     evidence_views,
     highlight_segments,
+    llm_judgement_rows,
     manifest_rows,
     mean_confidence_text,
     missing_primary,
@@ -113,6 +115,9 @@ def _claim_lines(position: int, item: ClaimReport) -> list[str]:
     lines += _evidence_lines(item)
     if item.conflicts:
         lines += ["#### Evidence conflicts", "", *_table(CONFLICT_COLUMNS, [conflict_cells(c) for c in item.conflicts])]
+    judged = llm_judgement_rows(item)
+    if judged:
+        lines += ["#### LLM judge (tier 2)", "", *_table(LLM_JUDGEMENT_COLUMNS, judged)]
     return lines
 
 

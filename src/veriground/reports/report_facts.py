@@ -274,6 +274,32 @@ def conflict_cells(conflict: EvidenceConflict) -> tuple[str, ...]:
     )
 
 
+LLM_JUDGEMENT_COLUMNS = ("judged", "passage", "label", "rationale", "fallback reason")
+
+
+def llm_judgement_rows(item: ClaimReport) -> list[tuple[str, ...]]:
+    """The tier-2 LLM judge's readings of the claim: support per passage, then each evidence conflict; none
+    when no judge ran. The judge can lower a verdict, never raise one, so a row may disagree with the verdict."""
+    signals = item.signals
+    readings = [
+        ("support", reading.passage_id, reading.label, reading.rationale, reading.fallback_reason)
+        for reading in signals.llm_judgements
+    ] + [
+        (
+            "conflict",
+            f"{reading.passage_a} vs {reading.passage_b}",
+            reading.label,
+            reading.rationale,
+            reading.fallback_reason,
+        )
+        for reading in signals.llm_conflict_judgements
+    ]
+    return [
+        (judged, passage, label, rationale or NOT_AVAILABLE, fallback or NOT_AVAILABLE)
+        for judged, passage, label, rationale, fallback in readings
+    ]
+
+
 def manifest_rows(manifest: ReportManifest) -> list[tuple[str, str]]:
     rows = [
         ("package_version", manifest.package_version),
@@ -282,6 +308,7 @@ def manifest_rows(manifest: ReportManifest) -> list[tuple[str, str]]:
         ("evidence passages hashed", str(len(manifest.evidence_sha256))),
     ]
     rows += [(f"backend ({backend.role})", backend_text(backend)) for backend in manifest.backends]
+    rows += [("warning", warning) for warning in manifest.warnings]
     return rows
 
 

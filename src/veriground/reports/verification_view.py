@@ -12,6 +12,7 @@ from rich.text import Text
 from veriground.reports import terminal
 from veriground.reports.report_facts import (
     CONFLICT_COLUMNS,
+    LLM_JUDGEMENT_COLUMNS,
     NLI_COLUMNS,
     EvidenceView,
     actions_text,
@@ -21,6 +22,7 @@ from veriground.reports.report_facts import (
     conflict_cells,
     decision_input_rows,
     evidence_views,
+    llm_judgement_rows,
     manifest_rows,
     mean_confidence_text,
     missing_primary,
@@ -90,6 +92,12 @@ def _print_claim(position: int, item: ClaimReport, out: Console) -> None:
         table = Table(*CONFLICT_COLUMNS, title="Evidence conflicts", title_justify="left")
         for conflict in item.conflicts:
             table.add_row(*(Text(cell) for cell in conflict_cells(conflict)))
+        out.print(table)
+    judged = llm_judgement_rows(item)
+    if judged:
+        table = Table(*LLM_JUDGEMENT_COLUMNS, title="LLM judge (tier 2)", title_justify="left")
+        for row in judged:
+            table.add_row(*(Text(cell) for cell in row))
         out.print(table)
 
 

@@ -97,8 +97,7 @@ def rationale(
         ),
         "llm-judge-disagrees": (
             f"entailed by {sources} (max entailment {entail} >= {need_entail}), but the LLM judge reads {judged} "
-            f"as not supporting the claim{why}; "
-            "lowered to Low Confidence (a judge can lower a verdict, never raise one)"
+            f"as not supporting the claim{why}; lowered to Low Confidence (a judge may lower a verdict, not raise it)"
         ),
         "sufficient-evidence": (
             f"entailed by {sources} (max entailment {entail} >= {need_entail}), contradiction {contra} <= {max_contra}"
