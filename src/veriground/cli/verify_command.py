@@ -18,6 +18,7 @@ from veriground.cli.app import (
     RuntimeOption,
     app,
     config_from,
+    model_overrides,
     open_store,
     print_json,
 )
@@ -82,11 +83,9 @@ def verify(
             "verification.contradiction_policy": contradiction_policy,
             "verification.max_claims": max_claims,
             "verification.max_input_chars": max_input_chars,
-            "retrieval.mode": retrieval,
-            "models.reranker": reranker,
-            "models.nli": nli,
-            "models.runtime": runtime,
-            "models.allow_download": allow_download,
+            **model_overrides(
+                retrieval=retrieval, reranker=reranker, nli=nli, runtime=runtime, allow_download=allow_download
+            ),
             "llm.judge": llm_judge,
         },
     )
