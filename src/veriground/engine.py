@@ -28,7 +28,6 @@ from veriground.schema import (
     ClaimEvidencePair,
     ClaimReport,
     ClaimSignals,
-    ConflictJudgement,
     DecisionInputs,
     EvidenceChunk,
     EvidenceConflict,
@@ -37,7 +36,6 @@ from veriground.schema import (
     ReportManifest,
     SignalStatus,
     SummaryStats,
-    SupportJudgement,
     VerificationReport,
 )
 from veriground.signals import (
@@ -45,11 +43,9 @@ from veriground.signals import (
     compute_coverage,
     compute_nli,
     compute_numeric,
-    judge_conflicts,
-    judge_support,
 )
 from veriground.signals.conflicts import find_evidence_conflicts
-from veriground.signals.llm_judge import JUDGE_NAME
+from veriground.signals.llm_judge import JUDGE_NAME, judge_claims
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.verdicts.explain import decision_confidence, display_verdict, rationale
 from veriground.verdicts.rules import Decision, decide, summarize_evidence
@@ -258,61 +254,15 @@ def _judge_claims(
     conflicts: dict[str, tuple[EvidenceConflict, ...]],
     config: Config,
 ) -> tuple[dict[str, ClaimSignals], list[str]]:
-    """Tier 2: the claims' signals with the LLM judge's readings added, and a warning per unavailable one.
-
-    Per claim with evidence, the judge reads the passage tier 1 found most entailing (the top-ranked one when NLI
-    ranked none) and, when different, the most contradicting one; and the two passages of each evidence
-    conflict. All claims go in one batch in claim order, each distinct item once.
-    """
-    support_items: dict[str, list[tuple[str, str, str]]] = {}
-    conflict_items: dict[str, list[tuple[str, str, str, str]]] = {}
+    """Tier 2 on the passages tier 1 singled out: per claim, its most entailing passage (the top-ranked one when
+    NLI ranked none) and, when different, its most contradicting one; plus each evidence conflict's pair."""
+    targets = {}
     for claim in claims:
         chunks = evidence[claim.claim_id]
-        texts = {chunk.passage_id: chunk.text for chunk in chunks}
         inputs = _decision_inputs(chunks, signals[claim.claim_id], conflicts[claim.claim_id], config)
         first = inputs.strongest_entailment_passage or (chunks[0].passage_id if chunks else None)
-        passages = dict.fromkeys(
-            passage for passage in (first, inputs.strongest_contradiction_passage) if passage in texts
-        )
-        support_items[claim.claim_id] = [(claim.text, passage, texts[passage]) for passage in passages]
-        conflict_items[claim.claim_id] = [
-            (conflict.passage_a, texts[conflict.passage_a], conflict.passage_b, texts[conflict.passage_b])
-            for conflict in conflicts[claim.claim_id]
-            if conflict.passage_a in texts and conflict.passage_b in texts
-        ]
-    repair = config.llm.repair_retries
-    unique_support = list(dict.fromkeys(item for items in support_items.values() for item in items))
-    unique_conflicts = list(dict.fromkeys(item for items in conflict_items.values() for item in items))
-    support = dict(zip(unique_support, judge_support(judge, unique_support, repair_retries=repair), strict=True))
-    conflict = dict(zip(unique_conflicts, judge_conflicts(judge, unique_conflicts, repair_retries=repair), strict=True))
-    judged: dict[str, ClaimSignals] = {}
-    warnings: list[str] = []
-    for claim in claims:
-        readings = tuple(support[item] for item in support_items[claim.claim_id])
-        pair_readings = tuple(conflict[item] for item in conflict_items[claim.claim_id])
-        judged[claim.claim_id] = signals[claim.claim_id].model_copy(
-            update={"llm_judgements": readings, "llm_conflict_judgements": pair_readings}
-        )
-        warnings += _judge_warnings(claim.claim_id, readings, pair_readings)
-    return judged, warnings
-
-
-def _judge_warnings(
-    claim_id: str, readings: Sequence[SupportJudgement], pair_readings: Sequence[ConflictJudgement]
-) -> list[str]:
-    """One manifest warning per judgement the LLM could not give: the tier-1 verdict stood for it."""
-    warnings = [
-        f"llm judge unavailable for {claim_id} on {reading.passage_id}: {reading.fallback_reason}"
-        for reading in readings
-        if reading.label == "unavailable"
-    ]
-    warnings += [
-        f"llm judge unavailable for {claim_id} on conflict {reading.passage_a} vs {reading.passage_b}: "
-        f"{reading.fallback_reason}"
-        for reading in pair_readings
-        if reading.label == "unavailable"
-    ]
-    return warnings
+        targets[claim.claim_id] = (first, inputs.strongest_contradiction_passage)
+    return judge_claims(judge, claims, evidence, signals, conflicts, targets, repair_retries=config.llm.repair_retries)
 
 
 def _numeric(claim: Claim, chunks: Sequence[EvidenceChunk], aligned: Sequence[AlignedSpan]) -> NumericSignal:

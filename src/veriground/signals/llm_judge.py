@@ -1,11 +1,12 @@
 """Tier-2 LLM verification (seed 004 §3.6): (claim, passage) items -> SupportJudgement and passage pairs ->
-ConflictJudgement, one strict-JSON LLM call per item. Any failure gives an `unavailable` judgement with the
+ConflictJudgement, one strict-JSON LLM call per item, and `judge_claims`, which does it for a whole text. Any
+failure gives an `unavailable` judgement with the
 reason, so the tier-1 signals decide alone; the LLM backend does the JSONL caching.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
@@ -14,7 +15,15 @@ from veriground.backends.llm_json import complete_json
 from veriground.backends.prompt_blocks import data_block
 from veriground.backends.protocols import LLM
 from veriground.errors import BackendError
-from veriground.schema import ChatMessage, ConflictJudgement, SupportJudgement
+from veriground.schema import (
+    ChatMessage,
+    Claim,
+    ClaimSignals,
+    ConflictJudgement,
+    EvidenceChunk,
+    EvidenceConflict,
+    SupportJudgement,
+)
 
 JUDGE_NAME = "llm-judge.v1"
 
@@ -105,3 +114,57 @@ def _ask(
     except Exception as err:  # a broken backend must not stop verification; the reason is kept
         return None, f"{JUDGE_NAME} via {llm.name}: unexpected {type(err).__name__}: {err}"
     return values[0], None
+
+
+def judge_claims(
+    judge: LLM,
+    claims: Sequence[Claim],
+    evidence: Mapping[str, Sequence[EvidenceChunk]],
+    signals: Mapping[str, ClaimSignals],
+    conflicts: Mapping[str, Sequence[EvidenceConflict]],
+    targets: Mapping[str, tuple[str | None, ...]],
+    *,
+    repair_retries: int,
+) -> tuple[dict[str, ClaimSignals], list[str]]:
+    """Each claim's signals with the judge's readings of its `targets` passages and of its evidence conflicts
+    added, and a manifest warning per judgement the LLM could not give. All claims go in one batch in claim
+    order, each distinct item once."""
+    support_items: dict[str, list[tuple[str, str, str]]] = {}
+    conflict_items: dict[str, list[tuple[str, str, str, str]]] = {}
+    for claim in claims:
+        texts = {chunk.passage_id: chunk.text for chunk in evidence[claim.claim_id]}
+        passages = dict.fromkeys(passage for passage in targets[claim.claim_id] if passage in texts)
+        support_items[claim.claim_id] = [(claim.text, passage, texts[passage]) for passage in passages]
+        conflict_items[claim.claim_id] = [
+            (conflict.passage_a, texts[conflict.passage_a], conflict.passage_b, texts[conflict.passage_b])
+            for conflict in conflicts[claim.claim_id]
+            if conflict.passage_a in texts and conflict.passage_b in texts
+        ]
+    unique_support = list(dict.fromkeys(item for items in support_items.values() for item in items))
+    unique_conflicts = list(dict.fromkeys(item for items in conflict_items.values() for item in items))
+    support = dict(
+        zip(unique_support, judge_support(judge, unique_support, repair_retries=repair_retries), strict=True)
+    )
+    conflict = dict(
+        zip(unique_conflicts, judge_conflicts(judge, unique_conflicts, repair_retries=repair_retries), strict=True)
+    )
+    judged: dict[str, ClaimSignals] = {}
+    warnings: list[str] = []
+    for claim in claims:
+        readings = tuple(support[item] for item in support_items[claim.claim_id])
+        pair_readings = tuple(conflict[item] for item in conflict_items[claim.claim_id])
+        judged[claim.claim_id] = signals[claim.claim_id].model_copy(
+            update={"llm_judgements": readings, "llm_conflict_judgements": pair_readings}
+        )
+        warnings += [
+            f"llm judge unavailable for {claim.claim_id} on {reading.passage_id}: {reading.fallback_reason}"
+            for reading in readings
+            if reading.label == "unavailable"
+        ]
+        warnings += [
+            f"llm judge unavailable for {claim.claim_id} on conflict {reading.passage_a} vs {reading.passage_b}: "
+            f"{reading.fallback_reason}"
+            for reading in pair_readings
+            if reading.label == "unavailable"
+        ]
+    return judged, warnings
