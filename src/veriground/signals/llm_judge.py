@@ -1,7 +1,7 @@
 """Tier-2 LLM verification (seed 004 §3.6): (claim, passage) items -> SupportJudgement and passage pairs ->
 ConflictJudgement, one strict-JSON LLM call per item, and `judge_claims`, which does it for a whole text. Any
-failure gives an `unavailable` judgement with the
-reason, so the tier-1 signals decide alone; the LLM backend does the JSONL caching.
+failure gives an `unavailable` judgement with the reason, so the tier-1 signals decide alone; the LLM backend
+does the JSONL caching.
 """
 
 from __future__ import annotations
