@@ -31,6 +31,7 @@ from veriground.schema import (
     AnswerTrace,
     BackendInfo,
     DraftAnswer,
+    DraftClaim,
     EvidenceChunk,
     GroundedAnswer,
     GroundedClaim,
@@ -154,7 +155,10 @@ def _draft(
 
 
 def _verify(
-    cleaned: Sequence[tuple], chunks: Sequence[EvidenceChunk], config: Config, nli: NLIModel
+    cleaned: Sequence[tuple[DraftClaim, tuple[str, ...]]],
+    chunks: Sequence[EvidenceChunk],
+    config: Config,
+    nli: NLIModel,
 ) -> list[CheckedClaim]:
     """Verify all cited sentences in one run of the verification core against exactly the evidence pack,
     each sentence a block of its own, and hand each draft its atoms. Seed 003 §6.2 asks one direct citation
@@ -236,7 +240,7 @@ class _Trace:
             GroundedClaim(
                 text=claim.text,
                 supporting_citations=tuple(
-                    self._citation(pid) for pid in claim.cited_ids if self._citation(pid) is not None
+                    citation for pid in claim.cited_ids if (citation := self._citation(pid)) is not None
                 ),
                 support_level="direct",
             )
