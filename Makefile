@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint clean
+.PHONY: demo test bench lint clean browser serve
 
 # Reinstall whenever pyproject.toml changes; the stamp records which extras are in.
 $(VENV)/.installed-core: pyproject.toml
@@ -21,8 +21,16 @@ $(VENV)/.installed-dev: pyproject.toml
 demo: $(VENV)/.installed-core
 	$(BIN)/veriground demo
 
-test: $(VENV)/.installed-dev
+test: $(VENV)/.installed-dev browser
 	$(BIN)/python -m pytest
+
+# The browser tests drive Debian's Chromium; skipped (and not installed) with VERIGROUND_SKIP_BROWSER=1.
+browser:
+	@if [ "$$VERIGROUND_SKIP_BROWSER" != 1 ] && [ -z "$$VERIGROUND_CHROMIUM" ]; then scripts/install-chromium; fi
+
+serve: $(VENV)/.installed-core
+	test -f .veriground-demo/corpus.sqlite3 || $(BIN)/veriground demo
+	$(BIN)/veriground serve --corpus .veriground-demo
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/bench_ingest_search.py
@@ -34,4 +42,4 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests bench
 
 clean:
-	rm -rf $(VENV) .veriground .veriground-demo bench/out
+	rm -rf $(VENV) .veriground .veriground-demo bench/out test-artifacts

@@ -145,6 +145,20 @@ class LLMConfig(Section):
     judge: bool = False  # tier-2 verification (seed 004 §3.6): the LLM judges claim support and conflicts
 
 
+class ServiceConfig(Section):
+    """`veriground serve`: where it listens and what it refuses."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(8000, ge=0, le=65535)
+    # The *name* of the environment variable holding the API token; required when host is not loopback.
+    api_token_env: str = Field("VERIGROUND_API_TOKEN", min_length=1)
+    max_body_mb: float = Field(2.0, gt=0, le=1024)  # every request, uploads included
+    max_pending: int = Field(32, ge=1, le=10_000)  # requests queued for the engine before 503
+    cors_origins: tuple[str, ...] = ()  # off unless origins are listed
+    log_text: bool = False  # debug: put raw questions and texts in the request log
+    exports_kept: int = Field(64, ge=1, le=10_000)  # recent reports the page can export
+
+
 class Config(Section):
     corpus: CorpusConfig = CorpusConfig()
     ingest: IngestConfig = IngestConfig()
@@ -153,6 +167,7 @@ class Config(Section):
     verification: VerificationConfig = VerificationConfig()
     answer: AnswerConfig = AnswerConfig()
     llm: LLMConfig = LLMConfig()
+    service: ServiceConfig = ServiceConfig()
 
 
 def load_config(

@@ -14,7 +14,7 @@ from veriground import __version__
 from veriground.backends.protocols import LLM, NLIModel
 from veriground.claims import extract_claims
 from veriground.config import Config
-from veriground.errors import InputTextError
+from veriground.errors import InputTooLargeError
 from veriground.evidence.gather import EvidenceSource
 from veriground.evidence.spans import AlignedSpan, align_sentences
 from veriground.mitigation.rewrite import ClaimOutcome, rewrite_answer
@@ -81,7 +81,7 @@ def verify_text(
     clock = _StageClock(stage_seconds)
     limit = config.verification.max_input_chars
     if len(text) > limit:
-        raise InputTextError(
+        raise InputTooLargeError(
             f"the text has {len(text):,} characters, over verification.max_input_chars={limit:,}; "
             "split it or raise the limit with --max-input-chars"
         )

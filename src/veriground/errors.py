@@ -4,7 +4,8 @@
     ├── ConfigError            a config key, env var or CLI flag has a bad value
     ├── InputFileError         a file given to ingest cannot be read or parsed
     │   └── NothingToIngest    a well-formed file with no text to cite (a redirect stub): skipped
-    ├── InputTextError         text given to verify is empty or too large
+    ├── InputTextError         text given to verify or ask is empty or malformed
+    │   └── InputTooLargeError over a configured size or claim-count limit (HTTP 413)
     ├── StoreError             the corpus directory is missing, locked or damaged
     ├── NotFoundError          a document or passage id that the corpus does not hold
     ├── BackendError           a model backend failed to load or to answer
@@ -53,6 +54,10 @@ class InputTextError(VerigroundError):
     """Text to verify that cannot be verified as given (empty, or over a configured size)."""
 
     exit_code = 1
+
+
+class InputTooLargeError(InputTextError):
+    """Input over a configured limit; the message names the config key that raises it."""
 
 
 class StoreError(VerigroundError):

@@ -683,6 +683,53 @@ class DependencyWarning(Record):
     severity: Literal["warning", "error"] = "warning"
 
 
+
+# --- HTTP API (issue 6): request bodies and the answers that are not records above -----------------
+
+MAX_REQUEST_QUERY_CHARS = 2_000
+
+
+class QARequest(Record):
+    """`POST /qa`: a question, optional filters (doc, source, source_type) and the output mode."""
+
+    query: str = Field(min_length=1, max_length=MAX_REQUEST_QUERY_CHARS)
+    filters: dict[str, str] = Field(default_factory=dict)
+    mode: Literal["brief", "detailed"] | None = None  # None: config answer.mode
+
+
+class VerifyRequest(Record):
+    """`POST /verify`: a text checked claim by claim against the served corpus."""
+
+    text: str = Field(min_length=1)
+    query: str | None = None
+
+
+class QAVerifyRequest(Record):
+    """`POST /qa/verify` (seed 003 §12): a candidate answer (its text, or a GroundedAnswer from /qa) and the
+    evidence pack it must be checked against, and nothing else."""
+
+    answer: str | GroundedAnswer
+    evidence: EvidencePack
+    query: str | None = None
+
+
+class QAVerifyResult(Record):
+    """Pass when every claim is Supported or Low Confidence; reason codes are the seed 000 reasons of the rest."""
+
+    passed: bool
+    reason_codes: tuple[str, ...]
+    report: VerificationReport
+
+
+class ServiceHealth(Record):
+    status: Literal["ok"]
+    version: str
+    documents: int = Field(ge=0)
+    passages_indexed: int = Field(ge=0)
+    nli: str
+    retrieval: str
+    llm: str | None
+
 SCHEMA_RECORDS: tuple[type[Record], ...] = (
     LoadedDocument,
     Passage,
@@ -705,6 +752,11 @@ SCHEMA_RECORDS: tuple[type[Record], ...] = (
     LearningClaim,
     DomainProfile,
     DependencyWarning,
+    QARequest,
+    VerifyRequest,
+    QAVerifyRequest,
+    QAVerifyResult,
+    ServiceHealth,
 )
 
 

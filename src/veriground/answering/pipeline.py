@@ -23,7 +23,7 @@ from veriground.backends.protocols import LLM, NLIModel
 from veriground.config import Config
 from veriground.corpus.store import CorpusStore
 from veriground.engine import build_manifest, verify_text
-from veriground.errors import BackendError, InputTextError, NotFoundError
+from veriground.errors import BackendError, InputTextError, InputTooLargeError, NotFoundError
 from veriground.evidence.gather import CorpusEvidence, PackEvidence
 from veriground.retrieval.search import CorpusRetriever, QueryTerms
 from veriground.schema import (
@@ -82,7 +82,7 @@ def answer_question(
     if not query:
         raise InputTextError('the question is empty; ask something, e.g. veriground ask "What is kinetic energy?"')
     if len(query) > MAX_QUERY_CHARS:
-        raise InputTextError(f"the question has {len(query):,} characters, over {MAX_QUERY_CHARS:,}; shorten it")
+        raise InputTooLargeError(f"the question has {len(query):,} characters, over {MAX_QUERY_CHARS:,}; shorten it")
     filters = dict(filters or {})
     answer = config.answer
     warnings: list[str] = []

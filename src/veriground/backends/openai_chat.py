@@ -191,6 +191,18 @@ def build_llm(config: Config) -> LLM | None:
     return OpenAIChatLLM(config.llm, cache_path=cache_path)
 
 
+def build_judge(config: Config) -> LLM | None:
+    """The tier-2 LLM judge when llm.judge is on; it needs a server to ask."""
+    if not config.llm.judge:
+        return None
+    if not config.llm.base_url:
+        raise ConfigError(
+            "llm.judge is on (--llm-judge) but llm.base_url is not set; set VERIGROUND_LLM_BASE_URL or [llm] "
+            "base_url in veriground.toml (e.g. http://localhost:11434/v1), or pass --no-llm-judge"
+        )
+    return build_llm(config)
+
+
 def token_entropy(top_logprobs: Sequence[float]) -> float:
     """Entropy in nats of the returned top alternatives for one token, renormalised to sum to one."""
     peak = max(top_logprobs)

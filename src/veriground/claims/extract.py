@@ -29,7 +29,7 @@ from veriground.claims.claim_types import classify_claim
 from veriground.claims.markdown_blocks import EMPHASIS_MARK, find_prose_blocks
 from veriground.claims.segment import Sentence, iter_sentences
 from veriground.config import VerificationConfig
-from veriground.errors import ConfigError, InputTextError
+from veriground.errors import ConfigError, InputTextError, InputTooLargeError
 from veriground.schema import Claim
 
 EXTRACTION_METHOD = "pysbd_sentences.v1+atomicity.v1"
@@ -66,7 +66,7 @@ def extract_claims(text: str, *, answer_id: str, max_claims: int = DEFAULT_MAX_C
         high = bisect.bisect_left(citation_starts, sentence.region_end)
         claims.extend(_sentence_claims(texts, sentence, citations[low:high], f"c_{index:04d}", answer_id))
         if len(claims) > max_claims:
-            raise InputTextError(_too_many_claims(segment_text, max_claims))
+            raise InputTooLargeError(_too_many_claims(segment_text, max_claims))
     return claims
 
 

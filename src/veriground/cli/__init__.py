@@ -16,6 +16,7 @@ from veriground.cli.app import app
 from veriground.cli import corpus_commands  # noqa: F401, E402
 from veriground.cli import verify_command  # noqa: F401, E402
 from veriground.cli import ask_command  # noqa: F401, E402
+from veriground.cli import serve_command  # noqa: F401, E402
 from veriground.cli import models_commands  # noqa: F401, E402
 from veriground.cli import setup_commands  # noqa: F401, E402
 from veriground.cli import demo_command  # noqa: F401, E402

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 import typer
 
@@ -22,11 +22,8 @@ from veriground.cli.app import (
     open_store,
     print_json,
 )
-from veriground.config import Config
-from veriground.errors import ConfigError, InputTextError
-
-if TYPE_CHECKING:
-    from veriground.backends.protocols import LLM
+from veriground.errors import InputTextError
+from veriground.text_input import decode_text
 
 
 @app.command()
@@ -64,6 +61,7 @@ def verify(
     as_json: JsonOption = False,
 ) -> None:
     """Check a text claim by claim against the corpus (or an evidence pack): verdict, rule, signals, passage."""
+    from veriground.backends.openai_chat import build_judge
     from veriground.backends.registry import build_nli
     from veriground.engine import verify_text
     from veriground.evidence.gather import CorpusEvidence, PackEvidence
@@ -91,7 +89,7 @@ def verify(
     )
     if report is not None:
         check_report_path(report)
-    judge = _build_judge(config)
+    judge = build_judge(config)
     text = _read_text(source, config.verification.max_input_chars)
     nli = build_nli(config.models)
     if evidence is not None:
@@ -120,22 +118,8 @@ def verify(
             sys.stdout.write(f"report written to {report}\n")
 
 
-def _build_judge(config: Config) -> LLM | None:
-    """The tier-2 LLM judge when llm.judge is on; it needs a server to ask."""
-    from veriground.backends.openai_chat import build_llm
-
-    if not config.llm.judge:
-        return None
-    if not config.llm.base_url:
-        raise ConfigError(
-            "llm.judge is on (--llm-judge) but llm.base_url is not set; set VERIGROUND_LLM_BASE_URL or [llm] "
-            "base_url in veriground.toml (e.g. http://localhost:11434/v1), or pass --no-llm-judge"
-        )
-    return build_llm(config)
-
-
 def _read_text(source: str, max_chars: int) -> str:
-    """The text to verify, strictly UTF-8; a size cap checked on bytes before decoding."""
+    """The text to verify from a file or stdin."""
     name = "standard input" if source == "-" else source
     try:
         raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
@@ -143,15 +127,4 @@ def _read_text(source: str, max_chars: int) -> str:
         raise InputTextError(
             f"cannot read {name}: {err.strerror or err}; pass an existing file or - for stdin"
         ) from None
-    if len(raw) > 4 * max_chars:  # 4 bytes is the longest UTF-8 character
-        raise InputTextError(
-            f"{name} is {len(raw):,} bytes, over verification.max_input_chars={max_chars:,} characters; "
-            "split it or raise the limit with --max-input-chars"
-        )
-    try:
-        # "utf-8-sig": a byte-order mark (Windows Notepad writes one) is encoding, not text.
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        raise InputTextError(
-            f"{name} is not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start}); save it as UTF-8"
-        ) from None
+    return decode_text(raw, name, max_chars, limit_hint="--max-input-chars")

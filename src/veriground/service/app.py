@@ -1,0 +1,80 @@
+"""The HTTP app: config -> a FastAPI app with the JSON API, the web page and the middleware around them.
+
+Middleware, outermost first: request log, API token, same-origin check, body limit (and CORS only when
+service.cors_origins lists origins).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from veriground import __version__
+from veriground.config import Config
+from veriground.service.access import (
+    BodyLimitMiddleware,
+    SameOriginMiddleware,
+    TokenMiddleware,
+    is_loopback,
+    max_body_bytes,
+    resolve_token,
+)
+from veriground.service.api_routes import router as api_router
+from veriground.service.engine_worker import EngineWorker
+from veriground.service.exports import ExportShelf
+from veriground.service.pages import STATIC_DIR
+from veriground.service.pages import router as page_router
+from veriground.service.problems import install_problem_handlers
+from veriground.service.request_log import RequestLogMiddleware
+
+
+def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI:
+    """The app for `config`; the engine (corpus, models) opens when the app starts and closes when it stops."""
+    from fastapi.staticfiles import StaticFiles
+
+    token = resolve_token(config.service)
+    engine = worker or EngineWorker(config)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        engine.start()
+        try:
+            yield
+        finally:
+            engine.close()
+
+    app = FastAPI(
+        title="veriground",
+        version=__version__,
+        summary="Cited-or-silent answers and claim-by-claim verification against a local corpus.",
+        lifespan=lifespan,
+    )
+    app.state.config = config
+    app.state.token = token
+    app.state.worker = engine
+    app.state.exports = ExportShelf(config.service.exports_kept)
+    app.include_router(api_router)
+    app.include_router(page_router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    install_problem_handlers(app)
+    if config.service.cors_origins:
+        from fastapi.middleware.cors import CORSMiddleware
+
+        app.add_middleware(
+            CORSMiddleware,
+            allow_origins=list(config.service.cors_origins),
+            allow_methods=["GET", "POST"],
+            allow_headers=["authorization", "content-type"],
+        )
+    # add_middleware wraps: the last added runs first.
+    app.add_middleware(BodyLimitMiddleware, limit_bytes=max_body_bytes(config.service))
+    app.add_middleware(
+        SameOriginMiddleware,
+        allowed_origins=config.service.cors_origins,
+        loopback_only=is_loopback(config.service.host),
+    )
+    app.add_middleware(TokenMiddleware, token=token, token_env=config.service.api_token_env)
+    app.add_middleware(RequestLogMiddleware)
+    return app

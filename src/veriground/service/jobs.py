@@ -1,0 +1,161 @@
+"""What each endpoint asks of the engine: request records -> result records, run on the engine thread.
+
+The same stage functions as the CLI (answer_question, verify_text, ingest_paths) do the work, so a request
+gives the record the matching command prints with --json.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from veriground import __version__
+from veriground.errors import InputFileError, InputTextError
+from veriground.schema import (
+    DocumentInfo,
+    GroundedAnswer,
+    IngestItem,
+    IngestReport,
+    Passage,
+    QARequest,
+    QAVerifyRequest,
+    QAVerifyResult,
+    ServiceHealth,
+    SourceType,
+    VerificationReport,
+)
+from veriground.service.engine_worker import EngineContext
+
+PASSING_VERDICTS = frozenset({"Supported", "Low Confidence"})
+UPLOAD_FOLDER = "uploads"  # uploads get doc ids uploads/<file stem>
+MAX_FILENAME_CHARS = 200
+
+
+def answer(ctx: EngineContext, request: QARequest) -> GroundedAnswer:
+    from veriground.answering.pipeline import AnswerBackends, answer_question, parse_filters
+
+    filters = parse_filters([f"{key}={value}" for key, value in request.filters.items()])
+    config = ctx.config
+    if request.mode is not None:
+        config = config.model_copy(update={"answer": config.answer.model_copy(update={"mode": request.mode})})
+    backends = AnswerBackends(store=ctx.store, retriever=ctx.retriever, nli=ctx.nli, llm=ctx.llm)
+    return answer_question(request.query, config=config, backends=backends, filters=filters)
+
+
+def verify(ctx: EngineContext, text: str, query: str | None = None) -> VerificationReport:
+    from veriground.engine import verify_text
+    from veriground.evidence.gather import CorpusEvidence
+
+    source = CorpusEvidence(ctx.store, ctx.config.retrieval, ctx.retriever)
+    return verify_text(text, config=ctx.config, source=source, nli=ctx.nli, query=query, judge=ctx.judge)
+
+
+def verify_candidate(ctx: EngineContext, request: QAVerifyRequest) -> QAVerifyResult:
+    """Seed 003 §12: check a candidate answer against its evidence pack only; pass/fail with reason codes."""
+    from veriground.engine import verify_text
+    from veriground.evidence.gather import PackEvidence
+    from veriground.evidence.pack import complete_pack
+
+    pack = complete_pack(request.evidence, lambda passage_id: ctx.store.passage(passage_id).text, origin="evidence")
+    text = request.answer if isinstance(request.answer, str) else cited_text(request.answer)
+    query = request.query or pack.query or (None if isinstance(request.answer, str) else request.answer.query)
+    report = verify_text(
+        text, config=ctx.config, source=PackEvidence(pack, ctx.config.retrieval), nli=ctx.nli, query=query
+    )
+    failing = [item for item in report.claims if item.decision.status not in PASSING_VERDICTS]
+    codes = sorted({item.decision.reason.value for item in failing})
+    return QAVerifyResult(passed=bool(report.claims) and not failing, reason_codes=tuple(codes), report=report)
+
+
+def cited_text(answer: GroundedAnswer) -> str:
+    """A GroundedAnswer as text whose sentences carry their citations in the B3 `[CITATION: id]` form."""
+    if not answer.claims:
+        raise InputTextError(
+            "the candidate GroundedAnswer has no claims (it abstained), so there is nothing to verify; "
+            "send an answer with claims, or its text as a string"
+        )
+    sentences = []
+    for claim in answer.claims:
+        cites = "".join(
+            f" [CITATION: {citation.passage_id}]" for citation in claim.supporting_citations if citation.passage_id
+        )
+        sentences.append(claim.text.rstrip() + cites)
+    return "\n".join(sentences)
+
+
+def documents(ctx: EngineContext) -> list[DocumentInfo]:
+    return ctx.store.list_documents()
+
+
+def passage(ctx: EngineContext, passage_id: str) -> Passage:
+    return ctx.store.passage(passage_id)
+
+
+def health(ctx: EngineContext) -> ServiceHealth:
+    return ServiceHealth(
+        status="ok",
+        version=__version__,
+        documents=len(ctx.store.list_documents()),
+        passages_indexed=ctx.retriever.passages_indexed(),
+        nli=ctx.nli.name,
+        retrieval=ctx.config.retrieval.mode,
+        llm=ctx.config.llm.model if ctx.llm is not None else None,
+    )
+
+
+def check_upload_name(filename: str | None) -> str:
+    """A bare file name with a supported suffix; anything path-like is refused, never cleaned up silently."""
+    from veriground.corpus.loaders import SUPPORTED_SUFFIXES
+
+    name = (filename or "").strip()
+    if not name:
+        raise InputFileError("(upload)", "the upload has no file name", "send it as a multipart field named file")
+    if "/" in name or "\\" in name or "\x00" in name or name.startswith(".") or len(name) > MAX_FILENAME_CHARS:
+        raise InputFileError(
+            name,
+            "the upload's file name is a path, hidden, or too long",
+            f"send a bare name of at most {MAX_FILENAME_CHARS} characters such as notes.md",
+        )
+    if Path(name).suffix.lower() not in SUPPORTED_SUFFIXES:
+        raise InputFileError(
+            name,
+            f"unsupported file type '{Path(name).suffix or '(none)'}'",
+            "upload one of: " + ", ".join(SUPPORTED_SUFFIXES),
+        )
+    return name
+
+
+def ingest_upload(
+    ctx: EngineContext, filename: str, data: bytes, source_type: str | None, source_id: str | None
+) -> IngestReport:
+    """Ingest one uploaded file by the CLI's rules, as document uploads/<stem>; the upload is not kept."""
+    from veriground.corpus.ingest import ingest_paths
+
+    name = check_upload_name(filename)
+    ingest_config = ctx.config.ingest.model_copy(
+        update={"source_type": _source_type(source_type), "source_id": (source_id or "").strip() or None}
+    )
+    with tempfile.TemporaryDirectory(dir=ctx.store.corpus_dir, prefix=".upload-") as scratch:
+        folder = Path(scratch) / UPLOAD_FOLDER
+        folder.mkdir()
+        (folder / name).write_bytes(data)
+        report = ingest_paths([folder], ctx.store, ingest_config)
+        items = tuple(_without_prefix(item, f"{Path(scratch).resolve()}/") for item in report.items)
+    return report.model_copy(update={"items": items, "passages_indexed": ctx.retriever.passages_indexed()})
+
+
+def _without_prefix(item: IngestItem, prefix: str) -> IngestItem:
+    """Messages name the upload as uploads/<name>, not the server's scratch folder."""
+    return item.model_copy(
+        update={"path": item.path.replace(prefix, ""), "problem": item.problem and item.problem.replace(prefix, "")}
+    )
+
+
+def _source_type(value: str | None) -> SourceType | None:
+    if not value or not value.strip():
+        return None
+    try:
+        return SourceType(value.strip())
+    except ValueError:
+        valid = ", ".join(member.value for member in SourceType)
+        raise InputTextError(f"source_type {value!r} is not one of: {valid}") from None

@@ -1,0 +1,25 @@
+"""Text handed to verify (a file, stdin, an upload): bytes -> str, strictly UTF-8, size capped before decoding."""
+
+from __future__ import annotations
+
+from veriground.errors import InputTextError, InputTooLargeError
+
+MAX_UTF8_BYTES_PER_CHAR = 4
+
+
+def decode_text(raw: bytes, name: str, max_chars: int, *, limit_hint: str) -> str:
+    """`name` says where the bytes came from; `limit_hint` how the user raises verification.max_input_chars."""
+    if len(raw) > MAX_UTF8_BYTES_PER_CHAR * max_chars:
+        raise InputTooLargeError(
+            f"{name} is {len(raw):,} bytes, over verification.max_input_chars={max_chars:,} characters; "
+            f"split it or raise the limit with {limit_hint}"
+        )
+    if b"\x00" in raw:
+        raise InputTextError(f"{name} holds NUL bytes, so it is binary, not text; send a UTF-8 text file")
+    try:
+        # "utf-8-sig": a byte-order mark (Windows Notepad writes one) is encoding, not text.
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        raise InputTextError(
+            f"{name} is not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start}); save it as UTF-8"
+        ) from None
