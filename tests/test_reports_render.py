@@ -1,18 +1,26 @@
-"""The three report views (Markdown, HTML, terminal) over one hand-built report: same facts, escaped, stable."""
+"""The three report views (Markdown, HTML, terminal) over one hand-built report: same facts, escaped, stable; and
+the HTML sections (summary bar, trace, failed-claim inspector, signals) over a report the engine builds from a
+tiny evidence pack with a fake NLI."""
 
 from __future__ import annotations
 
 import io
 import re
+from html import escape as escape_html
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from rich.console import Console
 
+from veriground.backends.fakes import FakeNLIModel
+from veriground.config import Config
+from veriground.engine import verify_text
+from veriground.evidence.gather import PackEvidence
 from veriground.reports import terminal
-from veriground.reports.html import render_html
+from veriground.reports.html import REPORT_STYLE, render_html, render_verification_body
 from veriground.reports.markdown import render_markdown
+from veriground.reports.report_facts import citation_targets
 from veriground.reports.verification_view import print_verification
 from veriground.schema import (
     AnnotatedAnswer,
@@ -31,9 +39,12 @@ from veriground.schema import (
     DecisionInputs,
     EvidenceChunk,
     EvidenceConflict,
+    EvidencePack,
     EvidenceSpan,
+    NLIScores,
     NLISignal,
     NumericSignal,
+    PackPassage,
     RejectionReason,
     ReportManifest,
     SignalStatus,
@@ -565,3 +576,163 @@ def test_terminal_uses_the_shared_console_by_default(report, monkeypatch):
     monkeypatch.setattr(terminal, "console", shared)
     print_verification(report, details=True)
     assert "5. Claim c5: Unverified" in shared.file.getvalue()
+
+
+# --- HTML sections over a report the engine builds --------------------------------------------------------------
+
+BOOK = "Merge sort is stable. <script>alert(1)</script>"
+NOTES = "Merge sort is a stable sort."
+HEAP = "Heapsort is not stable."
+ENGINE_ANSWER = "Merge sort is stable [1][2]. Heapsort is stable [3]. The moon is made of <script>cheese</script> [9]."
+ENTAILS = NLIScores(entail=0.9, neutral=0.1, contradict=0.0)
+NEUTRAL = NLIScores(entail=0.1, neutral=0.9, contradict=0.0)
+CONTRADICTS = NLIScores(entail=0.0, neutral=0.1, contradict=0.9)
+
+
+@pytest.fixture(scope="module")
+def engine_report() -> VerificationReport:
+    """Claim 1 Supported by two sources, claim 2 Contradictory (suppressed), claim 3 cites a passage that does not
+    exist (flagged)."""
+    pack = EvidencePack(
+        passages=(
+            PackPassage(passage_id="book/sorting#p1", text=BOOK, source_id="knuth"),
+            PackPassage(passage_id="notes/sorting#p2", text=NOTES, source_id="lecture"),
+            PackPassage(passage_id="notes/heap#p3", text=HEAP, source_id="lecture"),
+        )
+    )
+    table = {
+        (BOOK, "Merge sort is stable."): ENTAILS,
+        (NOTES, "Merge sort is stable."): ENTAILS,
+        (HEAP, "Heapsort is stable."): CONTRADICTS,
+    }
+    config = Config()
+    source = PackEvidence(pack, config.retrieval)
+    return verify_text(ENGINE_ANSWER, config=config, source=source, nli=FakeNLIModel(table, NEUTRAL))
+
+
+def html_section(page: str, section_id: str) -> str:
+    """The HTML of one top-level section that holds no nested <section>."""
+    start = page.index(f'<section id="{section_id}"')
+    return page[start : page.index("</section>", start)]
+
+
+def test_the_engine_report_has_the_verdicts_these_tests_rely_on(engine_report):
+    verdicts = [(item.decision.status, item.mitigation) for item in engine_report.claims]
+    assert verdicts == [("Supported", "kept"), ("Contradictory", "suppressed"), ("Unsupported", "flagged")]
+
+
+def test_the_summary_bar_counts_verdicts_and_says_how_many_claims_were_suppressed(engine_report, report):
+    page = render_html(engine_report)
+    bar = page[page.index('<div class="summary"') : page.index("</div>", page.index('<div class="summary"'))]
+    for verdict, css, count in [("Supported", "supported", 1), ("Contradictory", "contradictory", 1)]:
+        assert f'<span class="badge {css}">{verdict}</span> {count}</li>' in bar
+    assert '<span class="badge unverified">Unverified</span> 0</li>' in bar
+    assert "Mean overall confidence" in bar
+    assert "1 of 3 claims suppressed (replaced by a warning in the answer after mitigation); 1 flagged; 1 kept" in bar
+    assert "1 of 5 claims suppressed (replaced by a warning in the answer after mitigation); 3 flagged; 1 kept" in (
+        render_html(report)
+    )
+
+
+def test_the_mitigated_answer_shows_each_warning_visibly(engine_report):
+    page = render_html(engine_report)
+    block = page[page.index('<blockquote class="answer">') : page.index("</blockquote>", page.index('class="answer"'))]
+    removed = "[Warning: a claim was removed because it contradicts the source (notes/heap#p3)]"
+    assert f'<strong class="warning">{removed}</strong>' in block
+    assert '<strong class="warning">[Unsupported: dangling_citation]</strong>' in block
+    assert "Heapsort is stable" not in block
+    hostile = engine_report.model_copy(
+        update={"final_response": "A. [Unverified: signal_unavailable] [Warning: x (<b>)]"}
+    )
+    assert '<strong class="warning">[Warning: x (&lt;b&gt;)]</strong>' in render_html(hostile)
+
+
+def test_the_trace_has_one_row_per_claim_with_citations_and_primary_evidence(engine_report):
+    page = render_html(engine_report)
+    trace = html_section(page, "trace")
+    ids = [item.claim.claim_id for item in engine_report.claims]
+    assert re.findall(r'<tr><td><a href="#claim-([^"]+)">', trace) == ids
+    assert all(f'<section class="claim" id="claim-{claim_id}"' in page for claim_id in ids)  # links land
+    rows = re.findall(r"<tr><td><a.*?</tr>", trace)
+    assert '<span class="badge supported">Supported</span>' in rows[0]
+    assert "1 → book/sorting#p1 (resolved)" in rows[0] and "2 → notes/sorting#p2 (resolved)" in rows[0]
+    assert "9 → 9 (dangling: no such passage)" in rows[2]
+    primary = engine_report.claims[1].evidence[0]
+    assert primary.passage_id == "notes/heap#p3"
+    assert f"notes/heap#p3<br>doc {primary.doc_id}, version {primary.version}" in rows[1]
+    assert f"chars {primary.char_start}-{primary.char_end}" in rows[1]
+    heap_span = engine_report.claims[1].pair.evidence_spans[0]
+    assert f"chars {heap_span.char_start}-{heap_span.char_end} of the passage: {HEAP}" in rows[1]
+
+
+def test_the_inspector_lists_exactly_the_claims_that_are_not_supported(engine_report):
+    inspector = html_section(render_html(engine_report), "inspector")
+    failed = [item for item in engine_report.claims if item.decision.status != "Supported"]
+    assert re.findall(r'<li class="failed" data-verdict="[^"]+"><a href="#claim-([^"]+)">', inspector) == [
+        item.claim.claim_id for item in failed
+    ]
+    for item in failed:
+        assert f"<dt>Rule fired</dt><dd>{item.decision.rule}</dd>" in inspector
+        assert escape_html(item.decision.rationale) in inspector
+    assert "<dd>suppressed: replaced by a warning in the answer after mitigation</dd>" in inspector
+    assert "<dd>flagged: kept with a visible warning in the answer after mitigation</dd>" in inspector
+
+
+def test_the_inspector_says_so_when_every_claim_is_supported(report):
+    supported_only = report.model_copy(update={"claims": report.claims[:1]})
+    assert "No claim was rejected or flagged." in html_section(render_html(supported_only), "inspector")
+    assert "No claim was rejected or flagged." not in render_html(report)
+
+
+def test_each_claim_keeps_its_verdict_and_puts_signals_and_evidence_in_a_details_element(report):
+    page = render_html(report)
+    for position, item in enumerate(report.claims, start=1):
+        verdict = item.decision.status
+        opening = f'<section class="claim" id="claim-{item.claim.claim_id}" data-verdict="{verdict}">'
+        start = page.index(opening)
+        claim = page[start : page.index("</section>", start)]
+        details = claim[claim.index('<details class="signals">') : claim.index("</details>")]
+        assert f"<summary>Signals and evidence for claim {position}</summary>" in details
+        for column in ("entailment", "contradiction", "coverage", "numeric", "entailing sources", "rule fired"):
+            assert f"<th>{column}</th>" in details
+        assert f"<td>{item.decision.rule}</td><td>{item.decision.reason.value}</td>" in details
+    light = page[page.index('id="claim-c1"') :]
+    assert light.index("<mark>") < light.index("</details>")
+
+
+def test_the_body_is_the_page_main_without_head_or_style(engine_report):
+    body = render_verification_body(engine_report)
+    assert "<html" not in body and "<head" not in body and "<style" not in body
+    page = render_html(engine_report)
+    assert f"<main>\n{body}\n</main>" in page and f"<style>{REPORT_STYLE}</style>" in page
+
+
+def test_engine_report_html_escapes_hostile_claims_and_passages_and_is_deterministic(engine_report):
+    page = render_html(engine_report)
+    assert "<script" not in page
+    assert "The moon is made of &lt;script&gt;cheese&lt;/script&gt;." in page
+    assert "Merge sort is stable. &lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert page == render_html(VerificationReport.model_validate(engine_report.model_dump()))
+
+
+@pytest.mark.parametrize(
+    ("labels", "resolved", "expected"),
+    [
+        (("1", "[1]"), ("p-light",), [("1", "p-light"), ("[1]", "p-light")]),
+        (("p-light", "2"), ("p-light", "p-light-b"), [("p-light", "p-light"), ("2", "p-light-b")]),
+        # Two labels, one passage: the number's passage is not recorded, so it is not guessed.
+        (("p-light", "1"), ("p-light",), [("p-light", "p-light"), ("1", None)]),
+    ],
+)
+def test_citation_targets_map_each_label_to_its_passage_only_when_the_report_says_which(
+    report, labels, resolved, expected
+):
+    item = report.claims[0]
+    cited = CitationSignal(status=COMPUTED, cited_ids=resolved)
+    item = item.model_copy(
+        update={
+            "claim": item.claim.model_copy(update={"cited_ids": labels}),
+            "signals": item.signals.model_copy(update={"citation": cited}),
+        }
+    )
+    assert [(target.label, target.passage_id) for target in citation_targets(item)] == expected

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from live_server import live_server
 
+from live_server import live_server
 from veriground.config import load_config
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore

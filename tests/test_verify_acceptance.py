@@ -251,7 +251,7 @@ def test_terminal_view_prints_the_mitigated_answer(terminal_output, report):
 def test_html_report_shows_each_verdict_rule_reason_and_split_origin(html_report):
     stdout, page = html_report
     assert "report written to" in stdout and "x.html" in stdout
-    sections = claim_blocks(page, r'<section class="claim" id="claim-(c_[\d.]+)">')
+    sections = claim_blocks(page, r'<section class="claim" id="claim-(c_[\d.]+)" data-verdict="[^"]+">')
     assert list(sections) == [row[0] for row in EXPECTED]
     for claim_id, verdict, rule, reason in EXPECTED:
         section = sections[claim_id]
@@ -264,7 +264,9 @@ def test_html_report_shows_each_verdict_rule_reason_and_split_origin(html_report
 
 def test_html_report_shows_the_mitigated_answer_escaped(html_report, report):
     _, page = html_report
-    assert f'<blockquote class="answer">{escape(report["final_response"])}</blockquote>' in page
+    block = re.search(r'<blockquote class="answer">(.*?)</blockquote>', page, re.DOTALL).group(1)
+    assert re.sub(r"</?strong[^>]*>", "", block) == escape(report["final_response"])
+    assert '<strong class="warning">' in block  # suppressed claims are visibly replaced by warnings
 
 
 # --- demo ------------------------------------------------------------------------------------------------

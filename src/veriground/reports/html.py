@@ -1,4 +1,5 @@
-"""HTML view of a verification: VerificationReport -> one self-contained HTML page (inline CSS, no scripts).
+"""HTML view of a verification: VerificationReport -> the page body (summary, trace, failed-claim inspector,
+claims, manifest) for a server page to embed, or one self-contained page (inline CSS, no scripts).
 
 Every piece of report text goes through `html.escape`: claims, passages and the answer are untrusted.
 """
@@ -7,27 +8,40 @@ from __future__ import annotations
 
 from html import escape
 
+from veriground.reports.html_parts import (
+    REPORT_STYLE,
+    render_definitions,
+    render_manifest,
+    render_page,
+    render_table,
+    text_cells,
+    verdict_badge,
+)
 from veriground.reports.report_facts import (
     CONFLICT_COLUMNS,
     LLM_JUDGEMENT_COLUMNS,
+    MITIGATION_TEXT,
     NLI_COLUMNS,
+    RAW_SIGNAL_COLUMNS,
     EvidenceView,
     actions_text,
+    answer_warning_segments,
+    citation_targets,
     claim_fact_rows,
     claim_origin,
-    config_json,
     conflict_cells,
     decision_input_rows,
     evidence_views,
     highlight_segments,
     llm_judgement_rows,
-    manifest_rows,
     mean_confidence_text,
     missing_primary,
+    mitigation_summary_text,
     named_signals,
     nli_backend_lines,
     nli_signal_cells,
     passage_location,
+    raw_signal_cells,
     signal_rows,
     span_offsets,
     summary_stats_text,
@@ -35,78 +49,137 @@ from veriground.reports.report_facts import (
 )
 from veriground.schema import ClaimReport, VerificationReport
 
-# Badge colours follow the usual traffic-light reading; the label text carries the meaning on its own.
-_VERDICT_CLASS = {
-    "Supported": "supported",
-    "Low Confidence": "low",
-    "Contradictory": "contradictory",
-    "Unsupported": "unsupported",
-    "Unverified": "unverified",
-}
+__all__ = ["REPORT_STYLE", "render_html", "render_verification_body"]
 
-_STYLE = """
-body { margin: 0; font: 16px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1b1b1b; background: #fff; }
-main { max-width: 60rem; margin: 0 auto; padding: 1rem; }
-h1 { font-size: 1.6rem; } h2 { font-size: 1.3rem; margin-top: 2rem; } h3 { font-size: 1.1rem; }
-section.claim { border-top: 2px solid #ccc; margin-top: 1.5rem; padding-top: 0.5rem; }
-.badge { display: inline-block; padding: 0.1rem 0.5rem; border-radius: 0.3rem; font-weight: 600;
-  border: 1px solid currentColor; white-space: nowrap; }
-.supported { color: #0b5d1e; background: #e3f4e6; }
-.low { color: #6b4a00; background: #fff3d1; }
-.contradictory { color: #8a1020; background: #fde3e6; }
-.unsupported { color: #5a2d82; background: #efe6f8; }
-.unverified { color: #3a3a3a; background: #ececec; }
-blockquote { margin: 0.5rem 0; padding: 0.25rem 0.75rem; border-left: 4px solid #999; background: #f7f7f7; }
-.answer { white-space: pre-wrap; }
-.scroll { overflow-x: auto; }
-table { border-collapse: collapse; margin: 0.5rem 0; }
-th, td { border: 1px solid #ccc; padding: 0.2rem 0.5rem; text-align: left; vertical-align: top; }
-th { background: #f0f0f0; }
-td, dd, p, li, blockquote { overflow-wrap: anywhere; }
-dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; }
-dt { font-weight: 600; } dd { margin: 0; }
-@media (max-width: 36rem) { dl { grid-template-columns: 1fr; } dd { margin-left: 1rem; } }
-mark { background: #ffe98a; padding: 0 0.1rem; }
-.note { font-style: italic; }
-pre { overflow-x: auto; background: #f7f7f7; padding: 0.5rem; }
-details { margin: 0.5rem 0; } summary { cursor: pointer; font-weight: 600; }
-"""
+TRACE_COLUMNS = ("claim", "verdict", "citations → passage", "primary evidence", "evidence span")
+_NAV = (
+    '<nav class="toc" aria-label="Sections"><a href="#trace">Trace</a><a href="#inspector">Failed-claim inspector</a>'
+    '<a href="#claims">Claims</a><a href="#manifest">Manifest</a></nav>'
+)
 
 
-def _badge(verdict: str) -> str:
-    return f'<span class="badge {_VERDICT_CLASS.get(verdict, "unverified")}">{escape(verdict)}</span>'
+def render_html(report: VerificationReport) -> str:
+    """The whole report as one HTML page that needs no network, no scripts and no other file."""
+    return render_page("Verification report", render_verification_body(report))
 
 
-def _definitions(rows: list[tuple[str, str]]) -> str:
-    items = "".join(f"<dt>{escape(label)}</dt><dd>{escape(value)}</dd>" for label, value in rows)
-    return f"<dl>{items}</dl>"
+def render_verification_body(report: VerificationReport) -> str:
+    """The contents of the page's <main>, without <html>/<head>; style it with REPORT_STYLE."""
+    claims = "\n".join(_claim(position, item) for position, item in enumerate(report.claims, start=1))
+    return "\n".join(
+        [
+            _header(report),
+            _trace(report),
+            _inspector(report),
+            '<section id="claims"><h2>Claims</h2>',
+            claims or "<p>No claims were extracted from the answer.</p>",
+            "</section>",
+            render_manifest(report.manifest),
+        ]
+    )
 
 
-def _table(header: tuple[str, ...], rows: list[list[str]]) -> str:
-    """Rows hold already-escaped cell HTML, so a cell may carry a colspan."""
-    head = "".join(f"<th>{escape(name)}</th>" for name in header)
-    body = "".join(f"<tr>{''.join(cells)}</tr>" for cells in rows)
-    return f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
-
-
-def _cells(values: tuple[str, ...] | list[str]) -> list[str]:
-    return [f"<td>{escape(value)}</td>" for value in values]
+def _link(claim_id: str) -> str:
+    return f'<a href="#claim-{escape(claim_id)}">{escape(claim_id)}</a>'
 
 
 def _header(report: VerificationReport) -> str:
-    counts = "".join(f"<li>{_badge(verdict)} {count}</li>" for verdict, count in verdict_counts(report))
+    counts = "".join(f"<li>{verdict_badge(verdict)} {count}</li>" for verdict, count in verdict_counts(report))
+    summary = (
+        f'<div class="summary" id="summary"><ul aria-label="Claims per verdict">{counts}</ul>'
+        f"<p>Mean overall confidence {escape(mean_confidence_text(report))}</p>"
+        f'<p class="suppressed">{escape(mitigation_summary_text(report))}</p></div>'
+    )
     nli = "".join(f"<p>{escape(line)}</p>" for line in nli_backend_lines(report.manifest))
-    facts = _definitions(
+    facts = render_definitions(
         [
             ("Claims", str(len(report.claims))),
             ("Summary stats", summary_stats_text(report)),
-            ("Mean overall confidence", mean_confidence_text(report)),
             ("Mitigation actions", actions_text(report)),
         ]
     )
+    answer = "".join(
+        f'<strong class="warning">{escape(piece)}</strong>' if is_warning else escape(piece)
+        for piece, is_warning in answer_warning_segments(report.final_response)
+    )
     return (
-        f"<h1>Verification report</h1><ul>{counts}</ul>{facts}{nli}"
-        f'<h2>Answer after mitigation</h2><blockquote class="answer">{escape(report.final_response)}</blockquote>'
+        f"<h1>Verification report</h1>{summary}{_NAV}{facts}{nli}"
+        f'<h2 id="answer">Answer after mitigation</h2><blockquote class="answer">{answer}</blockquote>'
+    )
+
+
+def _trace(report: VerificationReport) -> str:
+    rows = [
+        [
+            f"<td>{_link(item.claim.claim_id)}</td>",
+            f"<td>{verdict_badge(item.decision.status)}</td>",
+            f"<td>{_citations_cell(item)}</td>",
+            f"<td>{_primary_cell(item)}</td>",
+            f"<td>{_spans_cell(item)}</td>",
+        ]
+        for item in report.claims
+    ]
+    table = render_table(TRACE_COLUMNS, rows, "trace") if rows else "<p>No claims were extracted.</p>"
+    return (
+        '<section id="trace"><h2>Trace</h2><p>Each claim, the citations it carried and the passage each resolved '
+        f"to, and the primary evidence with its location and the offsets of the evidence span.</p>{table}</section>"
+    )
+
+
+def _citations_cell(item: ClaimReport) -> str:
+    targets = citation_targets(item)
+    if not targets:
+        return "no citations"
+    located = {chunk.passage_id: chunk for chunk in item.evidence}
+    lines = []
+    for target in targets:
+        line = f"{escape(target.label)} → {escape(target.passage_id or 'unknown passage')} ({escape(target.outcome)})"
+        chunk = located.get(target.passage_id or "")
+        if chunk is not None:
+            line += f"<br>{escape(passage_location(chunk))}"
+        lines.append(line)
+    return "<br>".join(lines)
+
+
+def _primary_cell(item: ClaimReport) -> str:
+    primary = item.decision.primary_evidence
+    if primary is None:
+        return "no primary evidence"
+    if missing_primary(item):
+        return f"{escape(primary)} (not among the retrieved passages)"
+    chunk = next(chunk for chunk in item.evidence if chunk.passage_id == primary)
+    return f"{escape(primary)}<br>{escape(passage_location(chunk))}"
+
+
+def _spans_cell(item: ClaimReport) -> str:
+    views, _ = evidence_views(item)
+    spans = [span for view in views if view.is_primary for span in view.spans]
+    if not spans:
+        return "no evidence span in the primary passage"
+    return "<br>".join(f"{escape(span_offsets(span))} of the passage: {escape(span.text)}" for span in spans)
+
+
+def _inspector(report: VerificationReport) -> str:
+    failed = [item for item in report.claims if item.decision.status != "Supported"]
+    if not failed:
+        body = "<p>No claim was rejected or flagged.</p>"
+    else:
+        body = '<ul class="inspector">' + "".join(_failed(item) for item in failed) + "</ul>"
+    return f'<section id="inspector"><h2>Failed-claim inspector</h2>{body}</section>'
+
+
+def _failed(item: ClaimReport) -> str:
+    decision = item.decision
+    facts = render_definitions(
+        [
+            ("Rule fired", decision.rule),
+            ("Reason", f"{decision.verification_status.value} ({decision.reason.value}): {decision.rationale}"),
+            ("Mitigation", f"{item.mitigation}: {MITIGATION_TEXT[item.mitigation]}"),
+        ]
+    )
+    return (
+        f'<li class="failed" data-verdict="{escape(decision.status)}">{_link(item.claim.claim_id)} '
+        f"{verdict_badge(decision.status)}<blockquote>{escape(item.claim.text)}</blockquote>{facts}</li>"
     )
 
 
@@ -114,23 +187,25 @@ def _claim(position: int, item: ClaimReport) -> str:
     claim, decision = item.claim, item.decision
     origin = claim_origin(claim)
     parts = [
-        f'<section class="claim" id="claim-{escape(claim.claim_id)}">',
-        f"<h3>{position}. Claim {escape(claim.claim_id)} {_badge(decision.status)}</h3>",
+        f'<section class="claim" id="claim-{escape(claim.claim_id)}" data-verdict="{escape(decision.status)}">',
+        f"<h3>{position}. Claim {escape(claim.claim_id)} {verdict_badge(decision.status)}</h3>",
         f'<p class="note">{escape(origin)}</p>' if origin else "",
         f"<blockquote>{escape(claim.text)}</blockquote>",
-        _definitions(claim_fact_rows(item)),
-        "<details open><summary>Values the rule read</summary>",
-        _definitions(decision_input_rows(item.inputs)),
-        "</details>",
-        f"<details><summary>Signals</summary>{_signals(item)}</details>",
+        render_definitions(claim_fact_rows(item)),
+        f'<details class="signals"><summary>Signals and evidence for claim {position}</summary>',
+        render_table(RAW_SIGNAL_COLUMNS, [text_cells(raw_signal_cells(item))], "raw-signals"),
+        "<h4>Values the rule read</h4>",
+        render_definitions(decision_input_rows(item.inputs)),
+        _signals(item),
         _evidence(item),
+        "</details>",
     ]
     if item.conflicts:
-        rows = [_cells(cells) for cells in (conflict_cells(conflict) for conflict in item.conflicts)]
-        parts.append(f"<h4>Evidence conflicts</h4>{_table(CONFLICT_COLUMNS, rows)}")
-    judged = [_cells(cells) for cells in llm_judgement_rows(item)]
+        rows = [text_cells(conflict_cells(conflict)) for conflict in item.conflicts]
+        parts.append(f"<h4>Evidence conflicts</h4>{render_table(CONFLICT_COLUMNS, rows)}")
+    judged = [text_cells(cells) for cells in llm_judgement_rows(item)]
     if judged:
-        parts.append(f"<h4>LLM judge (tier 2)</h4>{_table(LLM_JUDGEMENT_COLUMNS, judged)}")
+        parts.append(f"<h4>LLM judge (tier 2)</h4>{render_table(LLM_JUDGEMENT_COLUMNS, judged)}")
     parts.append("</section>")
     return "".join(parts)
 
@@ -139,12 +214,12 @@ def _signals(item: ClaimReport) -> str:
     rows = []
     for passage, values, model in (nli_signal_cells(signal) for signal in item.signals.nli):
         if isinstance(values, tuple):
-            rows.append(_cells([passage, *values, model]))
+            rows.append(text_cells([passage, *values, model]))
         else:
-            rows.append([*_cells([passage]), f'<td colspan="3">{escape(values)}</td>', *_cells([model])])
-    nli = _table(NLI_COLUMNS, rows) if rows else "<p>No NLI signal: the claim had no evidence.</p>"
+            rows.append([*text_cells([passage]), f'<td colspan="3">{escape(values)}</td>', *text_cells([model])])
+    nli = render_table(NLI_COLUMNS, rows) if rows else "<p>No NLI signal: the claim had no evidence.</p>"
     parts = [f"<h4>NLI per passage</h4>{nli}"]
-    parts += [f"<h4>{name}</h4>{_definitions(signal_rows(signal))}" for name, signal in named_signals(item)]
+    parts += [f"<h4>{name}</h4>{render_definitions(signal_rows(signal))}" for name, signal in named_signals(item)]
     return "".join(parts)
 
 
@@ -177,22 +252,3 @@ def _evidence(item: ClaimReport) -> str:
         )
         parts.append(f"<p>Evidence spans outside these passages:</p><ul>{items}</ul>")
     return "".join(parts)
-
-
-def _manifest(report: VerificationReport) -> str:
-    return (
-        f"<footer><h2>Manifest</h2>{_definitions(manifest_rows(report.manifest))}"
-        f"<p>Resolved config:</p><pre>{escape(config_json(report.manifest))}</pre></footer>"
-    )
-
-
-def render_html(report: VerificationReport) -> str:
-    """The whole report as one HTML page that needs no network, no scripts and no other file."""
-    claims = "\n".join(_claim(position, item) for position, item in enumerate(report.claims, start=1))
-    body = f"{_header(report)}\n<h2>Claims</h2>\n" + (claims or "<p>No claims were extracted from the answer.</p>")
-    return (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>Verification report</title>\n<style>{_STYLE}</style>\n</head>\n"
-        f"<body>\n<main>\n{body}\n{_manifest(report)}\n</main>\n</body>\n</html>\n"
-    )

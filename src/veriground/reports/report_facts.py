@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import get_args
 
@@ -257,6 +258,103 @@ def highlight_segments(text: str, spans: tuple[EvidenceSpan, ...]) -> list[tuple
     if cursor < len(text):
         segments.append((text[cursor:], False))
     return segments
+
+
+MITIGATION_TEXT = {
+    "kept": "kept with its citations",
+    "flagged": "kept with a visible warning in the answer after mitigation",
+    "suppressed": "replaced by a warning in the answer after mitigation",
+}
+# The warnings mitigation/rewrite.py writes into the mitigated answer: "[Warning: ...]" for a removed claim,
+# "[<verdict>: <reason code>]" after a flagged one.
+_ANSWER_WARNING = re.compile(
+    r"\[(?:Warning: [^\]]*|(?:" + "|".join(v for v in DISPLAY_VERDICTS if v != "Supported") + r"): [a-z_]+)\]"
+)
+_CITED_NUMBER = re.compile(r"\[?\s*(\d+)\s*\]?")  # a 1-based pack number, as signals/citation.py reads it
+
+
+def mitigation_summary_text(report: VerificationReport) -> str:
+    kinds = [item.mitigation for item in report.claims]
+    suppressed = kinds.count("suppressed")
+    return (
+        f"{suppressed} of {len(kinds)} claims suppressed (replaced by a warning in the answer after mitigation); "
+        f"{kinds.count('flagged')} flagged; {kinds.count('kept')} kept"
+    )
+
+
+def answer_warning_segments(text: str) -> list[tuple[str, bool]]:
+    """Cut the mitigated answer into (piece, is_warning) runs, so a view can make each warning stand out."""
+    segments: list[tuple[str, bool]] = []
+    cursor = 0
+    for match in _ANSWER_WARNING.finditer(text):
+        if match.start() > cursor:
+            segments.append((text[cursor : match.start()], False))
+        segments.append((match.group(), True))
+        cursor = match.end()
+    if cursor < len(text):
+        segments.append((text[cursor:], False))
+    return segments
+
+
+@dataclass(frozen=True)
+class CitationTarget:
+    """One citation a claim carried, the passage it resolved to (None when the report cannot tell), and how."""
+
+    label: str
+    passage_id: str | None
+    outcome: str
+
+
+def citation_targets(item: ClaimReport) -> list[CitationTarget]:
+    """Each of the claim's cited ids with its passage, read back from the citation signal. The signal lists
+    resolved ids once each, in citing order, so labels map onto it exactly when no two labels share a passage;
+    otherwise a pack number's passage is left unnamed rather than guessed."""
+    signal = item.signals.citation
+    labels = item.claim.cited_ids
+    if signal.status != SignalStatus.COMPUTED:
+        return [CitationTarget(label, None, status_text(signal.status, signal.reason)) for label in labels]
+    keys = [_citation_key(label) for label in labels]
+    unique = list(dict.fromkeys(keys))
+    if len(unique) == len(signal.cited_ids):
+        resolved = dict(zip(unique, signal.cited_ids, strict=True))
+    else:
+        resolved = {key: key for key in unique if not key.isdigit()}
+    targets = []
+    for label, key in zip(labels, keys, strict=True):
+        passage_id = resolved.get(key)
+        if passage_id is None:
+            outcome = "pack number; the report does not record which passage"
+        elif passage_id in signal.dangling_ids:
+            outcome = "dangling: no such passage"
+        elif passage_id in signal.outside_pack_ids:
+            outcome = "outside the evidence pack"
+        else:
+            outcome = "resolved"
+        targets.append(CitationTarget(label, passage_id, outcome))
+    return targets
+
+
+def _citation_key(label: str) -> str:
+    number = _CITED_NUMBER.fullmatch(label.strip())
+    return str(int(number.group(1))) if number else label.strip()
+
+
+RAW_SIGNAL_COLUMNS = ("entailment", "contradiction", "coverage", "numeric", "entailing sources", "rule fired", "reason")
+
+
+def raw_signal_cells(item: ClaimReport) -> tuple[str, ...]:
+    """One row of the values behind the verdict: strongest NLI, token coverage, numeric outcome, sources, rule."""
+    inputs, coverage, numeric = item.inputs, item.signals.coverage, item.signals.numeric
+    computed = SignalStatus.COMPUTED
+    return (
+        format_number(inputs.max_entailment),
+        format_number(inputs.max_contradiction),
+        format_number(coverage.token_coverage) if coverage.status == computed else coverage.status.value,
+        (numeric.outcome or NOT_AVAILABLE) if numeric.status == computed else numeric.status.value,
+        f"{inputs.entailing_sources} of {inputs.evidence_count} passages",
+        item.decision.rule,
+        item.decision.reason.value,
+    )
 
 
 CONFLICT_COLUMNS = ("passage A", "sentence A", "passage B", "sentence B", "kind", "contradiction", "severity")
