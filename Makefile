@@ -37,6 +37,7 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/bench_verify.py
 	$(BIN)/python bench/eval_fever_symmetric.py
 	$(BIN)/python bench/bench_nli.py
+	$(BIN)/python bench/bench_serve.py
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests bench

@@ -95,6 +95,18 @@ def test_same_question_gives_byte_identical_json(demo_corpus, capsys):
     assert runs[0] == runs[1]
 
 
+def test_report_writes_the_answer_as_json_or_an_audit_page(demo_corpus, capsys, tmp_path):
+    as_json, as_html = tmp_path / "a.json", tmp_path / "a.html"
+    for path in (as_json, as_html):
+        assert main(["ask", KINETIC, "--corpus", str(demo_corpus), "--report", str(path)]) == 0
+    assert json.loads(as_json.read_text())["query"] == KINETIC
+    page = as_html.read_text()
+    assert page.startswith("<!DOCTYPE html>") and 'id="trace"' in page and "<script" not in page
+    capsys.readouterr()
+    assert main(["ask", KINETIC, "--corpus", str(demo_corpus), "--report", str(tmp_path / "a.md")]) == 2
+    assert ".json or .html" in capsys.readouterr().err
+
+
 def test_extractive_answer_writes_no_word_outside_the_evidence(demo_corpus, capsys):
     for question in (KINETIC, "What is a graph?", "How is velocity defined?", "What does the work-energy theorem say?"):
         answer = ask_json(capsys, demo_corpus, question, "--mode", "detailed")

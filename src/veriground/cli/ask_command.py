@@ -38,7 +38,9 @@ def ask(
         str | None, typer.Option("--baseline", help="B3 full pipeline (default), B2 naive RAG, B1 prompt-only LLM.")
     ] = None,
     top_k: Annotated[int | None, typer.Option("-k", "--top-k", help="Passages in the evidence pack.")] = None,
-    report: Annotated[Path | None, typer.Option("--report", help="Also write the answer as JSON to this file.")] = None,
+    report: Annotated[
+        Path | None, typer.Option("--report", help="Also write the answer: out.json, or out.html (audit page).")
+    ] = None,
     details: Annotated[bool, typer.Option("--details", help="Show the gate, each sentence's check, backends.")] = False,
     retrieval: RetrievalOption = None,
     reranker: RerankerOption = None,
@@ -54,7 +56,7 @@ def ask(
     from veriground.backends.openai_chat import build_llm
     from veriground.backends.registry import build_nli
     from veriground.reports.answer_view import print_answer
-    from veriground.reports.files import json_text
+    from veriground.reports.files import write_answer_report
     from veriground.retrieval.search import build_retriever
 
     config = config_from(
@@ -70,15 +72,15 @@ def ask(
         },
     )
     parsed = parse_filters(filters or [])
-    if report is not None and report.suffix.lower() != ".json":
-        raise typer.BadParameter(f"{report} must end in .json", param_hint="--report")
+    if report is not None and report.suffix.lower() not in (".json", ".html"):
+        raise typer.BadParameter(f"{report} must end in .json or .html", param_hint="--report")
     with open_store(config) as store:
         backends = AnswerBackends(
             store=store, retriever=build_retriever(store, config), nli=build_nli(config.models), llm=build_llm(config)
         )
         answer = answer_question(question, config=config, backends=backends, filters=parsed)
     if report is not None:
-        report.write_text(json_text(answer.model_dump(mode="json")), encoding="utf-8")
+        write_answer_report(answer, report)
     if as_json:
         print_json(answer.model_dump(mode="json"))
     else:

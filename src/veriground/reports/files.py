@@ -1,5 +1,5 @@
-"""Report files: a VerificationReport and a path (.json, .md or .html) -> the rendered file, written whole or
-not at all."""
+"""Report files: a VerificationReport (.json, .md, .html) or a GroundedAnswer (.json, .html) and a path -> the
+rendered file, written whole or not at all."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from veriground.errors import ConfigError, InputTextError
-from veriground.schema import VerificationReport
+from veriground.schema import GroundedAnswer, VerificationReport
 
 REPORT_SUFFIXES = (".md", ".html", ".json")
 
@@ -25,7 +25,7 @@ def check_report_path(path: Path) -> None:
 
 
 def write_report(report: VerificationReport, path: Path) -> None:
-    """Render by suffix, write next to the target and rename, so an interrupted run never leaves half a report."""
+    """Render by suffix and write the file whole."""
     from veriground.reports.html import render_html
     from veriground.reports.markdown import render_markdown
 
@@ -35,6 +35,19 @@ def write_report(report: VerificationReport, path: Path) -> None:
         content = json_text(report.model_dump(mode="json"))
     else:
         content = render_html(report) if suffix == ".html" else render_markdown(report)
+    write_whole(path, content)
+
+
+def write_answer_report(answer: GroundedAnswer, path: Path) -> None:
+    """`ask --report`: the answer's JSON, or its self-contained HTML audit page."""
+    from veriground.reports.answer_html import render_answer_html
+
+    html = path.suffix.lower() == ".html"
+    write_whole(path, render_answer_html(answer) if html else json_text(answer.model_dump(mode="json")))
+
+
+def write_whole(path: Path, content: str) -> None:
+    """Write next to the target and rename, so an interrupted run never leaves half a report."""
     partial = path.with_name(path.name + ".partial")
     try:
         partial.write_text(content, encoding="utf-8")
