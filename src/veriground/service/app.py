@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib import resources
 
 from fastapi import FastAPI
 
@@ -28,6 +29,9 @@ from veriground.service.pages import STATIC_DIR
 from veriground.service.pages import router as page_router
 from veriground.service.problems import install_problem_handlers
 from veriground.service.request_log import RequestLogMiddleware
+
+# Only the package's bundled Swagger UI 5 files are used (FastAPI's own /docs loads them from a CDN).
+SWAGGER_UI_FILES = resources.files("fastapi_swagger") / "resources"
 
 
 def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI:
@@ -50,6 +54,8 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
         version=__version__,
         summary="Cited-or-silent answers and claim-by-claim verification against a local corpus.",
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's /docs loads Swagger UI from a CDN; ours is served locally below
+        redoc_url=None,
     )
     app.state.config = config
     app.state.token = token
@@ -57,7 +63,9 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
     app.state.exports = ExportShelf(config.service.exports_kept)
     app.include_router(api_router)
     app.include_router(page_router)
+    app.mount("/static/swagger", StaticFiles(directory=str(SWAGGER_UI_FILES)), name="swagger")
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    _add_docs(app)
     install_problem_handlers(app)
     if config.service.cors_origins:
         from fastapi.middleware.cors import CORSMiddleware
@@ -78,3 +86,18 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
     app.add_middleware(TokenMiddleware, token=token, token_env=config.service.api_token_env)
     app.add_middleware(RequestLogMiddleware)
     return app
+
+
+def _add_docs(app: FastAPI) -> None:
+    from fastapi.openapi.docs import get_swagger_ui_html
+    from fastapi.responses import HTMLResponse
+
+    @app.get("/docs", include_in_schema=False)
+    async def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/openapi.json",
+            title="veriground API",
+            swagger_js_url="/static/swagger/swagger-ui-bundle.js",
+            swagger_css_url="/static/swagger/swagger-ui.css",
+            swagger_favicon_url="/static/swagger/favicon-32x32.png",
+        )
