@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 PassageId = str
 DocId = str
@@ -730,6 +730,51 @@ class ServiceHealth(Record):
     retrieval: str
     llm: str | None
 
+
+# --- evaluation (issue 7): golden queries and labelled pairs ----------------------------------------
+
+
+class GoldenQuery(Record):
+    """One golden-set row (seed 004 §2.5): answerable rows name the passages that answer them; contradiction
+    probes name at least two passages that disagree."""
+
+    query_id: str = Field(min_length=1)
+    query: str = Field(min_length=1)
+    split: Literal["dev", "test"]
+    kind: Literal["answerable", "unanswerable", "contradiction"]
+    gold_paragraph_ids: tuple[PassageId, ...] = ()
+    conflicting_ids: tuple[PassageId, ...] = ()
+    reference_answer: str | None = None
+    note: str | None = None  # why the row is labelled as it is (for the hand check)
+
+    @model_validator(mode="after")
+    def _ids_fit_kind(self) -> GoldenQuery:
+        if self.kind == "answerable" and not self.gold_paragraph_ids:
+            raise ValueError("an answerable query needs gold_paragraph_ids (the passages that answer it)")
+        if self.kind == "contradiction" and len(set(self.conflicting_ids)) < 2:
+            raise ValueError("a contradiction probe needs at least 2 distinct conflicting_ids")
+        if self.kind == "unanswerable" and self.gold_paragraph_ids:
+            raise ValueError("an unanswerable query must not have gold_paragraph_ids")
+        return self
+
+
+class LabelledPair(Record):
+    """`veriground eval pairs`: a text, exactly the evidence to check it against (texts or corpus passage ids),
+    and its gold label; `group` splits the metrics (a domain, an in/out-of-domain flag)."""
+
+    id: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    evidence: tuple[str, ...] = ()
+    evidence_ids: tuple[PassageId, ...] = ()
+    label: Literal["supported", "unsupported", "contradicted"]
+    group: str | None = None
+
+    @model_validator(mode="after")
+    def _one_kind_of_evidence(self) -> LabelledPair:
+        if bool(self.evidence) == bool(self.evidence_ids):
+            raise ValueError("give exactly one of evidence (passage texts) or evidence_ids (corpus passage ids)")
+        return self
+
 SCHEMA_RECORDS: tuple[type[Record], ...] = (
     LoadedDocument,
     Passage,
@@ -757,6 +802,8 @@ SCHEMA_RECORDS: tuple[type[Record], ...] = (
     QAVerifyRequest,
     QAVerifyResult,
     ServiceHealth,
+    GoldenQuery,
+    LabelledPair,
 )
 
 
