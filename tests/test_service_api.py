@@ -243,3 +243,42 @@ def test_openapi_lists_every_endpoint(client):
     paths = client.get("/openapi.json").json()["paths"]
     assert {"/qa", "/qa/verify", "/verify", "/documents", "/passages/{passage_id}", "/health"} <= set(paths)
     assert client.get("/docs").status_code == 200
+
+
+def test_engine_queue_refuses_past_max_pending_and_keeps_order():
+    import asyncio
+    import threading
+
+    from veriground.service.engine_worker import EngineWorker, ServerBusyError
+    from veriground.service.problems import problem_for
+
+    release = threading.Event()
+    config = load_config(None, {"service.max_pending": 2}, environ={})
+    worker = EngineWorker(config, opener=lambda _: None)  # jobs below ignore the context
+    order: list[int] = []
+
+    def job(n: int):
+        def run(_ctx):
+            if n == 0:
+                release.wait(5)
+            order.append(n)
+            return n
+
+        return run
+
+    async def scenario():
+        first = asyncio.ensure_future(worker.run(job(0)))
+        second = asyncio.ensure_future(worker.run(job(1)))
+        await asyncio.sleep(0.05)
+        with pytest.raises(ServerBusyError, match="service.max_pending=2"):
+            await worker.run(job(2))
+        release.set()
+        return await asyncio.gather(first, second)
+
+    worker.start()
+    try:
+        assert asyncio.run(scenario()) == [0, 1]
+    finally:
+        worker.close()
+    assert order == [0, 1] and worker.pending == 0
+    assert problem_for(ServerBusyError("busy")).status_code == 503

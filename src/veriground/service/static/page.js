@@ -16,12 +16,23 @@ document.addEventListener("click", (event) => {
   if (link) openClaim(link.getAttribute("href"));
 });
 window.addEventListener("hashchange", () => openClaim(window.location.hash));
+// Coming back with the browser's Back button restores the page from cache: make its buttons usable again.
+window.addEventListener("pageshow", () => {
+  document.querySelectorAll("form.work button[type=submit]").forEach((button) => {
+    button.disabled = false;
+    if (button.dataset.label) button.textContent = button.dataset.label;
+  });
+});
 document.addEventListener("DOMContentLoaded", () => {
   openClaim(window.location.hash);
   document.querySelectorAll("form.work").forEach((form) => {
     form.addEventListener("submit", () => {
       const button = form.querySelector("button[type=submit]");
-      if (button) { button.disabled = true; button.textContent = "Working…"; }
+      if (button) {
+        button.dataset.label = button.textContent;
+        button.disabled = true;
+        button.textContent = "Working…";
+      }
     });
   });
 });
