@@ -1,28 +1,28 @@
-"""FEVER-Symmetric end to end through `verify --evidence`: each claim against its one evidence sentence.
+"""FEVER-Symmetric end to end: each claim against its one evidence sentence, through the `eval bench` adapter.
 
-    python bench/eval_fever_symmetric.py [--split dev|test] [--limit N] [--min-supporting-sources 1]
+    python bench/eval_fever_symmetric.py [--split dev|test] [--limit N] [--nli lexical]
 
-Each row becomes an evidence pack of one passage (source "wikipedia") and goes through the same engine the
-CLI uses (claims -> pack retrieval -> signals -> rules). Prediction: SUPPORTS when every atomic claim is
-Supported, else REFUTES. A pack of one sentence can never meet the seed's 2-source rule, so the script runs
-with verification.min_supporting_sources=1 unless told otherwise (and says so). Prints balanced accuracy
-(the FEVER-Symmetric authors' dev metric is accuracy on a balanced set, so the two agree up to rounding),
-per-class recall, the verdict/rule distribution, and claims per second.
+A thin wrapper over veriground.evaluation (datasets.read_fever_symmetric, then pairs.evaluate_pairs): each row is
+an evidence pack of one passage and goes through the same engine as `verify --evidence`. Prediction, as in
+`veriground eval pairs`: REFUTES when any atomic claim is Contradictory, Unsupported or Unverified, else SUPPORTS
+(Low Confidence counts as support: one sentence can never meet the seed's 2-source rule). Prints accuracy (the
+FEVER-Symmetric authors' metric; the set is balanced, so it equals balanced accuracy up to rounding), per-class
+recall, the verdict and rule distribution, and claims per second. `veriground eval bench fever-symmetric` runs
+both splits at once.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from collections import Counter
 from pathlib import Path
 
-from veriground.backends.lexical_nli import LexicalNLIModel
+from veriground.backends.registry import build_nli
 from veriground.config import load_config
-from veriground.engine import verify_text
-from veriground.evidence.gather import PackEvidence
-from veriground.schema import EvidencePack, PackPassage
+from veriground.evaluation.datasets import read_fever_symmetric
+from veriground.evaluation.metrics import specificity
+from veriground.evaluation.pairs import evaluate_pairs
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "fever-symmetric"
 
@@ -31,42 +31,28 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", choices=("dev", "test"), default="dev")
     parser.add_argument("--limit", type=int, default=0, help="first N rows only (0: all)")
-    parser.add_argument("--min-supporting-sources", type=int, default=1)
+    parser.add_argument("--nli", default=None, help="lexical (default), or an NLI model folder / hub id")
     args = parser.parse_args()
-    rows = [json.loads(line) for line in (DATA / f"fever_symmetric_{args.split}.jsonl").read_text().splitlines()]
+    rows = [row for row in read_fever_symmetric(DATA).rows if row.group == args.split]
     if args.limit:
         rows = rows[: args.limit]
-    config = load_config(overrides={"verification.min_supporting_sources": args.min_supporting_sources})
-    nli = LexicalNLIModel()
-    gold_pred: list[tuple[str, str]] = []
-    verdicts: Counter[str] = Counter()
-    rules: Counter[str] = Counter()
-    claims = 0
+    config = load_config(overrides={"models.nli": args.nli})
+    nli = build_nli(config.models)
     started = time.perf_counter()
-    for row in rows:
-        pack = EvidencePack(passages=(PackPassage(text=row["evidence"], source_id="wikipedia"),))
-        report = verify_text(row["claim"], config=config, source=PackEvidence(pack, config.retrieval), nli=nli)
-        decisions = report.annotated_answer.claims
-        claims += len(decisions)
-        verdicts.update(decision.status for decision in decisions)
-        rules.update(decision.rule for decision in decisions)
-        supported = all(decision.status == "Supported" for decision in decisions)
-        gold_pred.append((row["label"], "SUPPORTS" if supported else "REFUTES"))
+    result = evaluate_pairs(rows, config=config, nli=nli)
     elapsed = time.perf_counter() - started
-    recall = {
-        label: sum(1 for gold, pred in gold_pred if gold == label and pred == label)
-        / max(1, sum(1 for gold, _ in gold_pred if gold == label))
-        for label in ("SUPPORTS", "REFUTES")
-    }
-    balanced = sum(recall.values()) / 2
-    print(f"FEVER-Symmetric {args.split}: {len(rows)} rows, {claims} atomic claims, NLI {nli.name}")
-    print(f"verification.min_supporting_sources = {args.min_supporting_sources} (one evidence sentence per claim)")
+    overall = result.overall
+    detection = overall.detection
+    rules = Counter(rule for prediction in result.predictions for rule in prediction.rules)
+    print(f"FEVER-Symmetric {args.split}: {overall.rows} rows, {overall.claims} atomic claims, NLI {nli.name}")
     print(
-        f"balanced accuracy {balanced:.3f}  (recall SUPPORTS {recall['SUPPORTS']:.3f}, REFUTES {recall['REFUTES']:.3f})"
+        f"accuracy {detection.accuracy.format()}  balanced accuracy {detection.balanced_accuracy.format()}  "
+        f"(recall REFUTES {detection.recall.format()}, SUPPORTS {specificity(detection.counts).format()})"
     )
-    print("verdicts: " + ", ".join(f"{name} {count}" for name, count in sorted(verdicts.items())))
+    print(f"ECE {overall.calibration.ece.format()}  Brier {overall.calibration.brier.format()}")
+    print("verdicts: " + ", ".join(f"{name} {count}" for name, count in sorted(overall.verdicts.items())))
     print("rules:    " + ", ".join(f"{name} {count}" for name, count in sorted(rules.items())))
-    print(f"{claims / elapsed:.0f} claims/s ({elapsed:.1f} s)")
+    print(f"{overall.claims / elapsed:.0f} claims/s ({elapsed:.1f} s)")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ from veriground.cli import serve_command  # noqa: F401, E402
 from veriground.cli import models_commands  # noqa: F401, E402
 from veriground.cli import setup_commands  # noqa: F401, E402
 from veriground.cli import demo_command  # noqa: F401, E402
+from veriground.cli import eval_commands  # noqa: F401, E402
 
 # isort: on
 from veriground.errors import VerigroundError

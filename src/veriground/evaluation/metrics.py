@@ -1,0 +1,400 @@
+"""Evaluation metrics as pure functions: gold labels and predictions -> values, each naming its source.
+
+A value that is undefined for the input (no positives, an empty list) is a MetricValue whose `value` is None and
+whose `reason` says why: never NaN, never a silent 0.
+"""
+
+from __future__ import annotations
+
+import math
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+# Seed 000 §4.1.2: ten equal-width confidence bins [0, 0.1), ..., [0.9, 1.0].
+ECE_BINS = 10
+# Seed 004 §3.8 human rubric: groundedness G0 (binary), G1 (support ratio, binned by the caller), G2 (citation
+# correctness 0-2); usefulness U1 (clarity 1-5), U2 (actionability 1-5).
+RUBRIC_DIMENSIONS = ("G0", "G1", "G2", "U1", "U2")
+# A LabelledPair label that counts as a hallucination (the positive class of detection).
+HALLUCINATED_LABELS = frozenset({"unsupported", "contradicted"})
+JSON_DIGITS = 6  # rounding in JSON output, so summaries are byte-stable across platforms
+
+
+@dataclass(frozen=True)
+class MetricValue:
+    """A metric's value, or None with the reason it is undefined for this input."""
+
+    value: float | None
+    reason: str | None = None
+
+    def __post_init__(self) -> None:
+        if (self.value is None) == (self.reason is None):
+            raise ValueError("a MetricValue has either a value or the reason it has none")
+        if self.value is not None and math.isnan(self.value):
+            raise ValueError("a metric value is never NaN; give the reason it is undefined instead")
+
+    @classmethod
+    def ratio(cls, numerator: float, denominator: float, reason: str) -> MetricValue:
+        """numerator / denominator, or undefined with `reason` when the denominator is 0."""
+        return cls(numerator / denominator) if denominator else cls(None, reason)
+
+    def format(self, digits: int = 3) -> str:
+        return "n/a" if self.value is None else f"{self.value:.{digits}f}"
+
+    def to_json(self) -> dict[str, Any]:
+        if self.value is None:
+            return {"value": None, "reason": self.reason}
+        return {"value": round(self.value, JSON_DIGITS)}
+
+
+def undefined(reason: str) -> MetricValue:
+    return MetricValue(None, reason)
+
+
+# --- binary classification ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ConfusionCounts:
+    """Counts of a binary decision against gold labels; "positive" is whatever the caller names as such."""
+
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+
+    @property
+    def total(self) -> int:
+        return self.tp + self.fp + self.fn + self.tn
+
+    def to_json(self) -> dict[str, int]:
+        return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn}
+
+
+def confusion_counts(gold: Iterable[bool], predicted: Iterable[bool]) -> ConfusionCounts:
+    pairs = _paired(gold, predicted)
+    return ConfusionCounts(
+        tp=sum(1 for g, p in pairs if g and p),
+        fp=sum(1 for g, p in pairs if not g and p),
+        fn=sum(1 for g, p in pairs if g and not p),
+        tn=sum(1 for g, p in pairs if not g and not p),
+    )
+
+
+def precision(counts: ConfusionCounts) -> MetricValue:
+    """TP / (TP + FP) (van Rijsbergen 1979)."""
+    return MetricValue.ratio(counts.tp, counts.tp + counts.fp, "nothing was predicted positive")
+
+
+def recall(counts: ConfusionCounts) -> MetricValue:
+    """TP / (TP + FN), the true-positive rate; seed 000 §4.1.1 calls it the hallucination detection rate."""
+    return MetricValue.ratio(counts.tp, counts.tp + counts.fn, "no gold positives")
+
+
+def specificity(counts: ConfusionCounts) -> MetricValue:
+    """TN / (TN + FP), the true-negative rate."""
+    return MetricValue.ratio(counts.tn, counts.tn + counts.fp, "no gold negatives")
+
+
+def f1_score(counts: ConfusionCounts) -> MetricValue:
+    """2TP / (2TP + FP + FN), the harmonic mean of precision and recall (van Rijsbergen 1979). Written this way it
+    is also defined, as 0, when nothing was predicted positive but gold positives exist: such a detector finds
+    none of them. Undefined only when neither gold nor predictions hold a positive."""
+    return MetricValue.ratio(2 * counts.tp, 2 * counts.tp + counts.fp + counts.fn, "no gold or predicted positives")
+
+
+def binary_accuracy(counts: ConfusionCounts) -> MetricValue:
+    """(TP + TN) / n."""
+    return MetricValue.ratio(counts.tp + counts.tn, counts.total, "no rows")
+
+
+def balanced_accuracy(counts: ConfusionCounts) -> MetricValue:
+    """(TPR + TNR) / 2 (Brodersen et al. 2010), the SummEdits and FaithBench headline metric; needs both classes."""
+    tpr, tnr = recall(counts), specificity(counts)
+    if tpr.value is None or tnr.value is None:
+        return undefined(f"needs both classes in gold labels: {tpr.reason or tnr.reason}")
+    return MetricValue((tpr.value + tnr.value) / 2)
+
+
+@dataclass(frozen=True)
+class DetectionMetrics:
+    """Binary detection scores; positive = hallucinated (gold label unsupported or contradicted)."""
+
+    counts: ConfusionCounts
+    precision: MetricValue
+    recall: MetricValue
+    f1: MetricValue
+    accuracy: MetricValue
+    balanced_accuracy: MetricValue
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "confusion": self.counts.to_json(),
+            "precision": self.precision.to_json(),
+            "recall": self.recall.to_json(),
+            "f1": self.f1.to_json(),
+            "accuracy": self.accuracy.to_json(),
+            "balanced_accuracy": self.balanced_accuracy.to_json(),
+        }
+
+
+def is_hallucinated(label: str) -> bool:
+    """Whether a LabelledPair label is the positive class of hallucination detection."""
+    return label in HALLUCINATED_LABELS
+
+
+def detection_metrics(gold_hallucinated: Iterable[bool], predicted_hallucinated: Iterable[bool]) -> DetectionMetrics:
+    """Precision, recall, F1, accuracy and balanced accuracy of hallucination detection (seed 000 §6.1)."""
+    counts = confusion_counts(gold_hallucinated, predicted_hallucinated)
+    return DetectionMetrics(
+        counts=counts,
+        precision=precision(counts),
+        recall=recall(counts),
+        f1=f1_score(counts),
+        accuracy=binary_accuracy(counts),
+        balanced_accuracy=balanced_accuracy(counts),
+    )
+
+
+@dataclass(frozen=True)
+class AbstentionMetrics:
+    """Abstention scores (seed 004 §3.8); positive = the question should be abstained on (it is unanswerable)."""
+
+    counts: ConfusionCounts
+    accuracy: MetricValue
+    precision: MetricValue
+    recall: MetricValue
+    f1: MetricValue
+    balanced_accuracy: MetricValue
+    abstention_rate: MetricValue
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "confusion": self.counts.to_json(),
+            "accuracy": self.accuracy.to_json(),
+            "precision": self.precision.to_json(),
+            "recall": self.recall.to_json(),
+            "f1": self.f1.to_json(),
+            "balanced_accuracy": self.balanced_accuracy.to_json(),
+            "abstention_rate": self.abstention_rate.to_json(),
+        }
+
+
+def abstention_metrics(should_abstain: Iterable[bool], abstained: Iterable[bool]) -> AbstentionMetrics:
+    """Accuracy (right to answer or to abstain), precision (abstentions that were due), recall (due abstentions
+    made), F1, balanced accuracy and the share of questions abstained on."""
+    counts = confusion_counts(should_abstain, abstained)
+    return AbstentionMetrics(
+        counts=counts,
+        accuracy=binary_accuracy(counts),
+        precision=precision(counts),
+        recall=recall(counts),
+        f1=f1_score(counts),
+        balanced_accuracy=balanced_accuracy(counts),
+        abstention_rate=MetricValue.ratio(counts.tp + counts.fp, counts.total, "no questions"),
+    )
+
+
+# --- multi-class ------------------------------------------------------------------------------------------------
+
+
+def accuracy(gold: Sequence[Hashable], predicted: Sequence[Hashable]) -> MetricValue:
+    """Share of exact label matches; the metric of MNLI, SNLI, ANLI and FEVER-Symmetric."""
+    pairs = _paired(gold, predicted)
+    return MetricValue.ratio(sum(1 for g, p in pairs if g == p), len(pairs), "no rows")
+
+
+def macro_f1(gold: Sequence[Hashable], predicted: Sequence[Hashable]) -> MetricValue:
+    """Unweighted mean over classes of each class's F1 = 2TP / (2TP + FP + FN) (Sokolova & Lapalme 2009), over
+    the classes that occur in gold or predictions; AttributionBench's metric (Li et al. 2024)."""
+    pairs = _paired(gold, predicted)
+    if not pairs:
+        return undefined("no rows")
+    classes = sorted({label for pair in pairs for label in pair}, key=repr)
+    scores = []
+    for label in classes:
+        counts = confusion_counts((g == label for g, _ in pairs), (p == label for _, p in pairs))
+        scores.append(f1_score(counts).value)
+    return MetricValue(sum(scores) / len(scores))
+
+
+# --- ranking: retrieval --------------------------------------------------------------------------------------
+
+
+def recall_at_k(rankings: Sequence[Sequence[str]], relevant: Sequence[Collection[str]], k: int) -> MetricValue:
+    """Mean over queries of |relevant ∩ top-k| / |relevant| (Manning, Raghavan & Schütze 2008, ch. 8); seed 004
+    §3.8 "evidence recall@k". Queries with no relevant ids (unanswerable ones) are left out."""
+    if k < 1:
+        raise ValueError(f"k must be at least 1, got {k}")
+    scored = [
+        len(set(ranking[:k]) & set(gold)) / len(set(gold)) for ranking, gold in _paired(rankings, relevant) if gold
+    ]
+    return MetricValue.ratio(sum(scored), len(scored), "no query has a relevant passage")
+
+
+def mean_reciprocal_rank(rankings: Sequence[Sequence[str]], relevant: Sequence[Collection[str]]) -> MetricValue:
+    """Mean over queries of 1 / rank of the first relevant result, 0 when none is ranked (Voorhees 1999, TREC-8
+    QA). Queries with no relevant ids are left out."""
+    reciprocal = []
+    for ranking, gold in _paired(rankings, relevant):
+        if not gold:
+            continue
+        first = next((rank for rank, item in enumerate(ranking, start=1) if item in gold), None)
+        reciprocal.append(0.0 if first is None else 1.0 / first)
+    return MetricValue.ratio(sum(reciprocal), len(reciprocal), "no query has a relevant passage")
+
+
+def roc_auc(scores: Sequence[float], outcomes: Sequence[bool]) -> MetricValue:
+    """Area under the ROC curve: the probability that a random positive scores above a random negative, ties
+    counting half (the Mann-Whitney U statistic / (n+ n-), Hanley & McNeil 1982)."""
+    pairs = _paired(scores, outcomes)
+    negatives = sorted(score for score, outcome in pairs if not outcome)
+    positives = [score for score, outcome in pairs if outcome]
+    if not positives or not negatives:
+        return undefined("needs both positive and negative outcomes")
+    wins = 0.0
+    for score in positives:
+        below, up_to = bisect_left(negatives, score), bisect_right(negatives, score)
+        wins += below + 0.5 * (up_to - below)
+    return MetricValue(wins / (len(positives) * len(negatives)))
+
+
+# --- calibration --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CalibrationBin:
+    """One bin of a reliability diagram: [lower, upper), the last bin closed at 1."""
+
+    lower: float
+    upper: float
+    count: int
+    mean_probability: float | None  # None: empty bin
+    observed_rate: float | None  # share of outcomes that were true
+
+    def to_json(self) -> dict[str, Any]:
+        def rounded(value: float | None) -> float | None:
+            return None if value is None else round(value, JSON_DIGITS)
+
+        return {
+            "lower": rounded(self.lower),
+            "upper": rounded(self.upper),
+            "count": self.count,
+            "mean_probability": rounded(self.mean_probability),
+            "observed_rate": rounded(self.observed_rate),
+        }
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """ECE and Brier score of probabilities against outcomes, with the per-bin table for a reliability diagram."""
+
+    ece: MetricValue
+    brier: MetricValue
+    bins: tuple[CalibrationBin, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ece": self.ece.to_json(), "brier": self.brier.to_json(), "bins": [b.to_json() for b in self.bins]}
+
+
+def calibration_bins(
+    probabilities: Sequence[float], outcomes: Sequence[bool], n_bins: int = ECE_BINS
+) -> tuple[CalibrationBin, ...]:
+    """Equal-width bins over [0, 1]; a probability of exactly 1 falls in the last bin."""
+    if n_bins < 1:
+        raise ValueError(f"n_bins must be at least 1, got {n_bins}")
+    members: list[list[tuple[float, bool]]] = [[] for _ in range(n_bins)]
+    for probability, outcome in _paired(probabilities, outcomes):
+        _check_probability(probability)
+        members[min(int(probability * n_bins), n_bins - 1)].append((probability, outcome))
+    bins = []
+    for index, items in enumerate(members):
+        count = len(items)
+        bins.append(
+            CalibrationBin(
+                lower=index / n_bins,
+                upper=(index + 1) / n_bins,
+                count=count,
+                mean_probability=sum(p for p, _ in items) / count if count else None,
+                observed_rate=sum(1 for _, o in items if o) / count if count else None,
+            )
+        )
+    return tuple(bins)
+
+
+def expected_calibration_error(
+    probabilities: Sequence[float], outcomes: Sequence[bool], n_bins: int = ECE_BINS
+) -> MetricValue:
+    """ECE = Σ_b (|B_b| / n) |acc(B_b) − conf(B_b)| over equal-width bins (Naeini et al. 2015; Guo et al. 2017;
+    seed 000 §4.1.2), where conf is the bin's mean probability and acc the share of its outcomes that hold."""
+    bins = calibration_bins(probabilities, outcomes, n_bins)
+    total = sum(b.count for b in bins)
+    if not total:
+        return undefined("no probabilities to calibrate")
+    gap = sum(b.count * abs(b.observed_rate - b.mean_probability) for b in bins if b.count)
+    return MetricValue(gap / total)
+
+
+def brier_score(probabilities: Sequence[float], outcomes: Sequence[bool]) -> MetricValue:
+    """Mean of (probability − outcome)² (Brier 1950; seed 000 §4.1.2); 0 is perfect."""
+    pairs = _paired(probabilities, outcomes)
+    for probability, _ in pairs:
+        _check_probability(probability)
+    return MetricValue.ratio(
+        sum((probability - float(outcome)) ** 2 for probability, outcome in pairs), len(pairs), "no probabilities"
+    )
+
+
+def calibration(probabilities: Sequence[float], outcomes: Sequence[bool], n_bins: int = ECE_BINS) -> Calibration:
+    return Calibration(
+        ece=expected_calibration_error(probabilities, outcomes, n_bins),
+        brier=brier_score(probabilities, outcomes),
+        bins=calibration_bins(probabilities, outcomes, n_bins),
+    )
+
+
+# --- agreement ----------------------------------------------------------------------------------------------
+
+
+def cohen_kappa(rater_a: Sequence[Hashable], rater_b: Sequence[Hashable]) -> MetricValue:
+    """κ = (p_o − p_e) / (1 − p_e) for two raters' categorical labels of the same items (Cohen 1960); seed 004
+    §3.8 uses it for inter-rater agreement on the rubric."""
+    pairs = _paired(rater_a, rater_b)
+    if not pairs:
+        return undefined("no items rated by both raters")
+    n = len(pairs)
+    observed = sum(1 for a, b in pairs if a == b) / n
+    counts_a, counts_b = Counter(a for a, _ in pairs), Counter(b for _, b in pairs)
+    expected = sum(counts_a[label] * counts_b[label] for label in counts_a) / (n * n)
+    if expected == 1:
+        return undefined("both raters gave every item the same single label, so chance agreement is 1")
+    return MetricValue((observed - expected) / (1 - expected))
+
+
+def rubric_kappas(
+    ratings_a: Sequence[Mapping[str, Hashable]], ratings_b: Sequence[Mapping[str, Hashable]]
+) -> dict[str, MetricValue]:
+    """Cohen's κ per rubric dimension (G0, G1, G2, U1, U2) over items both raters scored on that dimension;
+    the rows of the two sequences are the same items in the same order."""
+    pairs = _paired(ratings_a, ratings_b)
+    kappas = {}
+    for dimension in RUBRIC_DIMENSIONS:
+        both = [(a[dimension], b[dimension]) for a, b in pairs if dimension in a and dimension in b]
+        kappas[dimension] = cohen_kappa([a for a, _ in both], [b for _, b in both])
+    return kappas
+
+
+def _paired(first: Iterable[Any], second: Iterable[Any]) -> list[tuple[Any, Any]]:
+    """Zip two equally long sequences; a length mismatch is a caller's bug, not an undefined metric."""
+    left, right = list(first), list(second)
+    if len(left) != len(right):
+        raise ValueError(f"the two inputs differ in length: {len(left)} and {len(right)}")
+    return list(zip(left, right, strict=True))
+
+
+def _check_probability(probability: float) -> None:
+    if not 0.0 <= probability <= 1.0:
+        raise ValueError(f"a probability must be in [0, 1], got {probability!r}")

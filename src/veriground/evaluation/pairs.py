@@ -1,0 +1,340 @@
+"""`veriground eval pairs`: labelled rows (text, its evidence, gold label) -> each text verified against exactly its
+evidence -> predictions -> hallucination-detection, calibration and per-group metrics.
+
+Prediction rule: a text is predicted hallucinated when any of its claims is Contradictory, Unsupported or
+Unverified (a signal that could not run never counts as support), or when it has no checkable claim at all.
+Supported and Low Confidence claims count as supported: Low Confidence is the engine's "supported, but by fewer
+independent sources than verification.min_supporting_sources", and a row's evidence is usually one source.
+
+Support probability (for ECE, Brier and ROC AUC): the text is as supported as its least supported claim, so
+P(supported) = min over claims of the claim's max entailment over its evidence. A claim that a rule rejects
+whatever the NLI says (no evidence, numeric mismatch, dangling citation, LLM judge contradiction) counts 0; a text
+with a claim whose NLI could not run, or with no claim, has no probability (None, left out of calibration and
+counted in `without_probability`).
+"""
+
+from __future__ import annotations
+
+import json
+import typing
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from veriground.backends.protocols import NLIModel
+from veriground.config import Config
+from veriground.engine import verify_text
+from veriground.errors import InputFileError, InputTextError, NotFoundError
+from veriground.evaluation.metrics import (
+    Calibration,
+    DetectionMetrics,
+    MetricValue,
+    calibration,
+    detection_metrics,
+    is_hallucinated,
+    roc_auc,
+)
+from veriground.evidence.gather import PackEvidence
+from veriground.schema import EvidencePack, LabelledPair, PackPassage, SignalStatus, VerificationReport
+
+# Display verdicts that make a text "hallucinated"; Unverified is here because an uncomputed signal is no support.
+HALLUCINATED_VERDICTS = frozenset({"Contradictory", "Unsupported", "Unverified"})
+# Rules that reject a claim whatever the NLI reads (verdicts.explain.decision_confidence gives them confidence 0).
+HARD_REJECTION_RULES = frozenset({"dangling-citation", "no-evidence", "numeric-mismatch", "llm-judge-contradicted"})
+TEXT_EVIDENCE_ID = "evidence-{}"  # pack passage ids of a row's evidence texts, numbered from 1
+LABELS = typing.get_args(LabelledPair.model_fields["label"].annotation)
+ROW_FIELDS = ", ".join(LabelledPair.model_fields)
+
+Resolve = Callable[[str], str | None]
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class PairPrediction:
+    """What the verifier made of one labelled row."""
+
+    id: str
+    label: str
+    group: str | None
+    hallucinated: bool  # predicted
+    support_prob: float | None  # P(supported); None when it could not be computed
+    verdicts: tuple[str, ...]  # each claim's display verdict, in text order
+    rules: tuple[str, ...]  # the rule that decided each claim
+
+    @property
+    def gold_hallucinated(self) -> bool:
+        return is_hallucinated(self.label)
+
+    @property
+    def unverified(self) -> bool:
+        return "Unverified" in self.verdicts
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "label": self.label,
+            "group": self.group,
+            "predicted_hallucinated": self.hallucinated,
+            "support_prob": None if self.support_prob is None else round(self.support_prob, 6),
+            "verdicts": list(self.verdicts),
+            "rules": list(self.rules),
+        }
+
+
+@dataclass(frozen=True)
+class PairsSummary:
+    """Metrics over a set of predictions: detection (positive = hallucinated), calibration of P(supported)."""
+
+    rows: int
+    claims: int
+    detection: DetectionMetrics
+    calibration: Calibration
+    roc_auc: MetricValue  # of P(supported) against gold "supported"
+    verdicts: dict[str, int]  # over claims
+    unverified_rows: int  # rows with at least one Unverified claim (predicted hallucinated)
+    no_claim_rows: int  # rows with no checkable claim (predicted hallucinated)
+    without_probability: int  # rows left out of calibration
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "claims": self.claims,
+            "detection": self.detection.to_json(),
+            "calibration": self.calibration.to_json(),
+            "roc_auc": self.roc_auc.to_json(),
+            "verdicts": dict(sorted(self.verdicts.items())),
+            "unverified_rows": self.unverified_rows,
+            "no_claim_rows": self.no_claim_rows,
+            "without_probability": self.without_probability,
+        }
+
+
+@dataclass(frozen=True)
+class PairsResult:
+    """Every row's prediction, the overall summary and one summary per group (rows with a `group`)."""
+
+    nli: str
+    predictions: tuple[PairPrediction, ...]
+    overall: PairsSummary
+    groups: dict[str, PairsSummary] = field(default_factory=dict)
+
+    def to_json(self, *, with_predictions: bool = True) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "nli": self.nli,
+            "overall": self.overall.to_json(),
+            "groups": {name: summary.to_json() for name, summary in sorted(self.groups.items())},
+        }
+        if with_predictions:
+            data["predictions"] = [prediction.to_json() for prediction in self.predictions]
+        return data
+
+
+def evaluate_pairs(
+    rows: Iterable[LabelledPair],
+    *,
+    config: Config,
+    nli: NLIModel,
+    resolve: Resolve | None = None,
+    progress: Progress | None = None,
+) -> PairsResult:
+    """Verify each row's text against exactly its evidence (texts, or corpus passages read by id through
+    `resolve`) and score the predictions. Every evidence id is resolved before any text is verified, so a
+    dangling id fails the run at once. `progress` is called with the number of rows done after each row."""
+    rows = list(rows)
+    _check_unique_ids(rows)
+    packs = [_evidence_pack(number, row, resolve) for number, row in enumerate(rows, start=1)]
+    predictions = []
+    for done, (row, pack) in enumerate(zip(rows, packs, strict=True), start=1):
+        report = verify_text(row.text, config=config, source=PackEvidence(pack, config.retrieval), nli=nli)
+        predictions.append(predict_pair(row, report))
+        if progress is not None:
+            progress(done)
+    return summarize_result(nli.name, predictions)
+
+
+def summarize_result(nli_name: str, predictions: Sequence[PairPrediction]) -> PairsResult:
+    groups: dict[str, list[PairPrediction]] = {}
+    for prediction in predictions:
+        if prediction.group is not None:
+            groups.setdefault(prediction.group, []).append(prediction)
+    return PairsResult(
+        nli=nli_name,
+        predictions=tuple(predictions),
+        overall=summarize_predictions(predictions),
+        groups={name: summarize_predictions(members) for name, members in groups.items()},
+    )
+
+
+def predict_pair(row: LabelledPair, report: VerificationReport) -> PairPrediction:
+    """The module's prediction and probability rules applied to one verified row."""
+    verdicts = tuple(claim.decision.status for claim in report.claims)
+    return PairPrediction(
+        id=row.id,
+        label=row.label,
+        group=row.group,
+        hallucinated=not verdicts or any(verdict in HALLUCINATED_VERDICTS for verdict in verdicts),
+        support_prob=support_probability(report),
+        verdicts=verdicts,
+        rules=tuple(claim.decision.rule for claim in report.claims),
+    )
+
+
+def support_probability(report: VerificationReport) -> float | None:
+    """min over claims of max entailment; 0 for a hard-rejected claim; None when NLI could not run or no claim."""
+    if not report.claims:
+        return None
+    per_claim = []
+    for claim in report.claims:
+        if claim.decision.rule in HARD_REJECTION_RULES:
+            per_claim.append(0.0)
+        elif claim.inputs.nli_status != SignalStatus.COMPUTED or claim.inputs.max_entailment is None:
+            return None
+        else:
+            per_claim.append(claim.inputs.max_entailment)
+    return min(per_claim)
+
+
+def summarize_predictions(predictions: Sequence[PairPrediction]) -> PairsSummary:
+    with_prob = [p for p in predictions if p.support_prob is not None]
+    probabilities = [p.support_prob for p in with_prob]
+    supported = [not p.gold_hallucinated for p in with_prob]
+    return PairsSummary(
+        rows=len(predictions),
+        claims=sum(len(p.verdicts) for p in predictions),
+        detection=detection_metrics([p.gold_hallucinated for p in predictions], [p.hallucinated for p in predictions]),
+        calibration=calibration(probabilities, supported),
+        roc_auc=roc_auc(probabilities, supported),
+        verdicts=dict(Counter(verdict for p in predictions for verdict in p.verdicts)),
+        unverified_rows=sum(1 for p in predictions if p.unverified),
+        no_claim_rows=sum(1 for p in predictions if not p.verdicts),
+        without_probability=len(predictions) - len(with_prob),
+    )
+
+
+# --- reading a JSONL file ------------------------------------------------------------------------------------
+
+
+def read_pairs(path: Path) -> list[LabelledPair]:
+    """Parse and validate a JSONL file of LabelledPair rows (blank lines skipped); errors name the file, the line
+    and the field."""
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise InputFileError(
+            path, f"cannot read the labelled pairs: {err.strerror or err}", "pass an existing JSONL file"
+        ) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        problem = f"not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})"
+        raise InputFileError(path, problem, "save it as UTF-8") from None
+    rows: list[LabelledPair] = []
+    first_line: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path} line {number}"
+        row = _parse_row(line, where)
+        if row.id in first_line:
+            raise InputFileError(where, f"id {row.id!r} repeats line {first_line[row.id]}", "give each row its own id")
+        first_line[row.id] = number
+        rows.append(row)
+    if not rows:
+        raise InputFileError(path, "no rows", f"write one JSON object per line with {ROW_FIELDS}")
+    return rows
+
+
+def _parse_row(line: str, where: str) -> LabelledPair:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as err:
+        raise InputFileError(where, f"not valid JSON: {err.msg} at column {err.colno}") from None
+    if not isinstance(data, dict):
+        raise InputFileError(where, f"a row must be a JSON object, got {type(data).__name__}", f"fields: {ROW_FIELDS}")
+    try:
+        row = LabelledPair.model_validate(data)
+    except ValidationError as err:
+        raise InputFileError(where, *_describe(err)) from None
+    if not row.text.strip():
+        raise InputFileError(where, "text is blank", "give the text to verify")
+    for index, passage in enumerate(row.evidence):
+        if not passage.strip():
+            raise InputFileError(where, f"evidence[{index}] is blank", "drop it or give the passage text")
+    for index, passage_id in enumerate(row.evidence_ids):
+        if not passage_id.strip():
+            raise InputFileError(where, f"evidence_ids[{index}] is blank", "drop it or give a corpus passage id")
+    return row
+
+
+def _describe(err: ValidationError) -> tuple[str, str | None]:
+    """The first problem as `field: what is wrong, got value`, and a fix."""
+    first = err.errors()[0]
+    location = [str(part) for part in first["loc"]]
+    name = location[0] if location else ""
+    where = name + "".join(f"[{part}]" for part in location[1:])
+    value = first.get("input")
+    kind = first["type"]
+    if kind == "missing":
+        return f"missing field {name!r}", "a row needs id, text, label, and evidence or evidence_ids"
+    if kind == "extra_forbidden":
+        return f"unknown field {name!r}", f"a row may have: {ROW_FIELDS}"
+    if kind == "literal_error":
+        return f"{where} must be {'|'.join(LABELS)}, got {value!r}", None
+    if kind == "string_too_short":
+        return f"{where} must not be empty", None
+    if kind in ("tuple_type", "list_type"):
+        return f"{where} must be a list of strings, got {value!r}", None
+    if kind == "string_type":
+        return f"{where} must be a string, got {value!r}", None
+    if not location:  # a model-level check: exactly one kind of evidence
+        return str(first["msg"]).removeprefix("Value error, "), None
+    return f"{where}: {first['msg']}, got {value!r}", None
+
+
+# --- evidence -------------------------------------------------------------------------------------------------
+
+
+def _check_unique_ids(rows: Sequence[LabelledPair]) -> None:
+    seen: dict[str, int] = {}
+    for number, row in enumerate(rows, start=1):
+        if row.id in seen:
+            raise InputTextError(f"row {number}: id {row.id!r} repeats row {seen[row.id]}; give each row its own id")
+        seen[row.id] = number
+
+
+def _evidence_pack(number: int, row: LabelledPair, resolve: Resolve | None) -> EvidencePack:
+    """The row's evidence as a pack: its texts, or its corpus passages (each id once, in the row's order)."""
+    if row.evidence:
+        return EvidencePack(
+            passages=tuple(
+                PackPassage(text=text, passage_id=TEXT_EVIDENCE_ID.format(index))
+                for index, text in enumerate(row.evidence, start=1)
+            )
+        )
+    passages = []
+    for passage_id in dict.fromkeys(row.evidence_ids):
+        passages.append(PackPassage(text=_resolve(number, row, passage_id, resolve), passage_id=passage_id))
+    return EvidencePack(passages=tuple(passages))
+
+
+def _resolve(number: int, row: LabelledPair, passage_id: str, resolve: Resolve | None) -> str:
+    where = f"row {number} (id {row.id!r})"
+    if resolve is None:
+        raise NotFoundError(
+            f"{where} gives evidence_ids but there is no corpus to read {passage_id!r} from; "
+            "pass --corpus DIR, or give the passage texts in evidence"
+        )
+    try:
+        text = resolve(passage_id)
+    except NotFoundError:
+        text = None
+    if text is None:
+        raise NotFoundError(
+            f"{where}: evidence id {passage_id!r} is not in the corpus; "
+            f"check it with `veriground corpus passage {passage_id}`, or give the text in evidence"
+        )
+    return text
