@@ -1,0 +1,200 @@
+"""Synthetic errors for the contamination study (seed 000 §6.1): a claim's text -> the same text with one error
+injected, or None when the error does not apply to it. Every injector is deterministic in its input text.
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+
+Injector = Callable[[str], str | None]
+
+# A number that stands alone: not a subscript (v_0), an index (G2), a version (x.y.z) or part of a word.
+_NUMBER = re.compile(r"(?<![\w.^_\\])(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)(?![\d^_]|\.\d|(?:st|nd|rd|th)\b)")
+_SIGNED_NUMBER = re.compile(r"(?<![\w)\]}])[-−](?=\d)")
+# Units swapped without converting the value, so the quantity is off by orders of magnitude.
+_UNIT_SWAPS = {
+    "m/s": "km/h",
+    "km/h": "m/s",
+    "ms": "s",
+    "s": "ms",
+    "kg": "g",
+    "g": "kg",
+    "seconds": "milliseconds",
+    "milliseconds": "seconds",
+    "kilograms": "grams",
+    "grams": "kilograms",
+    "meters per second": "kilometers per hour",
+    "kilometers per hour": "meters per second",
+}
+# A short unit counts only right after a number ("3.00 s"); spelled-out units count anywhere.
+_UNIT = re.compile(
+    r"(?:(?<=\d)|(?<=\d )|(?<=\d\u00a0))(m/s|km/h|ms|kg|s|g)(?![\w/^])"
+    r"|\b(meters per second|kilometers per hour|milliseconds|seconds|kilograms|grams)\b",
+    re.IGNORECASE,
+)
+_SIGN_WORDS = {"positive": "negative", "negative": "positive"}
+_SIGN_WORD = re.compile(r"\b(positive|negative)\b", re.IGNORECASE)
+# Pairs of terms that both occur in the demo corpus; each is swapped for the other (test_eval_contamination checks
+# that they occur).
+TERM_SWAPS = (
+    ("velocity", "acceleration"),
+    ("kinetic energy", "potential energy"),
+    ("displacement", "distance"),
+    ("mass", "weight"),
+    ("vertices", "edges"),
+    ("vertex", "edge"),
+    ("merge sort", "quicksort"),
+    ("mergesort", "quicksort"),
+    ("subset", "element"),
+)
+_TERMS = {a: b for a, b in TERM_SWAPS} | {b: a for a, b in TERM_SWAPS}
+_TERM = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _TERMS), key=len, reverse=True)) + r")\b", re.IGNORECASE)
+_NEGATION_REMOVALS = (
+    (re.compile(r"\bcannot\b"), "can"),
+    (re.compile(r"\b(does|do|is|are|was|were|has|have|will|can|should|must)n[’']t\b"), r"\1"),
+    (re.compile(r"\b(\w+) not\b"), r"\1"),
+    (re.compile(r"\bnever\b"), "always"),
+)
+_AUXILIARY = re.compile(r"\b(is|are|was|were|can|will|should|must|does|do|has|have)\b")
+# Named results of the demo corpus, each attributed to a different one.
+_MISATTRIBUTIONS = (
+    (re.compile(r"\b(Newton[’']s) (first|second|third) (law)", re.IGNORECASE), None),
+    (re.compile(r"\bwork[–-]?\s?energy theorem\b", re.IGNORECASE), "Pythagorean theorem"),
+    (re.compile(r"\bPythagorean theorem\b", re.IGNORECASE), "work–energy theorem"),
+    (re.compile(r"\bhandshake lemma\b", re.IGNORECASE), "pigeonhole principle"),
+)
+_NEXT_LAW = {"first": "second", "second": "third", "third": "first"}
+# Fluent claims on topics the demo corpus (kinematics, Newton's laws, work and energy, sorting, trees, graphs, sets,
+# US federal HR and travel policy) does not cover.
+OUT_OF_SCOPE_CLAIMS = (
+    "Mitochondria produce most of a cell's ATP through oxidative phosphorylation.",
+    "The Treaty of Westphalia ended the Thirty Years' War in 1648.",
+    "Photosynthesis converts carbon dioxide and water into glucose and oxygen.",
+    "The Great Barrier Reef is the largest coral reef system in the world.",
+    "Baroque music often relies on a continuous bass line called the basso continuo.",
+    "Sourdough bread rises because wild yeast and lactic acid bacteria ferment the dough.",
+    "The Mariana Trench is the deepest known part of the world's oceans.",
+    "Impressionist painters tried to capture the changing effects of natural light.",
+    "Insulin is a hormone made by the pancreas that lowers blood glucose.",
+    "The French Revolution began with the storming of the Bastille in 1789.",
+    "A haiku is a Japanese poem of three lines with five, seven and five syllables.",
+    "Plate tectonics explains how continents drift across the Earth's mantle.",
+    "The Rosetta Stone helped scholars decipher Egyptian hieroglyphs.",
+    "Chess openings such as the Sicilian Defence are studied by competitive players.",
+    "Vaccines train the immune system to recognise a specific pathogen.",
+    "The Amazon River carries more water than any other river on Earth.",
+    "Olive oil is pressed from the fruit of the olive tree.",
+    "Shakespeare wrote the tragedy Hamlet around the year 1600.",
+    "Monsoon winds bring heavy seasonal rains to South Asia.",
+    "DNA is copied by DNA polymerase during cell division.",
+)
+
+
+@dataclass(frozen=True)
+class ErrorType:
+    """One kind of injected error: its name, its family (numeric, conceptual, out-of-scope) and its injector."""
+
+    name: str
+    family: str
+    inject: Injector
+
+
+def change_constant(text: str) -> str | None:
+    """The first number scaled ×10 or /10, or increased by 1 (chosen by the text's checksum)."""
+    match = _NUMBER.search(text)
+    if match is None:
+        return None
+    raw = match.group(1).replace(",", "")
+    decimals = len(raw.split(".")[1]) if "." in raw else 0
+    value = float(raw)
+    choice = zlib.crc32(text.encode()) % 3
+    if choice == 0:
+        changed, decimals = value * 10, max(decimals - 1, 0)
+    elif choice == 1 and value != 0:
+        changed, decimals = value / 10, decimals + 1
+    else:
+        changed = value + 1
+    return text[: match.start(1)] + f"{changed:.{decimals}f}" + text[match.end(1) :]
+
+
+def change_unit(text: str) -> str | None:
+    """The first unit swapped for another of the same dimension (m/s ↔ km/h, s ↔ ms, kg ↔ g), value unchanged."""
+    match = _UNIT.search(text)
+    if match is None:
+        return None
+    unit = match.group(0)
+    replacement = _UNIT_SWAPS[unit.lower()]
+    if unit[:1].isupper():
+        replacement = replacement[:1].upper() + replacement[1:]
+    return text[: match.start()] + replacement + text[match.end() :]
+
+
+def flip_sign(text: str) -> str | None:
+    """A negative number made positive, else positive ↔ negative, else the first number negated."""
+    signed = _SIGNED_NUMBER.search(text)
+    if signed is not None:
+        return text[: signed.start()] + text[signed.end() :]
+    word = _SIGN_WORD.search(text)
+    if word is not None:
+        return text[: word.start()] + _same_case(word.group(0), _SIGN_WORDS[word.group(0).lower()]) + text[word.end() :]
+    number = _NUMBER.search(text)
+    if number is None:
+        return None
+    return text[: number.start(1)] + "−" + text[number.start(1) :]
+
+
+def swap_terms(text: str) -> str | None:
+    """Every occurrence of a paired corpus term swapped with its partner (velocity ↔ acceleration, …)."""
+    if _TERM.search(text) is None:
+        return None
+    return _TERM.sub(lambda m: _same_case(m.group(0), _TERMS[m.group(0).lower()]), text)
+
+
+def toggle_negation(text: str) -> str | None:
+    """The first negation removed ("cannot" → "can", "is not" → "is"), else "not" after the first auxiliary."""
+    for pattern, replacement in _NEGATION_REMOVALS:
+        if pattern.search(text) is not None:
+            return pattern.sub(replacement, text, count=1)
+    auxiliary = _AUXILIARY.search(text)
+    if auxiliary is None:
+        return None
+    return text[: auxiliary.end()] + " not" + text[auxiliary.end() :]
+
+
+def misattribute(text: str) -> str | None:
+    """A named law or theorem replaced by another (Newton's second law → third, work–energy → Pythagorean)."""
+    for pattern, replacement in _MISATTRIBUTIONS:
+        match = pattern.search(text)
+        if match is None:
+            continue
+        if replacement is None:
+            ordinal = match.group(2)
+            new = f"{match.group(1)} {_same_case(ordinal, _NEXT_LAW[ordinal.lower()])} {match.group(3)}"
+        else:
+            new = replacement
+        return text[: match.start()] + new + text[match.end() :]
+    return None
+
+
+def replace_out_of_scope(text: str) -> str | None:
+    """A fluent claim on a topic the corpus does not cover, chosen by the text's checksum."""
+    return OUT_OF_SCOPE_CLAIMS[zlib.crc32(text.encode()) % len(OUT_OF_SCOPE_CLAIMS)]
+
+
+ERROR_TYPES = (
+    ErrorType("constant", "numeric", change_constant),
+    ErrorType("unit", "numeric", change_unit),
+    ErrorType("sign", "numeric", flip_sign),
+    ErrorType("swapped-terms", "conceptual", swap_terms),
+    ErrorType("negation", "conceptual", toggle_negation),
+    ErrorType("misattribution", "conceptual", misattribute),
+    ErrorType("out-of-scope", "out-of-scope", replace_out_of_scope),
+)
+ERROR_FAMILIES = tuple(dict.fromkeys(error.family for error in ERROR_TYPES))
+
+
+def _same_case(original: str, replacement: str) -> str:
+    return replacement[:1].upper() + replacement[1:] if original[:1].isupper() else replacement
