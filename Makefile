@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint clean browser serve
+.PHONY: demo test bench lint clean browser serve eval
 
 # Reinstall whenever pyproject.toml changes; the stamp records which extras are in.
 $(VENV)/.installed-core: pyproject.toml
@@ -15,7 +15,7 @@ $(VENV)/.installed-core: pyproject.toml
 $(VENV)/.installed-dev: pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,models]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,models,eval]'
 	touch $@ $(VENV)/.installed-core
 
 demo: $(VENV)/.installed-core
@@ -38,6 +38,10 @@ bench: $(VENV)/.installed-dev
 	$(BIN)/python bench/eval_fever_symmetric.py
 	$(BIN)/python bench/bench_nli.py
 	$(BIN)/python bench/bench_serve.py
+
+# The demo golden-set run: metrics, predictions, manifest and figures in runs/<run id>/ (the last line says where).
+eval: $(VENV)/.installed-dev
+	$(BIN)/veriground eval run --runs-dir runs
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests bench

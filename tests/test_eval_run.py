@@ -1,0 +1,138 @@
+"""`eval run` and `eval compare`: the demo golden set (dev split) -> a run folder with every file, byte-stable
+reruns, a comparison CSV, and one-line errors for bad input."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from veriground.cli import main
+from veriground.evaluation.golden_run import CONFIDENCE_PROBABILITY, summarize
+from veriground.evaluation.run_files import (
+    MANIFEST_FILE,
+    METRICS_FILE,
+    PREDICTIONS_FILE,
+    SUMMARY_FILE,
+)
+
+pytest.importorskip("matplotlib", reason="the eval extra: pip install 'veriground[eval]' (make test installs it)")
+
+STABLE_FILES = (
+    SUMMARY_FILE,
+    METRICS_FILE,
+    PREDICTIONS_FILE,
+    "figures/reliability.png",
+    "figures/abstention_tradeoff.png",
+)
+
+
+def _run(runs_dir: Path, *extra: str) -> Path:
+    assert main(["eval", "run", "--split", "dev", "--runs-dir", str(runs_dir), *extra]) == 0
+    (folder,) = [path for path in runs_dir.iterdir() if path.is_dir()]
+    return folder
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    return _run(tmp_path_factory.mktemp("runs"))
+
+
+def test_run_writes_every_file(run_dir):
+    for name in (*STABLE_FILES, MANIFEST_FILE):
+        assert (run_dir / name).is_file() and (run_dir / name).stat().st_size > 0, name
+    summary = json.loads((run_dir / SUMMARY_FILE).read_text())
+    assert summary["runnable"] and summary["rows"]["total"] == 20
+    assert 0 <= summary["metrics"]["retrieval.recall_at_5"]["value"] <= 1
+    assert "not alce" in summary["definitions"]["citation.gold_overlap_precision"].lower()
+    predictions = [json.loads(line) for line in (run_dir / PREDICTIONS_FILE).read_text().splitlines()]
+    assert len(predictions) == 20 and {row["kind"] for row in predictions} == {
+        "answerable",
+        "unanswerable",
+        "contradiction",
+    }
+    manifest = json.loads((run_dir / MANIFEST_FILE).read_text())
+    assert len(manifest["golden"]["sha256"]) == 64 and manifest["run_timestamp"]
+    assert {info["role"] for info in manifest["backends"]} >= {"nli", "retriever"}
+    assert "run_timestamp" not in (run_dir / SUMMARY_FILE).read_text()
+
+
+def test_same_run_twice_gives_identical_bytes(run_dir, tmp_path):
+    again = _run(tmp_path)
+    assert again.name == run_dir.name  # the run id depends on the inputs only
+    for name in STABLE_FILES:
+        assert (again / name).read_bytes() == (run_dir / name).read_bytes(), name
+
+
+def test_b1_without_an_llm_is_recorded_as_not_runnable(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("VERIGROUND_LLM_BASE_URL", raising=False)
+    folder = _run(tmp_path, "--baseline", "B1", "--no-figures")
+    summary = json.loads((folder / SUMMARY_FILE).read_text())
+    assert summary["runnable"] is False and "needs an LLM" in summary["reason"]
+    assert summary["metrics"] == {}
+    assert "not runnable" in capsys.readouterr().out
+
+
+def test_compare_writes_the_csv(run_dir, tmp_path, capsys):
+    out = tmp_path / "run_summary.csv"
+    figure = tmp_path / "bars.png"
+    assert main(["eval", "compare", str(run_dir), str(run_dir), "--out", str(out), "--figure", str(figure)]) == 0
+    rows = list(csv.reader(out.open()))
+    assert rows[0] == ["metric", run_dir.name, run_dir.name]
+    metrics = {row[0]: row[1] for row in rows[1:]}
+    assert "calibration.ece" in metrics and "retrieval.mrr" in metrics
+    assert figure.stat().st_size > 0
+    assert run_dir.name in capsys.readouterr().out
+
+
+def test_bad_golden_path_is_a_one_line_error(tmp_path, capsys):
+    code = main(["eval", "run", "--golden", str(tmp_path / "missing.jsonl"), "--runs-dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert err.startswith("error: ") and "missing.jsonl" in err and len(err.strip().splitlines()) == 1
+    assert "Traceback" not in err
+
+
+def test_compare_of_a_folder_that_is_not_a_run_is_a_one_line_error(tmp_path, capsys):
+    assert main(["eval", "compare", str(tmp_path)]) != 0
+    err = capsys.readouterr().err
+    assert "not a run folder" in err and len(err.strip().splitlines()) == 1
+
+
+def test_summary_metrics_follow_their_definitions():
+    def row(kind, abstained, cited, gold=(), confidence="high", claims=()):
+        return {
+            "kind": kind,
+            "abstained": abstained,
+            "cited_ids": list(cited),
+            "gold_ids": list(gold),
+            "confidence": "insufficient_evidence" if abstained else confidence,
+            "retrieved": [{"passage_id": pid, "rank": rank} for rank, pid in enumerate(["a", "b", "c"], start=1)],
+            "claims": list(claims),
+            "reports_conflict": False,
+        }
+
+    rows = [
+        row("answerable", False, ["a", "x"], gold=["a"], claims=[{"kept": True}, {"kept": False}]),
+        row("answerable", False, ["x"], gold=["b"], confidence="medium"),
+        row("answerable", True, [], gold=["c"]),
+        row("unanswerable", True, []),
+        row("unanswerable", False, ["a"], confidence="low"),
+        row("contradiction", False, ["a"], confidence="high"),
+        row("contradiction", False, ["a"], confidence="low"),
+    ]
+    metrics = summarize(rows)["metrics"]
+    assert metrics["citation.gold_overlap_precision"]["value"] == pytest.approx(1 / 3)  # a of {a, x, x}
+    assert metrics["citation.gold_overlap_recall"]["value"] == pytest.approx(1 / 2)
+    assert metrics["answer.correct_rate"]["value"] == pytest.approx(1 / 3)
+    assert metrics["claims.ungrounded_rate"]["value"] == pytest.approx(1 / 2)
+    assert metrics["contradiction.handled_rate"]["value"] == pytest.approx(1 / 2)
+    assert metrics["retrieval.recall_at_1"]["value"] == pytest.approx(1 / 3)
+    assert metrics["retrieval.mrr"]["value"] == pytest.approx((1 + 1 / 2 + 1 / 3) / 3)
+    assert metrics["abstention.precision"]["value"] == pytest.approx(1 / 2)  # 2 abstained, 1 was unanswerable
+    # Brier over the three answered decidable rows: (0.9 - 1)², (0.75 - 0)², (0.5 - 0)².
+    expected = ((0.9 - 1) ** 2 + 0.75**2 + 0.5**2) / 3
+    assert metrics["calibration.brier"]["value"] == pytest.approx(expected, abs=1e-6)
+    assert set(CONFIDENCE_PROBABILITY.values()) == {0.9, 0.75, 0.5}
