@@ -130,6 +130,8 @@ def test_filters_restrict_the_evidence(demo_corpus, capsys):
     ("args", "message"),
     [
         (["   "], "the question is empty"),
+        (["caf\udcff?"], "lone surrogate"),  # an undecodable byte in argv arrives as a surrogate
+        ([KINETIC, "--filter", "doc=\udcff"], "lone surrogate"),
         ([KINETIC, "--filter", "colour=red"], "filter 'colour=red' is not key=value"),
         ([KINETIC, "--filter", "doc"], "filter 'doc' is not key=value"),
         ([KINETIC, "--baseline", "B1"], "baseline B1 (prompt-only) needs an LLM"),

@@ -136,6 +136,7 @@ def test_documents_upload_then_unchanged_then_searchable(demo_corpus, tmp_path):
     [
         ("../../etc/passwd", b"root:x:0:0", "is a path"),
         ("..\\evil.md", b"text", "is a path"),
+        ("é" * 190 + ".txt", b"text", "255 UTF-8 bytes"),
         (".hidden.md", b"text", "hidden"),
         ("image.png", b"\x89PNG\r\n", "unsupported file type '.png'"),
         ("notes.txt", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "binary"),
@@ -282,3 +283,29 @@ def test_engine_queue_refuses_past_max_pending_and_keeps_order():
         worker.close()
     assert order == [0, 1] and worker.pending == 0
     assert problem_for(ServerBusyError("busy")).status_code == 503
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "where"),
+    [
+        ("/verify", '{"text": "Kinetic energy is energy of motion.", "query": "q\\ud800"}', "query"),
+        ("/qa", '{"query": "What is kinetic energy?", "filters": {"doc": "\\ud800"}}', "filters.doc"),
+        ("/qa/verify", '{"answer": "Energy \\ud800.", "evidence": {"passages": [{"text": "Energy."}]}}', "answer"),
+        ("/qa/verify", '{"answer": "E.", "evidence": {"passages": [{"text": "x", "source_id": "\\ud800"}]}}',
+         "evidence.passages.0.source_id"),
+    ],
+)
+def test_lone_surrogates_are_422_not_500(client, path, body, where):
+    response = client.post(path, content=body.encode(), headers={"content-type": "application/json"})
+    assert_problem(response, 422, f"{where} holds a lone UTF-16 surrogate")
+
+
+def test_hostile_run_of_characters_is_verified_in_linear_time(client):
+    """'a=a=a=…' used to cost minutes (quadratic regex scans) while every other request queued behind it."""
+    response = client.post("/verify", json={"text": "a=" * 40_000})
+    assert response.status_code == 200
+
+
+def test_upload_source_id_with_control_characters_is_refused(client):
+    response = client.post("/documents", files={"file": ("n.md", b"Some text.")}, data={"source_id": "a\x00b"})
+    assert_problem(response, 422, "control characters")

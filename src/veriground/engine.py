@@ -47,6 +47,7 @@ from veriground.signals import (
 from veriground.signals.conflicts import find_evidence_conflicts
 from veriground.signals.llm_judge import JUDGE_NAME, judge_claims
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
+from veriground.text_input import check_encodable
 from veriground.verdicts.explain import decision_confidence, display_verdict, rationale
 from veriground.verdicts.rules import Decision, decide, summarize_evidence
 
@@ -79,6 +80,9 @@ def verify_text(
     benchmarks; never in the report).
     """
     clock = _StageClock(stage_seconds)
+    check_encodable(text, "the text to verify")
+    if query is not None:
+        check_encodable(query, "the query")
     limit = config.verification.max_input_chars
     if len(text) > limit:
         raise InputTooLargeError(

@@ -689,7 +689,37 @@ class DependencyWarning(Record):
 MAX_REQUEST_QUERY_CHARS = 2_000
 
 
-class QARequest(Record):
+class RequestRecord(Record):
+    """A request body: every string in it must be encodable text (JSON lets a lone surrogate like \\ud800
+    through, and it would fail later when hashed or stored)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _text_only(cls, data: Any) -> Any:
+        where = _lone_surrogate(data, "")
+        if where is not None:
+            raise ValueError(f"{where or 'the body'} holds a lone UTF-16 surrogate, which is not text; send UTF-8 text")
+        return data
+
+
+def _lone_surrogate(value: Any, path: str) -> str | None:
+    """The dotted path of the first string holding a lone surrogate, or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return path
+        return None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list | tuple) else ()
+    for key, item in items:
+        found = _lone_surrogate(key, path) if isinstance(key, str) else None
+        found = found if found is not None else _lone_surrogate(item, f"{path}.{key}" if path else str(key))
+        if found is not None:
+            return found
+    return None
+
+
+class QARequest(RequestRecord):
     """`POST /qa`: a question, optional filters (doc, source, source_type) and the output mode."""
 
     query: str = Field(min_length=1, max_length=MAX_REQUEST_QUERY_CHARS)
@@ -697,14 +727,14 @@ class QARequest(Record):
     mode: Literal["brief", "detailed"] | None = None  # None: config answer.mode
 
 
-class VerifyRequest(Record):
+class VerifyRequest(RequestRecord):
     """`POST /verify`: a text checked claim by claim against the served corpus."""
 
     text: str = Field(min_length=1)
     query: str | None = None
 
 
-class QAVerifyRequest(Record):
+class QAVerifyRequest(RequestRecord):
     """`POST /qa/verify` (seed 003 §12): a candidate answer (its text, or a GroundedAnswer from /qa) and the
     evidence pack it must be checked against, and nothing else."""
 

@@ -23,3 +23,15 @@ def decode_text(raw: bytes, name: str, max_chars: int, *, limit_hint: str) -> st
         raise InputTextError(
             f"{name} is not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start}); save it as UTF-8"
         ) from None
+
+
+def check_encodable(text: str, name: str) -> None:
+    """Refuse a lone UTF-16 surrogate ("\\ud800" in JSON, an undecodable byte in a command-line argument): it is
+    not a character, and nothing downstream can hash, store or print it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        raise InputTextError(
+            f"{name} holds a lone surrogate {text[err.start]!r} at character {err.start}, which is not text; "
+            "send UTF-8 text (in JSON, escape characters as valid \\u pairs)"
+        ) from None

@@ -38,6 +38,7 @@ from veriground.schema import (
     Reference,
     SupportingCitation,
 )
+from veriground.text_input import check_encodable
 
 FILTER_KEYS = ("doc", "source", "source_type")
 FILTER_DEPTH = 200  # passages searched before filtering, so a filter still finds top_k
@@ -59,6 +60,7 @@ def parse_filters(items: Sequence[str]) -> dict[str, str]:
     """`key=value` strings -> {key: value}; keys: doc (a doc id or folder prefix), source, source_type."""
     filters: dict[str, str] = {}
     for item in items:
+        check_encodable(item, f"filter {item!r}")
         key, sep, value = item.partition("=")
         key, value = key.strip(), value.strip()
         if not sep or not value or key not in FILTER_KEYS:
@@ -78,6 +80,7 @@ def answer_question(
     filters: Mapping[str, str] | None = None,
 ) -> GroundedAnswer:
     """A cited answer or an abstention for `query`; same corpus, question and config give the same record."""
+    check_encodable(query, "the question")
     query = " ".join(query.split())
     if not query:
         raise InputTextError('the question is empty; ask something, e.g. veriground ask "What is kinetic energy?"')

@@ -9,15 +9,20 @@ from __future__ import annotations
 
 import re
 
+# An opener never occurs inside its own span, so an unclosed "\\(" scans only to the next opener: linear time on
+# hostile input ("\\(" repeated 20,000 times) instead of quadratic.
 _LATEX_MATH = re.compile(
-    r"(?P<display>\$\$.+?\$\$|\\\[.+?\\\])"
-    r"|(?P<inline>\$(?=\S)[^$]*?(?<=\S)\$(?!\d)|\\\(.+?\\\))",
+    r"(?P<display>\$\$(?:(?!\$\$).)+?\$\$|\\\[(?:(?!\\\[).)+?\\\])"
+    r"|(?P<inline>\$(?=\S)[^$]*?(?<=\S)\$(?!\d)|\\\((?:(?!\\\().)+?\\\))",
     re.DOTALL,
 )
 _LATEX_RELATION = re.compile(r"=|<|>|[≈≠≤≥≡∝]|\\(?:le|ge|leq|geq|neq|ne|approx|equiv|sim|propto|to)\b")
 # A relation sign between two operands; "==", "=>", "<=" and ":=" are code, arrows or assignments
-# in prose, so only a lone sign counts.
-_PLAIN_RELATION = re.compile(r"(?P<lhs>[^\s=<>]+)[ \t]*(?<![=<>!:])(?:=|≈|≠|≤|≥)(?![=>])[ \t]*(?P<rhs>[^\s=]+)")
+# in prose, so only a lone sign counts. The left operand starts where its run of characters starts (the
+# lookbehind), so a 100,000-character word is scanned once, not once per character.
+_PLAIN_RELATION = re.compile(
+    r"(?<![^\s=<>])(?P<lhs>[^\s=<>]+)[ \t]*(?<![=<>!:])(?:=|≈|≠|≤|≥)(?![=>])[ \t]*(?P<rhs>[^\s=]+)"
+)
 _OPERAND = re.compile(r"[\w\u00b2\u00b3\u00bd\u2070-\u209f)\]}]")
 _MATH_TOKEN = re.compile(r"[^A-Za-z]*|[A-Za-z]{1,2}[^A-Za-z]*|.*[\^_/*+\-−()\[\]{}·×\d²³½].*")
 # Two-letter words that end a plain equation's right-hand side: "KE = 1/2 m v^2 is ..." stops at "is".
@@ -25,6 +30,9 @@ _SHORT_WORDS = frozenset(
     {"an", "as", "at", "be", "by", "do", "if", "in", "is", "it", "of", "on", "or", "so", "to", "we"}
 )
 _TRAILING_PUNCTUATION = ",;:.!?"
+# A token longer than this is not one term of an expression; the bound also keeps "a=a=a=…" linear.
+MAX_MATH_TOKEN_CHARS = 64
+_NEXT_TOKEN = re.compile(rf"\s*(\S{{1,{MAX_MATH_TOKEN_CHARS}}})(?!\S)")
 _URL = re.compile(r"\bhttps?://\S+|\]\([^)\s]*\)")  # "?a=b" in a link target is not an equation
 
 
@@ -60,11 +68,11 @@ def _extend_expression(text: str, end: int) -> int:
     if text[end - 1] in _TRAILING_PUNCTUATION:
         return _strip_punctuation(text, end)
     position = end
-    for token in re.finditer(r"\S+", text[end:]):
-        word = token.group()
+    while (token := _NEXT_TOKEN.match(text, position)) is not None:
+        word = token.group(1)
         if not _is_math_token(word.rstrip(_TRAILING_PUNCTUATION)):
             break
-        position = end + token.end()
+        position = token.end()
         if word[-1] in _TRAILING_PUNCTUATION:
             break
     return _strip_punctuation(text, position)

@@ -29,6 +29,7 @@ from veriground.service.engine_worker import EngineContext
 PASSING_VERDICTS = frozenset({"Supported", "Low Confidence"})
 UPLOAD_FOLDER = "uploads"  # uploads get doc ids uploads/<file stem>
 MAX_FILENAME_CHARS = 200
+MAX_FILENAME_BYTES = 255  # what Linux file systems allow (NAME_MAX), counted in UTF-8 bytes
 
 
 def answer(ctx: EngineContext, request: QARequest) -> GroundedAnswer:
@@ -110,11 +111,17 @@ def check_upload_name(filename: str | None) -> str:
     name = (filename or "").strip()
     if not name:
         raise InputFileError("(upload)", "the upload has no file name", "send it as a multipart field named file")
-    if "/" in name or "\\" in name or "\x00" in name or name.startswith(".") or len(name) > MAX_FILENAME_CHARS:
+    try:
+        too_long = len(name) > MAX_FILENAME_CHARS or len(name.encode("utf-8")) > MAX_FILENAME_BYTES
+    except UnicodeEncodeError:
+        shown = name.encode("utf-8", "replace").decode()
+        raise InputFileError(shown, "the file name is not UTF-8", "rename it") from None
+    if "/" in name or "\\" in name or "\x00" in name or name.startswith(".") or too_long:
         raise InputFileError(
             name,
             "the upload's file name is a path, hidden, or too long",
-            f"send a bare name of at most {MAX_FILENAME_CHARS} characters such as notes.md",
+            f"send a bare name of at most {MAX_FILENAME_CHARS} characters ({MAX_FILENAME_BYTES} UTF-8 bytes) such as "
+            "notes.md",
         )
     if Path(name).suffix.lower() not in SUPPORTED_SUFFIXES:
         raise InputFileError(
@@ -132,8 +139,11 @@ def ingest_upload(
     from veriground.corpus.ingest import ingest_paths
 
     name = check_upload_name(filename)
+    source_id = (source_id or "").strip() or None
+    if source_id is not None and not source_id.isprintable():
+        raise InputTextError(f"source_id {source_id!r} holds control characters; send a plain name")
     ingest_config = ctx.config.ingest.model_copy(
-        update={"source_type": _source_type(source_type), "source_id": (source_id or "").strip() or None}
+        update={"source_type": _source_type(source_type), "source_id": source_id}
     )
     with tempfile.TemporaryDirectory(dir=ctx.store.corpus_dir, prefix=".upload-") as scratch:
         folder = Path(scratch) / UPLOAD_FOLDER

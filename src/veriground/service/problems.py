@@ -32,7 +32,7 @@ log = logging.getLogger("veriground.service")
 STATUS_BY_ERROR: tuple[tuple[type[VerigroundError], int, str], ...] = (
     (InputTooLargeError, 413, "Input over a configured limit"),
     (NotFoundError, 404, "Not found"),
-    (InputFileError, 422, "File cannot be ingested"),
+    (InputFileError, 422, "Input cannot be used"),
     (InputTextError, 422, "Input cannot be used"),
     (UnitConversionError, 422, "Unit cannot be read"),
     (ConfigError, 400, "Bad setting"),
