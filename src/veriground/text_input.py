@@ -1,8 +1,12 @@
-"""Text handed to verify (a file, stdin, an upload): bytes -> str, strictly UTF-8, size capped before decoding."""
+"""Text handed to veriground (a file to verify, stdin, an upload, a JSON/JSONL input file): bytes -> str, strictly
+UTF-8, with errors that name the source and the offending byte."""
 
 from __future__ import annotations
 
-from veriground.errors import InputTextError, InputTooLargeError
+from pathlib import Path
+from typing import Protocol
+
+from veriground.errors import InputFileError, InputTextError, InputTooLargeError
 
 MAX_UTF8_BYTES_PER_CHAR = 4
 
@@ -34,4 +38,22 @@ def check_encodable(text: str, name: str) -> None:
         raise InputTextError(
             f"{name} holds a lone surrogate {text[err.start]!r} at character {err.start}, which is not text; "
             "send UTF-8 text (in JSON, escape characters as valid \\u pairs)"
+        ) from None
+
+
+class _Readable(Protocol):
+    def read_bytes(self) -> bytes: ...
+
+
+def read_utf8_file(path: Path | _Readable, what: str, fix: str) -> str:
+    """A whole input file as text; `what` names it in the error ("the golden set"), `fix` says what to pass."""
+    try:
+        raw = path.read_bytes()
+    except OSError as err:
+        raise InputFileError(path, f"cannot read {what}: {err.strerror or err}", fix) from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise InputFileError(
+            path, f"not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})", "save it as UTF-8"
         ) from None

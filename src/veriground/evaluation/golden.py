@@ -18,6 +18,7 @@ from pydantic import ValidationError
 
 from veriground.errors import InputFileError
 from veriground.schema import GoldenQuery
+from veriground.text_input import read_utf8_file
 
 if TYPE_CHECKING:
     from veriground.corpus.store import CorpusStore
@@ -36,18 +37,7 @@ _ID_FIELDS = ("gold_paragraph_ids", "conflicting_ids")
 def read_golden(path: Path | str | Traversable) -> list[GoldenQuery]:
     """Parse and validate a golden-set JSONL file; the first bad line raises InputFileError naming it."""
     source = Path(path) if isinstance(path, str) else path
-    try:
-        raw = source.read_bytes()
-    except OSError as err:
-        raise InputFileError(
-            source, f"cannot read the golden set: {err.strerror or err}", "pass an existing JSONL file"
-        ) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        raise InputFileError(
-            source, f"not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})", "save it as UTF-8"
-        ) from None
+    text = read_utf8_file(source, "the golden set", "pass an existing JSONL file")
     queries: list[GoldenQuery] = []
     line_of_id: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):

@@ -40,6 +40,7 @@ from veriground.evaluation.metrics import (
 )
 from veriground.evidence.gather import PackEvidence
 from veriground.schema import EvidencePack, LabelledPair, PackPassage, SignalStatus, VerificationReport
+from veriground.text_input import read_utf8_file
 
 # Display verdicts that make a text "hallucinated"; Unverified is here because an uncomputed signal is no support.
 HALLUCINATED_VERDICTS = frozenset({"Contradictory", "Unsupported", "Unverified"})
@@ -221,17 +222,7 @@ def summarize_predictions(predictions: Sequence[PairPrediction]) -> PairsSummary
 def read_pairs(path: Path) -> list[LabelledPair]:
     """Parse and validate a JSONL file of LabelledPair rows (blank lines skipped); errors name the file, the line
     and the field."""
-    try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise InputFileError(
-            path, f"cannot read the labelled pairs: {err.strerror or err}", "pass an existing JSONL file"
-        ) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as err:
-        problem = f"not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})"
-        raise InputFileError(path, problem, "save it as UTF-8") from None
+    text = read_utf8_file(path, "the labelled pairs", "pass an existing JSONL file")
     rows: list[LabelledPair] = []
     first_line: dict[str, int] = {}
     for number, line in enumerate(text.splitlines(), start=1):

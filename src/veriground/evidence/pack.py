@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from veriground.errors import InputFileError, NotFoundError
 from veriground.schema import EvidenceChunk, EvidencePack, PackPassage, SourceType
+from veriground.text_input import read_utf8_file
 
 PACK_DOC_ID = "pack"
 PACK_SOURCE_ID = "evidence-pack"  # passages with no source_id count as one source, never as many
@@ -24,18 +25,9 @@ _PACK_FIELDS = ", ".join(EvidencePack.model_fields)
 
 def read_pack(path: Path, resolve: Callable[[str], str] | None = None) -> EvidencePack:
     """Parse and validate a pack file; `resolve` reads a passage's text by id from the corpus."""
+    text = read_utf8_file(path, "the evidence pack", "pass an existing JSON file to --evidence")
     try:
-        raw = path.read_bytes()
-    except OSError as err:
-        raise InputFileError(
-            path, f"cannot read the evidence pack: {err.strerror or err}", "pass an existing JSON file to --evidence"
-        ) from None
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError as err:
-        raise InputFileError(
-            path, f"not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})", "save it as UTF-8"
-        ) from None
+        data = json.loads(text)
     except json.JSONDecodeError as err:
         raise InputFileError(path, f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
     if isinstance(data, list):

@@ -15,6 +15,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from veriground.config import ServiceConfig
 from veriground.errors import ConfigError
+from veriground.service.problems import PROBLEM_MEDIA_TYPE, problem_body
 
 TOKEN_COOKIE = "veriground_token"
 # Reachable without the token: the liveness probe, the token form and the page's own CSS/JS.
@@ -54,8 +55,8 @@ def max_body_bytes(service: ServiceConfig) -> int:
 
 
 async def send_problem(send: Send, status: int, title: str, detail: str, **extra: object) -> None:
-    body = json.dumps({"type": "about:blank", "status": status, "title": title, "detail": detail, **extra})
-    headers = [(b"content-type", b"application/problem+json"), (b"content-length", str(len(body)).encode())]
+    body = json.dumps(problem_body(status, title, detail, **extra))
+    headers = [(b"content-type", PROBLEM_MEDIA_TYPE.encode()), (b"content-length", str(len(body)).encode())]
     if status == 401:
         headers.append((b"www-authenticate", b'Bearer realm="veriground"'))
     await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -49,8 +49,12 @@ SERVER_LIMIT_FIX = (
 )
 
 
+def problem_body(status: int, title: str, detail: str, **extra: object) -> dict[str, object]:
+    return {"type": "about:blank", "status": status, "title": title, "detail": detail, **extra}
+
+
 def problem(status: int, title: str, detail: str, **extra: object) -> JSONResponse:
-    body = {"type": "about:blank", "status": status, "title": title, "detail": detail, **extra}
+    body = problem_body(status, title, detail, **extra)
     headers = {"Retry-After": "1"} if status == 503 else None
     return JSONResponse(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
