@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint clean browser serve eval
+.PHONY: demo test bench lint clean browser serve eval nli-model
 
 # Reinstall whenever pyproject.toml changes; the stamp records which extras are in.
 $(VENV)/.installed-core: pyproject.toml
@@ -42,6 +42,11 @@ bench: $(VENV)/.installed-dev
 # The demo golden-set run: metrics, predictions, manifest and figures in runs/<run id>/ (the last line says where).
 eval: $(VENV)/.installed-dev
 	$(BIN)/veriground eval run --runs-dir runs
+
+# Retrain the shipped NLI model from ../shared/datasets and put it in the package (MODEL_CARD.md has the numbers).
+nli-model: $(VENV)/.installed-dev
+	$(BIN)/veriground train nli --out build/nli
+	cp build/nli/shipped/* src/veriground/nli_model/
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests bench

@@ -7,8 +7,9 @@ Pairs are the first --pairs rows of MultiNLI dev-matched (../shared/datasets/nli
 - tiny: a 2-layer, 32-wide BERT classifier built here with the MiniLM vocabulary (the test suite's model);
 - minilm-nli: the bundled all-MiniLM-L6-v2 encoder (6 layers, 384 wide, 22.7M parameters) with a fresh
   3-label classification head. Its labels are random, but its cost per pair is that of a real MiniLM-sized NLI
-  cross-encoder (e.g. cross-encoder/nli-MiniLM2-L6-H768 is the same depth), which is what a user would run
-  offline; no trained NLI model ships with the package yet, and there is no hub here to fetch one.
+  cross-encoder (e.g. cross-encoder/nli-MiniLM2-L6-H768 is the same depth);
+- shipped onnx-int8: the package's own calibrated NLI model (src/veriground/nli_model), the offline default;
+- trained torch (with --trained DIR, e.g. OUT/model of `veriground train nli`): the same weights before export.
 Each transformer model runs on torch, ONNX fp32 and ONNX int8 (int8 scores one window per run by design, so a
 pair's scores never depend on its batch). Timing is interleaved round by round, median reported, with the ratio
 to torch from the same round.
@@ -74,12 +75,14 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--trained", type=Path, help="OUT/model of `veriground train nli`, timed on torch")
     args = parser.parse_args()
 
     import torch
 
     from veriground.backends.lexical_nli import LexicalNLIModel
     from veriground.backends.model_files import use_offline_hub
+    from veriground.backends.shipped_nli import ShippedNLIModel
     from veriground.backends.transformer_nli import OnnxNLIModel, TransformerNLIModel
 
     use_offline_hub(False)  # offline, and the libraries' progress bars and notes off
@@ -89,7 +92,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         folders = build_models(Path(scratch))
         cache = Path(scratch) / "onnx"
-        backends = {"lexical": LexicalNLIModel()}
+        backends = {"lexical": LexicalNLIModel(), "shipped onnx-int8": ShippedNLIModel()}
+        if args.trained is not None:
+            backends["trained torch"] = TransformerNLIModel(str(args.trained), batch_size=args.batch_size)
         for name, folder in folders.items():
             backends[f"{name} torch"] = TransformerNLIModel(str(folder), batch_size=args.batch_size)
             backends[f"{name} onnx-fp32"] = OnnxNLIModel(str(folder), batch_size=args.batch_size, cache_dir=cache)

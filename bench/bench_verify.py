@@ -1,14 +1,14 @@
 """Claims per second for `verify` of a generated 250-claim note against the demo corpus, split by stage.
 
-    python bench/bench_verify.py [--claims 250] [--runs 3]
+    python bench/bench_verify.py [--claims 250] [--runs 3] [--nli lexical|veriground-nli|FOLDER]
 
 The note is made, with a fixed seed, from sentences of the demo corpus itself: a third copied (should be
 supported), a third with a number changed or a negation inserted (should be rejected), a third with its
 words shuffled (meaning destroyed, words kept: a bag-of-words NLI cannot tell, and the verdict mix shows
-it). It is verified
-through the same engine the CLI uses (BM25 + lexical NLI). The first run includes one-time loading
-(pysbd, pint, the BM25 index); the best of the remaining runs is reported, with each stage's seconds,
-its share of the total, and claims/s. Seed 000's reference: 250 claims in ~74 s on a 12-core i7.
+it). It is verified through the same engine the CLI uses (BM25 + the --nli backend; lexical by default).
+The first run includes one-time loading (pysbd, pint, the BM25 index); the best of the remaining runs is
+reported, with each stage's seconds, its share of the total, and claims/s. Seed 000's reference: 250 claims
+in ~74 s on a 12-core i7.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from veriground.backends.lexical_nli import LexicalNLIModel
+from veriground.backends.registry import build_nli
 from veriground.config import load_config
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
@@ -58,10 +58,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--claims", type=int, default=250)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--nli", default="lexical", help="lexical, veriground-nli (the shipped model) or a folder")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, resources.as_file(resources.files("veriground") / "demo_corpus") as root:
         corpus = Path(tmp) / "corpus"
-        config = load_config(overrides={"corpus.dir": corpus})
+        config = load_config(overrides={"corpus.dir": corpus, "models.nli": args.nli})
+        nli = build_nli(config.models)
         with CorpusStore(corpus) as store:
             ingest_paths([root], store, config.ingest)
             passages = [p for doc in store.list_documents() for p in store.passages_of(doc.doc_id, doc.version)]
@@ -77,7 +79,7 @@ def main() -> None:
                     note,
                     config=config,
                     source=CorpusEvidence(store, config.retrieval),
-                    nli=LexicalNLIModel(),
+                    nli=nli,
                     stage_seconds=stages,
                 )
                 runs.append((time.perf_counter() - started, stages, report))
@@ -87,7 +89,9 @@ def main() -> None:
     verdicts = {}
     for item in report.claims:
         verdicts[item.decision.status] = verdicts.get(item.decision.status, 0) + 1
-    print(f"note: {args.claims} lines -> {claims} atomic claims; corpus: demo ({len(passages)} passages)")
+    print(
+        f"note: {args.claims} lines -> {claims} atomic claims; corpus: demo ({len(passages)} passages); nli {args.nli}"
+    )
     print("verdicts: " + ", ".join(f"{name} {count}" for name, count in sorted(verdicts.items())))
     print(f"first run (with one-time loading): {cold_seconds:.2f} s")
     print(f"best of {len(runs) - 1} warm runs: {total:.2f} s = {claims / total:.0f} claims/s")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,10 @@ def write_file(folder: Path, name: str, content: str | bytes) -> Path:
     else:
         path.write_text(content, encoding="utf-8")
     return path
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Unit tests pin the lexical NLI through VERIGROUND_MODELS__NLI (CLI runs, in-process or not, and live servers
+    read it): it is fast and their expected verdicts follow its transparent rules. Tests that build their config
+    with environ={} name it as an override. tests/test_shipped_nli.py covers the shipped default."""
+    os.environ.setdefault("VERIGROUND_MODELS__NLI", "lexical")

@@ -150,3 +150,16 @@ def test_a_missing_datasets_folder_is_one_line_naming_the_path_and_the_env_var(t
 def test_an_unknown_benchmark_lists_the_known_ones(capsys):
     code, _, err = run(capsys, "eval", "bench", "fever")
     assert code == 2 and err == f"error: unknown benchmark 'fever'; known: {', '.join(BENCHMARK_NAMES)}\n"
+
+
+def test_bench_scores_only_held_out_rows_unless_all_rows_is_asked(shared_datasets):
+    """The shipped NLI model trains on the other part (evaluation/heldout.py); every backend is scored on this one."""
+    from veriground.evaluation.heldout import split_rows
+
+    (snli,) = select_benchmarks(["snli"])
+    train, held = split_rows("snli", datasets.read_snli(shared_datasets / "nli").rows)
+    assert len(train) + len(held) == 1273 and len(held) >= 630
+    result = run_benchmark(snli, shared_datasets, config=CONFIG, nli=LexicalNLIModel())
+    assert result.rows_used == len(held) and result.details["part"] == "heldout"
+    everything = run_benchmark(snli, shared_datasets, config=CONFIG, nli=LexicalNLIModel(), all_rows=True)
+    assert everything.rows_used == 1273 and everything.details["part"] == "all"

@@ -1,25 +1,31 @@
 """Synthetic contamination (seed 000 §6.1): each error injector on fixed sentences, the seeded contamination of a
-claim set, and a small end-to-end run on the demo corpus with the lexical NLI."""
+claim set, a small end-to-end run on the demo corpus with the lexical NLI (batched, as claim by claim), and the
+`eval contaminate` command."""
 
 from __future__ import annotations
 
+import json
 import re
 from importlib import resources
 from pathlib import Path
 
 import pytest
 
+from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.backends.registry import build_nli
+from veriground.cli import main
 from veriground.config import load_config
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
 from veriground.errors import ConfigError
 from veriground.evaluation.contamination import (
+    DEFAULT_RATES,
     CleanClaim,
     build_clean_claims,
     contaminate,
     detect_error,
     format_contamination,
+    parse_rates,
     run_contamination,
 )
 from veriground.evaluation.contamination_edits import (
@@ -41,7 +47,7 @@ NUMBER = re.compile(r"\d+(?:\.\d+)?")
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory):
     corpus = tmp_path_factory.mktemp("contamination") / "corpus"
-    config = load_config(None, {"corpus.dir": corpus}, environ={})
+    config = load_config(None, {"corpus.dir": corpus, "models.nli": "lexical"}, environ={})
     with (
         resources.as_file(resources.files("veriground") / "demo_corpus") as root,
         CorpusStore(corpus, create=True) as store,
@@ -164,8 +170,30 @@ def test_contaminate_is_deterministic_for_a_seed():
 
 
 def test_contaminate_rejects_a_rate_outside_0_1():
-    with pytest.raises(ConfigError, match=r"rate must be between 0 and 1, got 1.5"):
+    with pytest.raises(ConfigError, match=r"rate must be strictly between 0 and 1, got 1.5; pass --rates such as"):
         contaminate(fake_claims(10), 1.5)
+
+
+def test_rates_parse_from_a_comma_separated_list():
+    assert parse_rates("0.1,0.2,0.3") == DEFAULT_RATES
+    assert parse_rates(" 0.25 , 0.5,0.25") == (0.25, 0.5)  # spaces allowed, a repeat dropped
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("0.1,1", "a contamination rate must be strictly between 0 and 1, got 1;"),
+        ("0", "a contamination rate must be strictly between 0 and 1, got 0;"),
+        ("-0.2", "got -0.2;"),
+        ("nan", "got nan;"),
+        ("0.1,,0.2", "--rates must be comma-separated numbers such as 0.1,0.2,0.3, got '0.1,,0.2'"),
+        ("10%", "--rates must be comma-separated numbers such as 0.1,0.2,0.3, got '10%'"),
+        ("", "--rates must be comma-separated numbers such as 0.1,0.2,0.3, got ''"),
+    ],
+)
+def test_bad_rates_are_config_errors(text, message):
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        parse_rates(text)
 
 
 # --- end to end -------------------------------------------------------------------------------------------
@@ -195,9 +223,110 @@ def test_run_detects_numeric_and_out_of_scope_errors_above_the_false_alarm_rate(
     assert "60 clean claims" in table and "out-of-scope" in table and "clean (false alarms)" in table
 
 
+class CountingNLIModel:
+    def __init__(self) -> None:
+        self.model = LexicalNLIModel()
+        self.name, self.model_id, self.checksum = self.model.name, self.model.model_id, self.model.checksum
+        self.calls = 0
+
+    def predict(self, pairs):
+        self.calls += 1
+        return self.model.predict(pairs)
+
+
+def test_the_batched_run_detects_what_claim_by_claim_checks_detect(demo):
+    config, _, store = demo
+    model = CountingNLIModel()
+    result = run_contamination(config=config, nli=model, store=store, rates=(0.3,), max_claims=40)
+    clean = build_clean_claims(store, config=config, nli=LexicalNLIModel(), max_claims=40)
+    claims = contaminate(clean, 0.3)
+    one_by_one = [
+        detect_error(c.text, c.claim.passage_id, c.claim.passage_text, config=config, nli=LexicalNLIModel())
+        for c in claims
+    ]
+    assert result.rates[0].overall.counts.tp + result.rates[0].overall.counts.fp == sum(one_by_one)
+    assert result.rates[0].overall.counts.tp == sum(
+        d for c, d in zip(claims, one_by_one, strict=True) if c.contaminated
+    )
+    # a claim-by-claim run asks once per candidate sentence and once per claim; batched: a few calls in all
+    assert model.calls <= 6
+
+
+def test_progress_counts_the_candidates_then_each_rate(demo):
+    config, nli, store = demo
+    calls: list[tuple[str, int, int]] = []
+    run_contamination(
+        config=config, nli=nli, store=store, rates=(0.2,), max_claims=10, progress=lambda *call: calls.append(call)
+    )
+    assert list(dict.fromkeys(name for name, _, _ in calls)) == ["clean claims", "rate 20%"]
+    checked = [done for name, done, _ in calls if name == "clean claims"]
+    assert checked == list(range(1, len(checked) + 1)) and checked[-1] >= 10
+    assert [call for call in calls if call[0] == "rate 20%"][-1] == ("rate 20%", 10, 10)
+
+
+def test_max_claims_must_be_positive(demo):
+    config, nli, store = demo
+    with pytest.raises(ConfigError, match="--max-claims must be at least 1, got 0"):
+        build_clean_claims(store, config=config, nli=nli, max_claims=0)
+
+
 def test_run_is_deterministic(demo):
     config, nli, store = demo
     first = run_contamination(config=config, nli=nli, store=store, rates=(0.2,), max_claims=30, seed=3)
     second = run_contamination(config=config, nli=nli, store=store, rates=(0.2,), max_claims=30, seed=3)
     assert first.to_json() == second.to_json()
     assert format_contamination(first) == format_contamination(second)
+
+
+# --- the command -----------------------------------------------------------------------------------------------
+
+
+def run(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_eval_contaminate_prints_the_table_for_the_demo_corpus(capsys):
+    code, out, err = run(capsys, "eval", "contaminate", "--nli", "lexical", "--max-claims", "30", "--rates", "0.2")
+    assert code == 0, err
+    assert out.startswith("corpus: bundled demo corpus\ncontamination: 30 clean claims, NLI lexical-nli.v1, seed 0\n")
+    assert "  20%  out-of-scope " in out and "  20%  clean (false alarms) " in out and "10%" not in out
+
+
+def test_eval_contaminate_json_is_byte_identical_from_run_to_run(capsys):
+    argv = ("eval", "contaminate", "--nli", "lexical", "--max-claims", "30", "--seed", "2", "--json")
+    first, second = run(capsys, *argv), run(capsys, *argv)
+    assert first == second and first[0] == 0 and first[2] == ""
+    data = json.loads(first[1])
+    assert data["corpus"]["source"] == "bundled demo corpus" and len(data["corpus"]["passages_sha256"]) == 64
+    assert [rate["rate"] for rate in data["rates"]] == list(DEFAULT_RATES)
+    assert (data["seed"], data["max_claims"], data["clean_claims"]) == (2, 30, 30)
+
+
+def test_eval_contaminate_draws_its_progress_bar_on_stderr(capsys, monkeypatch):
+    monkeypatch.setenv("FORCE_COLOR", "1")  # rich draws the bar as it would on a terminal
+    code, out, err = run(capsys, "eval", "contaminate", "--nli", "lexical", "--max-claims", "10", "--rates", "0.2")
+    assert code == 0 and "rate 20%" in err and "10/10" in err and out.startswith("corpus: ")
+
+
+def test_eval_contaminate_reads_an_ingested_corpus(demo, capsys):
+    config, _, _ = demo
+    corpus = str(config.corpus.dir)
+    code, out, err = run(capsys, "eval", "contaminate", "--corpus", corpus, "--nli", "lexical", "--max-claims", "20")
+    assert code == 0, err
+    assert out.startswith(f"corpus: {corpus}\ncontamination: 20 clean claims")
+
+
+@pytest.mark.parametrize(
+    ("argv", "code", "message"),
+    [
+        (("--rates", "0.1,1.5"), 2, "error: a contamination rate must be strictly between 0 and 1, got 1.5; "),
+        (("--rates", "ten"), 2, "error: --rates must be comma-separated numbers such as 0.1,0.2,0.3, got 'ten'"),
+        (("--corpus", "nowhere"), 3, "error: no corpus at nowhere"),
+    ],
+)
+def test_eval_contaminate_bad_input_is_one_line(tmp_path, monkeypatch, capsys, argv, code, message):
+    monkeypatch.chdir(tmp_path)
+    got, out, err = run(capsys, "eval", "contaminate", "--nli", "lexical", *argv)
+    assert (got, out) == (code, "") and err.startswith(message) and err.count("\n") == 1

@@ -125,8 +125,40 @@ def test_progress_is_called_once_per_row():
         LabelledPair(id=str(n), text="Merge sort is stable.", evidence=(SORTING,), label="supported") for n in range(3)
     ]
     done: list[int] = []
-    evaluate_pairs(rows, config=CONFIG, nli=LexicalNLIModel(), progress=done.append)
+    evaluate_pairs(rows, config=CONFIG, nli=LexicalNLIModel(), progress=done.append, batch_rows=2)
     assert done == [1, 2, 3]
+
+
+class CountingNLIModel:
+    def __init__(self) -> None:
+        self.model = LexicalNLIModel()
+        self.name, self.model_id, self.checksum = self.model.name, self.model.model_id, self.model.checksum
+        self.calls = 0
+
+    def predict(self, pairs):
+        self.calls += 1
+        return self.model.predict(pairs)
+
+
+def test_rows_are_verified_in_batches_with_the_predictions_of_row_by_row(tmp_path, corpus):
+    corpus_dir, sorting_id = corpus
+    rows = read_pairs(rows_file(tmp_path, sorting_id))
+    rows += [
+        LabelledPair(
+            id=f"extra-{n}", text=f"Merge sort sorts {n} items stably.", evidence=(SORTING,), label="supported"
+        )
+        for n in range(40)
+    ]
+    with CorpusStore(corpus_dir) as store:
+        resolve = lambda passage_id: store.passage(passage_id).text  # noqa: E731
+        model = CountingNLIModel()
+        batched = evaluate_pairs(rows, config=CONFIG, nli=model, resolve=resolve)
+        one_call_per_row = CountingNLIModel()
+        by_row = evaluate_pairs(rows, config=CONFIG, nli=one_call_per_row, resolve=resolve, batch_rows=1)
+        in_twos = evaluate_pairs(rows, config=CONFIG, nli=LexicalNLIModel(), resolve=resolve, batch_rows=2)
+    assert batched.to_json() == by_row.to_json() == in_twos.to_json()
+    assert model.calls == 1  # 46 rows: one default batch, no conflict check
+    assert one_call_per_row.calls == len(rows) - 1  # the off-topic row retrieves no evidence: nothing to ask
 
 
 # --- bad input: file, line number and field ------------------------------------------------------------------

@@ -1,16 +1,18 @@
 """`eval run` and `eval compare`: the demo golden set (dev split) -> a run folder with every file, byte-stable
-reruns, a comparison CSV, and one-line errors for bad input."""
+reruns, ablation flags that make their own runs, a comparison CSV, and one-line errors for bad input."""
 
 from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from veriground.cli import main
-from veriground.evaluation.golden_run import CONFIDENCE_PROBABILITY, summarize
+from veriground.evaluation.golden_metrics import CONFIDENCE_PROBABILITY, summarize
 from veriground.evaluation.run_files import (
     MANIFEST_FILE,
     METRICS_FILE,
@@ -26,6 +28,7 @@ STABLE_FILES = (
     PREDICTIONS_FILE,
     "figures/reliability.png",
     "figures/abstention_tradeoff.png",
+    "figures/groundedness.png",
 )
 
 
@@ -35,9 +38,18 @@ def _run(runs_dir: Path, *extra: str) -> Path:
     return folder
 
 
+@contextmanager
+def lexical_nli() -> Iterator[None]:
+    """conftest pins the lexical NLI per test; a module-scoped fixture is set up before that, so it pins it too."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("VERIGROUND_MODELS__NLI", "lexical")
+        yield
+
+
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory) -> Path:
-    return _run(tmp_path_factory.mktemp("runs"))
+    with lexical_nli():
+        return _run(tmp_path_factory.mktemp("runs"))
 
 
 def test_run_writes_every_file(run_dir):
@@ -47,6 +59,8 @@ def test_run_writes_every_file(run_dir):
     assert summary["runnable"] and summary["rows"]["total"] == 20
     assert 0 <= summary["metrics"]["retrieval.recall_at_5"]["value"] <= 1
     assert "not alce" in summary["definitions"]["citation.gold_overlap_precision"].lower()
+    assert {"citation.alce_recall", "citation.alce_precision", "claims.ungrounded_rate"} <= set(summary["metrics"])
+    assert summary["groundedness"]["all"]["grounded"] + summary["groundedness"]["all"]["withheld"] > 0
     predictions = [json.loads(line) for line in (run_dir / PREDICTIONS_FILE).read_text().splitlines()]
     assert len(predictions) == 20 and {row["kind"] for row in predictions} == {
         "answerable",
@@ -127,7 +141,7 @@ def test_summary_metrics_follow_their_definitions():
     assert metrics["citation.gold_overlap_precision"]["value"] == pytest.approx(1 / 3)  # a of {a, x, x}
     assert metrics["citation.gold_overlap_recall"]["value"] == pytest.approx(1 / 2)
     assert metrics["answer.correct_rate"]["value"] == pytest.approx(1 / 3)
-    assert metrics["claims.ungrounded_rate"]["value"] == pytest.approx(1 / 2)
+    assert metrics["claims.verification_removed_rate"]["value"] == pytest.approx(1 / 2)
     assert metrics["contradiction.handled_rate"]["value"] == pytest.approx(1 / 2)
     assert metrics["retrieval.recall_at_1"]["value"] == pytest.approx(1 / 3)
     assert metrics["retrieval.mrr"]["value"] == pytest.approx((1 + 1 / 2 + 1 / 3) / 3)
@@ -136,3 +150,81 @@ def test_summary_metrics_follow_their_definitions():
     expected = ((0.9 - 1) ** 2 + 0.75**2 + 0.5**2) / 3
     assert metrics["calibration.brier"]["value"] == pytest.approx(expected, abs=1e-6)
     assert set(CONFIDENCE_PROBABILITY.values()) == {0.9, 0.75, 0.5}
+
+
+def test_summary_reads_alce_citations_and_groundedness_from_the_rows():
+    def row(kind, stated, drafted, abstained=False, conflict=False):
+        return {
+            "kind": kind,
+            "abstained": abstained,
+            "cited_ids": [],
+            "gold_ids": ["g"] if kind == "answerable" else [],
+            "confidence": "insufficient_evidence" if abstained else "high",
+            "retrieved": [],
+            "claims": [],
+            "drafted_claims": drafted,
+            "answer_claims": stated,
+            "reports_conflict": conflict,
+        }
+
+    def claim(entailed, cited, relevant):
+        return {"text": "t", "cited_ids": cited, "citations_entail": entailed, "relevant_citations": relevant}
+
+    rows = [
+        # recall 1/2, precision 2/3 (the second claim's two citations do not entail it together)
+        row("answerable", [claim(True, ["a"], ["a"]), claim(False, ["b", "c"], [])], drafted=3),
+        # recall 1, precision 1/2 (one of two citations is irrelevant)
+        row("unanswerable", [claim(True, ["a", "b"], ["a"])], drafted=1),
+        row("contradiction", [], drafted=2, abstained=True, conflict=True),
+        row("contradiction", [claim(True, ["a"], ["a"])], drafted=1),
+    ]
+    summary = summarize(rows)
+    metrics = summary["metrics"]
+    assert metrics["citation.alce_recall"] == {"value": pytest.approx((1 / 2 + 1 + 1) / 3), "n": 3}
+    assert metrics["citation.alce_precision"]["value"] == pytest.approx((1 / 3 + 1 / 2 + 1) / 3)
+    assert metrics["claims.ungrounded_rate"] == {"value": pytest.approx(1 / 4), "n": 4}
+    assert metrics["contradiction.reported_rate"]["value"] == pytest.approx(1 / 2)
+    assert metrics["claims.verification_removed_rate"]["reason"] == "no drafted claim was verified"
+    assert summary["groundedness"]["answerable"] == {"grounded": 1, "ungrounded": 1, "unjudged": 0, "withheld": 1}
+    assert summary["groundedness"]["contradiction"] == {"grounded": 1, "ungrounded": 0, "unjudged": 0, "withheld": 2}
+    assert summary["groundedness"]["all"]["grounded"] == 3
+
+
+@pytest.fixture(scope="module")
+def ablation_runs(tmp_path_factory) -> dict[str, Path]:
+    """The dev split once per ablation flag, without figures (they do not change the run id)."""
+    runs = {}
+    with lexical_nli():
+        for flag in ("", "--no-verify", "--no-contradictions", "--no-atomic"):
+            runs[flag] = _run(tmp_path_factory.mktemp("ablation"), "--no-figures", *([flag] if flag else []))
+    return runs
+
+
+def test_each_ablation_flag_is_its_own_run_with_its_config_recorded(ablation_runs, run_dir):
+    assert ablation_runs[""].name == run_dir.name
+    assert len({folder.name for folder in ablation_runs.values()}) == 4
+    keys = {
+        "--no-verify": ("answer", "verify"),
+        "--no-contradictions": ("verification", "contradictions"),
+        "--no-atomic": ("verification", "atomic"),
+    }
+    for flag, (section, key) in keys.items():
+        config = json.loads((ablation_runs[flag] / MANIFEST_FILE).read_text())["config"]
+        assert config[section][key] is False, flag
+        assert all(config[s][k] is True for other, (s, k) in keys.items() if other != flag)
+        settings = json.loads((ablation_runs[flag] / SUMMARY_FILE).read_text())["settings"]
+        assert settings[key] is False
+
+
+def _predictions(folder: Path) -> list[dict]:
+    return [json.loads(line) for line in (folder / PREDICTIONS_FILE).read_text().splitlines()]
+
+
+def test_no_verify_states_every_drafted_claim(ablation_runs):
+    full, unchecked = _predictions(ablation_runs[""]), _predictions(ablation_runs["--no-verify"])
+    assert any(len(row["answer_claims"]) < row["drafted_claims"] for row in full if not row["abstained"])
+    answered = [row for row in unchecked if not row["abstained"]]
+    assert answered and all(len(row["answer_claims"]) == row["drafted_claims"] for row in answered)
+    assert all(row["claims"] == [] for row in unchecked)  # nothing was verified
+    summary = json.loads((ablation_runs["--no-verify"] / SUMMARY_FILE).read_text())
+    assert summary["metrics"]["claims.verification_removed_rate"]["value"] is None

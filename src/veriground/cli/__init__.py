@@ -21,6 +21,9 @@ from veriground.cli import models_commands  # noqa: F401, E402
 from veriground.cli import setup_commands  # noqa: F401, E402
 from veriground.cli import demo_command  # noqa: F401, E402
 from veriground.cli import eval_commands  # noqa: F401, E402
+from veriground.cli import eval_run_commands  # noqa: F401, E402
+from veriground.cli import eval_tool_commands  # noqa: F401, E402
+from veriground.cli import train_commands  # noqa: F401, E402
 
 # isort: on
 from veriground.errors import VerigroundError

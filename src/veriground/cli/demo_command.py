@@ -62,6 +62,8 @@ def demo(
     console.print(f'Try your own: veriground search "your words" --corpus {corpus}')
     console.print(f"             veriground verify notes.md --corpus {corpus} --report report.html")
     console.print(f'             veriground ask "your question" --corpus {corpus} [--details]')
-    console.print(f"             veriground serve --corpus {corpus}   # web page and HTTP API on http://127.0.0.1:8000/")
+    console.print(
+        f"             veriground serve --corpus {corpus}   # web page and HTTP API on http://127.0.0.1:8000/"
+    )
     if report.failed:
         raise typer.Exit(1)

@@ -19,7 +19,6 @@ from veriground.cli.app import (
     ConfigOption,
     CorpusOption,
     JsonOption,
-    RetrievalOption,
     RuntimeOption,
     app,
     config_from,
@@ -68,7 +67,7 @@ def eval_pairs(
     store = open_store(config) if any(row.evidence_ids for row in rows) else None
     try:
         resolve = None if store is None else (lambda passage_id: store.passage(passage_id).text)
-        with _progress_bar(enabled=not as_json) as advance:
+        with progress_bar(enabled=not as_json) as advance:
             result = evaluate_pairs(
                 rows, config=config, nli=model, resolve=resolve, progress=lambda done: advance("pairs", done, len(rows))
             )
@@ -95,13 +94,22 @@ def eval_bench(
             help="The shared datasets folder (default ../shared/datasets, beside the checkout).",
         ),
     ] = None,
+    all_rows: Annotated[
+        bool,
+        typer.Option(
+            "--all-rows", help="Also the rows the shipped NLI model trained on (default: only held-out rows)."
+        ),
+    ] = False,
     nli: NLIOption = None,
     runtime: RuntimeOption = None,
     allow_download: AllowDownloadOption = None,
     config_file: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Run the public benchmark adapters; one table: rows, the authors' metric, and P/R/F1/balanced accuracy."""
+    """Run the public benchmark adapters; one table: rows, the authors' metric, and P/R/F1/balanced accuracy.
+
+    Only each dataset's held-out part is scored (see veriground/evaluation/heldout.py), for every NLI backend,
+    so the shipped model is never measured on its own training rows and backends stay comparable."""
     from veriground.backends.registry import build_nli
     from veriground.evaluation.benchmarks import (
         DEFAULT_DATASETS_DIR,
@@ -116,9 +124,9 @@ def eval_bench(
     folder = datasets_dir or DEFAULT_DATASETS_DIR
     check_datasets_dir(folder, benchmarks)
     model = build_nli(config.models)
-    with _progress_bar(enabled=not as_json) as advance:
+    with progress_bar(enabled=not as_json) as advance:
         results = [
-            run_benchmark(benchmark, folder, config=config, nli=model, limit=limit, progress=advance)
+            run_benchmark(benchmark, folder, config=config, nli=model, limit=limit, progress=advance, all_rows=all_rows)
             for benchmark in benchmarks
         ]
     if as_json:
@@ -126,16 +134,17 @@ def eval_bench(
             {
                 "nli": {"name": model.name, "model_id": model.model_id, "checksum": model.checksum},
                 "limit": limit,
+                "rows": "all" if all_rows else "held-out",
                 "sample_seed": SAMPLE_SEED,
                 "benchmarks": [result.to_json() for result in results],
             }
         )
     else:
-        _print_bench(results, model.name, limit)
+        _print_bench(results, f"{model.name} ({model.model_id}, sha256 {model.checksum or '-'})", limit, all_rows)
 
 
 @contextmanager
-def _progress_bar(*, enabled: bool) -> Iterator[Any]:
+def progress_bar(*, enabled: bool) -> Iterator[Any]:
     """A callback (task name, done, total) that drives one bar per task on stderr; a no-op when disabled or when
     stderr is not a terminal."""
     from rich.console import Console
@@ -196,9 +205,10 @@ def _print_pairs(file: Path, result: PairsResult) -> None:
             out(f"{name:<24}{summary.rows:>6} {_binary_cells(summary.detection)} {_calibration_cells(summary)}\n")
 
 
-def _print_bench(results: Sequence[BenchmarkResult], nli_name: str, limit: int | None) -> None:
+def _print_bench(results: Sequence[BenchmarkResult], nli_name: str, limit: int | None, all_rows: bool) -> None:
     out = sys.stdout.write
-    sample = "all rows" if limit is None else f"a seeded sample of at most {limit} rows per benchmark"
+    part = "all rows, training rows of the shipped NLI included" if all_rows else "held-out rows"
+    sample = part if limit is None else f"{part}, a seeded sample of at most {limit} per benchmark"
     out(f"eval bench: NLI {nli_name}, {sample}\n\n")
     metric_header = "authors' metric"
     out(f"{'benchmark':<22}{'rows / size':>15}  {metric_header:<36}{'value':>7}  {_BINARY_HEADER}\n")
@@ -243,97 +253,3 @@ def _print_undefined(detection: DetectionMetrics) -> None:
         value = getattr(detection, name)
         if value.value is None:
             sys.stdout.write(f"  {name}: n/a, {value.reason}\n")
-
-
-# --- golden-set runs ------------------------------------------------------------------------------------------
-
-
-@eval_app.command("run")
-def eval_run(
-    golden: Annotated[
-        Path | None, typer.Option("--golden", help="Golden-set JSONL (default: the shipped demo golden set).")
-    ] = None,
-    corpus: Annotated[
-        Path | None,
-        typer.Option("--corpus", help="An ingested corpus (default: the bundled demo corpus, built in a temp dir)."),
-    ] = None,
-    baseline: Annotated[
-        str | None, typer.Option("--baseline", help="B3 full pipeline (default), B2 naive RAG, B1 prompt-only LLM.")
-    ] = None,
-    retrieval: RetrievalOption = None,
-    nli: NLIOption = None,
-    min_sources: Annotated[
-        int | None, typer.Option("--min-sources", help="config verification.min_supporting_sources.")
-    ] = None,
-    no_rerank: Annotated[bool, typer.Option("--no-rerank", help="Drop the configured reranker.")] = False,
-    split: Annotated[str, typer.Option("--split", help="dev, test or all.")] = "all",
-    runs_dir: Annotated[Path, typer.Option("--runs-dir", help="Where run folders go.")] = Path("runs"),
-    no_figures: Annotated[bool, typer.Option("--no-figures", help="Skip the PNG figures and the gate sweep.")] = False,
-    config_file: ConfigOption = None,
-) -> None:
-    """Answer every golden query; write summary.json, metrics.csv, predictions.jsonl, manifest.json, figures."""
-    from veriground.errors import ConfigError
-    from veriground.evaluation.golden_run import run_golden
-
-    if split not in ("dev", "test", "all"):
-        raise ConfigError(f"--split must be dev, test or all, got {split!r}")
-    config = config_from(
-        config_file,
-        **{
-            "answer.baseline": baseline,
-            "verification.min_supporting_sources": min_sources,
-            **model_overrides(retrieval=retrieval, nli=nli),
-        },
-    )
-    if no_rerank:
-        config = config.model_copy(update={"models": config.models.model_copy(update={"reranker": None})})
-    result = run_golden(
-        config=config, golden=golden, corpus=corpus, split=split, runs_dir=runs_dir, figures=not no_figures
-    )
-    out = sys.stdout.write
-    summary = result.summary
-    if not summary["runnable"]:
-        out(f"run {result.run_id}: not runnable: {summary['reason']}\n")
-    else:
-        rows = summary["rows"]
-        out(
-            f"run {result.run_id}: {rows['total']} queries ({rows['answerable']} answerable, "
-            f"{rows['unanswerable']} unanswerable, {rows['contradiction']} contradiction probes)\n"
-        )
-        for name, metric in sorted(summary["metrics"].items()):
-            value = "n/a" if metric.get("value") is None else f"{metric['value']:.3f}"
-            why = f"  ({metric['reason']})" if metric.get("reason") else ""
-            out(f"  {name:<34}{value:>7}  n={metric['n']}{why}\n")
-    out(f"run folder: {result.run_dir}\n")
-
-
-@eval_app.command("compare")
-def eval_compare(
-    run_dirs: Annotated[list[Path], typer.Argument(help="Run folders written by `veriground eval run`.")],
-    out_csv: Annotated[Path, typer.Option("--out", help="Where the CSV table goes.")] = Path(
-        "results/tables/run_summary.csv"
-    ),
-    figure: Annotated[
-        Path | None, typer.Option("--figure", help="Also draw a bar chart of the runs (PNG, needs the eval extra).")
-    ] = None,
-) -> None:
-    """Side-by-side table of the runs' summary metrics; also written to results/tables/run_summary.csv."""
-    from veriground.evaluation.run_files import comparison_rows, read_summary, write_comparison_csv
-
-    summaries = [read_summary(run_dir) for run_dir in run_dirs]
-    header, rows = comparison_rows(summaries)
-    write_comparison_csv(out_csv, header, rows)
-    widths = [max(len(str(line[i])) for line in [header, *rows]) for i in range(len(header))]
-    for line in [header, *rows]:
-        cells = [str(cell or "—") if i else str(cell) for i, cell in enumerate(line)]
-        padded = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
-        sys.stdout.write("  ".join(padded) + "\n")
-    for summary in summaries:
-        if not summary.get("runnable", True):
-            sys.stdout.write(f"{summary.get('run_id')}: not runnable: {summary.get('reason')}\n")
-    if figure is not None:
-        from veriground.evaluation.figures import plot_runs_bar_chart
-
-        plot_runs_bar_chart(summaries, figure)
-        sys.stdout.write(f"figure: {figure}\n")
-    sys.stdout.write(f"table: {out_csv}\n")

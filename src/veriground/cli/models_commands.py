@@ -60,7 +60,7 @@ def models_check(
         config_file,
         **model_overrides(nli=nli, reranker=reranker, runtime=runtime, allow_download=allow_download),
     )
-    checks = check_backends(config.models)
+    checks = check_backends(config.models, embedder_needed=config.retrieval.mode != "bm25")
     if as_json:
         print_json([asdict(check) for check in checks])
     else:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,6 +20,7 @@ from veriground.config import Config, IngestConfig
 from veriground.errors import ConfigError, InputFileError
 from veriground.evaluation import datasets
 from veriground.evaluation.datasets import NLI_LABELS, DatasetRows, NLIItem
+from veriground.evaluation.heldout import rows_of_part
 from veriground.evaluation.metrics import (
     DetectionMetrics,
     MetricValue,
@@ -201,11 +202,20 @@ def run_benchmark(
     nli: NLIModel,
     limit: int | None = None,
     progress: BenchProgress | None = None,
+    all_rows: bool = False,
 ) -> BenchmarkResult:
-    """Read the benchmark (a seeded sample of `limit` rows when given), run it, and score it."""
+    """Read the benchmark, keep its held-out part (every row with `all_rows`: including rows the shipped NLI model
+    was trained on, see heldout.py), take a seeded sample of `limit` rows when given, run it, and score it."""
     folder = datasets_dir / benchmark.folder
     runners = {"pairs": _run_pairs, "nli": _run_nli, "abstention": _run_abstention}
-    return runners[benchmark.kind](benchmark, folder, config, nli, limit, progress)
+    part = None if all_rows else "heldout"
+    result = runners[benchmark.kind](benchmark, folder, config, nli, limit, progress, part)
+    return replace(result, details={**result.details, "part": part or "all"})
+
+
+def _rows(benchmark: Benchmark, rows: Sequence[Any], part: str | None, limit: int | None) -> list[Any]:
+    kept = rows if part is None else rows_of_part(benchmark.name, rows, part)
+    return datasets.sample_rows(kept, limit)
 
 
 def _run_pairs(
@@ -215,9 +225,10 @@ def _run_pairs(
     nli: NLIModel,
     limit: int | None,
     progress: BenchProgress | None,
+    part: str | None,
 ) -> BenchmarkResult:
     read: DatasetRows[LabelledPair] = benchmark.read(folder)
-    rows = datasets.sample_rows(read.rows, limit)
+    rows = _rows(benchmark, read.rows, part, limit)
     report = None if progress is None else (lambda done: progress(benchmark.name, done, len(rows)))
     result = evaluate_pairs(rows, config=config, nli=nli, progress=report)
     group_score = benchmark.group_score or benchmark.score
@@ -261,9 +272,10 @@ def _run_nli(
     nli: NLIModel,
     limit: int | None,
     progress: BenchProgress | None,
+    part: str | None,
 ) -> BenchmarkResult:
     read: DatasetRows[NLIItem] = benchmark.read(folder)
-    items = datasets.sample_rows(read.rows, limit)
+    items = _rows(benchmark, read.rows, part, limit)
     predicted: list[str] = []
     for start in range(0, len(items), NLI_CHUNK):
         chunk = items[start : start + NLI_CHUNK]
@@ -302,6 +314,7 @@ def _run_abstention(
     nli: NLIModel,
     limit: int | None,
     progress: BenchProgress | None,
+    part: str | None,
 ) -> BenchmarkResult:
     """SQuAD 2.0 through `ask` (offline extractive answerer, as bench/bench_ask_squad2.py): each paragraph is one
     passage of a scratch corpus; a question counts as abstained when the answer is insufficient_evidence."""
@@ -312,7 +325,7 @@ def _run_abstention(
     from veriground.schema import AnswerConfidence
 
     squad = benchmark.read(folder)
-    questions = datasets.sample_rows(squad.questions, limit)
+    questions = datasets.sample_rows(squad.questions, limit)  # never trained on: all of it is held out
     abstained = []
     with tempfile.TemporaryDirectory(prefix="veriground-squad2-") as scratch:
         docs = Path(scratch) / "articles"

@@ -4,14 +4,16 @@ their own passage) -> errors injected into 10/20/30 % of them -> each claim re-v
 
 A claim is detected as wrong when any of its claims is Contradictory, Unsupported or Unverified, or when it has no
 checkable claim (the rule of `veriground eval pairs`). Per error type, precision and recall are computed over the
-clean claims plus the claims carrying that error, so every type is scored against the same false alarms.
+clean claims plus the claims carrying that error, so every type is scored against the same false alarms. Claims are
+verified in batches (evaluation.batching) with one NLI cache for the run, so a clean claim that comes back at every
+rate is scored by the model once.
 """
 
 from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,17 +22,20 @@ from veriground.config import Config
 from veriground.corpus.store import CorpusStore
 from veriground.engine import verify_text
 from veriground.errors import ConfigError, NotFoundError
+from veriground.evaluation.batching import MemoNLIModel, VerifyJob, verify_batched
 from veriground.evaluation.contamination_edits import ERROR_FAMILIES, ERROR_TYPES, ErrorType
 from veriground.evaluation.metrics import DetectionMetrics, MetricValue, detection_metrics
 from veriground.evaluation.pairs import HALLUCINATED_VERDICTS
 from veriground.evidence.gather import PackEvidence
-from veriground.schema import EvidencePack, PackPassage
+from veriground.schema import EvidencePack, PackPassage, VerificationReport
 from veriground.signals.terms import split_sentences
 
 DEFAULT_RATES = (0.1, 0.2, 0.3)  # seed 000 §6.1
 # A sentence makes a claim when it reads as one: prose of this many words, not a heading, list item or question.
 MIN_CLAIM_WORDS, MAX_CLAIM_WORDS = 6, 60
 CLEAN = "clean"
+
+Progress = Callable[[str, int, int], None]  # (task name, done, total), as the CLI's progress bar takes it
 
 
 @dataclass(frozen=True)
@@ -110,31 +115,41 @@ class ContaminationResult:
 
 
 def build_clean_claims(
-    store: CorpusStore, *, config: Config, nli: NLIModel, seed: int = 0, max_claims: int | None = None
+    store: CorpusStore,
+    *,
+    config: Config,
+    nli: NLIModel,
+    seed: int = 0,
+    max_claims: int | None = None,
+    progress: Progress | None = None,
 ) -> list[CleanClaim]:
     """Claim-like sentences of the store's passages in a seeded order, kept when the verifier rates them Supported
     or Low Confidence against their own passage; at most `max_claims` of them."""
+    if max_claims is not None and max_claims < 1:
+        raise ConfigError(f"--max-claims must be at least 1, got {max_claims}")
     candidates = [
-        (passage_id, passage_text, sentence)
+        (sentence, passage_id, passage_text)
         for passage_id, passage_text in store.iter_latest_texts()
         for sentence in dict.fromkeys(_claim_sentences(passage_text))
     ]
     random.Random(seed).shuffle(candidates)
     claims: list[CleanClaim] = []
-    for passage_id, passage_text, sentence in candidates:
-        if max_claims is not None and len(claims) >= max_claims:
-            break
-        if not detect_error(sentence, passage_id, passage_text, config=config, nli=nli):
+    checked = zip(candidates, detect_errors(candidates, config=config, nli=nli), strict=False)
+    for done, ((sentence, passage_id, passage_text), rejected) in enumerate(checked, start=1):
+        if progress is not None:
+            progress("clean claims", done, len(candidates))
+        if not rejected:
             claim_id = hashlib.sha256(f"{passage_id}\n{sentence}".encode()).hexdigest()[:12]
             claims.append(CleanClaim(claim_id, sentence, passage_id, passage_text))
+            if max_claims is not None and len(claims) >= max_claims:
+                break  # before the next batch is verified
     return claims
 
 
 def contaminate(claims: Sequence[CleanClaim], rate: float, seed: int = 0) -> list[ContaminatedClaim]:
     """round(rate × n) claims get one error each, the families in turn and the types in turn within a family, each
     on a seeded choice of claim the error applies to; the rest stay clean. Order follows `claims`."""
-    if not 0 < rate < 1:
-        raise ConfigError(f"a contamination rate must be between 0 and 1, got {rate}; pass rates such as 0.1,0.2,0.3")
+    check_rate(rate)
     rng = random.Random(f"{seed}:{rate}")
     order = list(range(len(claims)))
     rng.shuffle(order)
@@ -166,31 +181,64 @@ def run_contamination(
     rates: Iterable[float] = DEFAULT_RATES,
     seed: int = 0,
     max_claims: int | None = None,
+    progress: Progress | None = None,
 ) -> ContaminationResult:
     """Build the clean claim set, contaminate it at each rate, re-verify every claim against its source passage
     (an out-of-scope claim too) and score the detections."""
     rates = tuple(rates)
     for rate in rates:
-        if not 0 < rate < 1:
-            raise ConfigError(f"a contamination rate must be between 0 and 1, got {rate}; pass rates such as 0.1,0.2")
-    clean = build_clean_claims(store, config=config, nli=nli, seed=seed, max_claims=max_claims)
+        check_rate(rate)
+    memo = MemoNLIModel(nli)
+    clean = build_clean_claims(store, config=config, nli=memo, seed=seed, max_claims=max_claims, progress=progress)
     if not clean:
         raise NotFoundError("the corpus holds no sentence its own passage supports; ingest a corpus of prose first")
     results = []
     for rate in rates:
         claims = contaminate(clean, rate, seed)
-        detected = [
-            detect_error(c.text, c.claim.passage_id, c.claim.passage_text, config=config, nli=nli) for c in claims
-        ]
+        checks = [(c.text, c.claim.passage_id, c.claim.passage_text) for c in claims]
+        detected = []
+        for done, rejected in enumerate(detect_errors(checks, config=config, nli=memo), start=1):
+            detected.append(rejected)
+            if progress is not None:
+                progress(f"rate {rate:.0%}", done, len(claims))
         results.append(score_rate(rate, claims, detected))
     return ContaminationResult(nli=nli.name, seed=seed, clean_claims=len(clean), rates=tuple(results))
 
 
+def parse_rates(text: str) -> tuple[float, ...]:
+    """`0.1,0.2,0.3` -> (0.1, 0.2, 0.3): each rate checked, a repeated one dropped."""
+    rates = []
+    for part in text.split(","):
+        try:
+            rate = float(part)
+        except ValueError:
+            raise ConfigError(f"--rates must be comma-separated numbers such as 0.1,0.2,0.3, got {text!r}") from None
+        check_rate(rate, written=part.strip())
+        rates.append(rate)
+    return tuple(dict.fromkeys(rates))
+
+
+def check_rate(rate: float, *, written: str | None = None) -> None:
+    """Refuse a rate outside (0, 1), NaN included; `written`: the rate as the user typed it."""
+    if not 0 < rate < 1:
+        raise ConfigError(
+            f"a contamination rate must be strictly between 0 and 1, got {written or rate}; "
+            "pass --rates such as 0.1,0.2,0.3"
+        )
+
+
 def detect_error(text: str, passage_id: str, passage_text: str, *, config: Config, nli: NLIModel) -> bool:
     """Whether the verifier rejects `text` checked against exactly this passage."""
-    pack = EvidencePack(passages=(PackPassage(passage_id=passage_id, text=passage_text),))
-    report = verify_text(text, config=config, source=PackEvidence(pack, config.retrieval), nli=nli)
-    return not report.claims or any(item.decision.status in HALLUCINATED_VERDICTS for item in report.claims)
+    report = verify_text(text, config=config, source=_passage_source(passage_id, passage_text, config), nli=nli)
+    return _rejected(report)
+
+
+def detect_errors(checks: Iterable[tuple[str, str, str]], *, config: Config, nli: NLIModel) -> Iterator[bool]:
+    """`detect_error` for each (text, passage id, passage text), lazily, their NLI pairs scored a batch at a time."""
+    jobs = (
+        VerifyJob(text, _passage_source(passage_id, passage_text, config)) for text, passage_id, passage_text in checks
+    )
+    return (_rejected(report) for report in verify_batched(jobs, config=config, nli=nli))
 
 
 def score_rate(rate: float, claims: Sequence[ContaminatedClaim], detected: Sequence[bool]) -> RateResult:
@@ -241,6 +289,15 @@ def format_contamination(result: ContaminationResult) -> str:
         )
         lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _passage_source(passage_id: str, passage_text: str, config: Config) -> PackEvidence:
+    pack = EvidencePack(passages=(PackPassage(passage_id=passage_id, text=passage_text),))
+    return PackEvidence(pack, config.retrieval)
+
+
+def _rejected(report: VerificationReport) -> bool:
+    return not report.claims or any(item.decision.status in HALLUCINATED_VERDICTS for item in report.claims)
 
 
 def _claim_sentences(passage_text: str) -> list[str]:

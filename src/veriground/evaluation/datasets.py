@@ -131,10 +131,11 @@ def read_wice(folder: Path) -> DatasetRows[LabelledPair]:
     return DatasetRows(rows, size)
 
 
-def read_begin(folder: Path) -> DatasetRows[LabelledPair]:
-    """BEGIN (Wizard of Wikipedia part), test split: response vs its knowledge snippet; Fully attributable ->
-    supported, Not fully attributable -> unsupported; Generic responses (no claim to attribute) are skipped."""
-    path = folder / "begin_test_wow.tsv"
+def read_begin(folder: Path, split: str = "test") -> DatasetRows[LabelledPair]:
+    """BEGIN (Wizard of Wikipedia part), test split (the benchmark) or dev split (training): response vs its
+    knowledge snippet; Fully attributable -> supported, Not fully attributable -> unsupported; Generic responses
+    (no claim to attribute) are skipped."""
+    path = folder / f"begin_{split}_wow.tsv"
     rows, size, skipped = [], 0, Counter()
     for number, data in _tsv(path):
         size += 1

@@ -20,9 +20,20 @@ BAR_METRICS = (
     "retrieval.recall_at_5",
     "retrieval.mrr",
     "abstention.accuracy",
+    "answer.correct_rate",
+    "citation.alce_recall",
+    "citation.alce_precision",
     "citation.gold_overlap_precision",
-    "citation.gold_overlap_recall",
+    "claims.ungrounded_rate",
     "contradiction.handled_rate",
+)
+# Colours of golden_metrics.GROUNDEDNESS_OUTCOMES, in that order (matplotlib's tab10 green, red, grey, blue).
+GROUNDEDNESS_COLOURS = ("#2ca02c", "#d62728", "#7f7f7f", "#1f77b4")
+GROUNDEDNESS_LABELS = (
+    "stated, entailed by its citations",
+    "stated, not entailed by its citations",
+    "stated, not judged (NLI failed)",
+    "drafted, not stated (removed or abstained)",
 )
 
 
@@ -53,22 +64,64 @@ def check_figures_available() -> None:
     _new_figure(1, 1)
 
 
-def plot_runs_bar_chart(summaries: Sequence[Mapping[str, Any]], path: Path) -> Path:
-    """Grouped bars: one group per headline metric, one bar per run; an undefined value is drawn as no bar."""
-    figure = _new_figure(9, 4.5)
+def plot_runs_bar_chart(
+    summaries: Sequence[Mapping[str, Any]],
+    path: Path,
+    *,
+    labels: Sequence[str] | None = None,
+    title: str = "Golden-set runs",
+) -> Path:
+    """Grouped bars: one group per headline metric, one bar per run (named by `labels`, default the run ids); an
+    undefined value is drawn as no bar."""
+    figure = _new_figure(max(9, 1.2 * len(BAR_METRICS) + 0.35 * len(summaries)), 5)
     axes = figure.add_subplot()
     width = 0.8 / max(len(summaries), 1)
+    names = list(labels) if labels is not None else [str(s.get("run_id", i)) for i, s in enumerate(summaries)]
+    colours = _run_colours(len(summaries))
     for index, summary in enumerate(summaries):
         values = [summary["metrics"].get(name, {}).get("value") for name in BAR_METRICS]
         positions = [slot + index * width for slot in range(len(BAR_METRICS))]
         heights = [0.0 if value is None else value for value in values]
-        axes.bar(positions, heights, width=width, label=str(summary.get("run_id", index)))
+        axes.bar(positions, heights, width=width, label=names[index], color=colours[index])
     axes.set_xticks([slot + 0.4 - width / 2 for slot in range(len(BAR_METRICS))])
     axes.set_xticklabels([name.replace(".", "\n") for name in BAR_METRICS], fontsize=8)
     axes.set_ylim(0, 1.05)
     axes.set_ylabel("value")
-    axes.set_title("Golden-set runs")
-    axes.legend(fontsize=7, loc="upper right")
+    axes.set_title(title)
+    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return _save(figure, path)
+
+
+def _run_colours(count: int) -> list[Any]:
+    """Distinct colours for up to 20 runs (tab20), cycling beyond."""
+    from matplotlib import colormaps
+
+    palette = colormaps["tab10" if count <= 10 else "tab20"]
+    return [palette(index % palette.N) for index in range(count)]
+
+
+def plot_groundedness(counts: Mapping[str, Mapping[str, int]], path: Path) -> Path:
+    """One stacked bar per query kind (and all): where the drafted claims ended, as shares, with their count."""
+    from veriground.evaluation.golden_metrics import GROUNDEDNESS_OUTCOMES
+
+    figure = _new_figure(7, 4)
+    axes = figure.add_subplot()
+    kinds = list(counts)
+    totals = [sum(counts[kind].values()) for kind in kinds]
+    left = [0.0] * len(kinds)
+    for outcome, colour, label in zip(GROUNDEDNESS_OUTCOMES, GROUNDEDNESS_COLOURS, GROUNDEDNESS_LABELS, strict=True):
+        shares = [counts[kind][outcome] / total if total else 0.0 for kind, total in zip(kinds, totals, strict=True)]
+        axes.barh(range(len(kinds)), shares, left=left, color=colour, label=label)
+        left = [a + b for a, b in zip(left, shares, strict=True)]
+    for row, total in enumerate(totals):
+        axes.annotate(f"n={total}" if total else "no drafted claims", (1.01, row), va="center", fontsize=7)
+    axes.set_yticks(range(len(kinds)))
+    axes.set_yticklabels(kinds)
+    axes.invert_yaxis()
+    axes.set_xlim(0, 1.12)
+    axes.set_xlabel("share of drafted claims (entailment: the configured NLI, as in citation.alce_recall)")
+    axes.set_title("Groundedness of drafted claims by query kind")
+    axes.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.22), ncol=2)
     return _save(figure, path)
 
 

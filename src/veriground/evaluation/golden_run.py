@@ -1,5 +1,6 @@
 """`veriground eval run`: a golden set + a corpus + a config -> the grounded-QA pipeline on every query ->
-predictions, metrics, a gate sweep and figures in runs/<run id>/.
+predictions (with ALCE's reading of each stated claim's citations), metrics, a gate sweep and figures in
+runs/<run id>/.
 
 The run id is a hash of the golden file, the corpus content and the resolved config (its corpus path left out),
 so the same inputs always write the same folder with the same bytes.
@@ -10,8 +11,8 @@ from __future__ import annotations
 import hashlib
 import json
 import tempfile
-from collections.abc import Sequence
-from contextlib import ExitStack
+from collections.abc import Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
@@ -19,38 +20,20 @@ from pathlib import Path
 from typing import Any
 
 from veriground import __version__
+from veriground.backends.protocols import NLIModel
 from veriground.config import Config
 from veriground.corpus.store import CorpusStore
 from veriground.evaluation import metrics as m
+from veriground.evaluation.citation_support import judge_citation_support
 from veriground.evaluation.golden import read_golden
+from veriground.evaluation.golden_metrics import DEFINITIONS, answered_correctly, summarize
 from veriground.evaluation.run_files import FIGURES_DIR, write_run
-from veriground.schema import AnswerConfidence, GoldenQuery, GroundedAnswer
+from veriground.schema import GoldenQuery, GroundedAnswer
 
-# Answer confidence labels read as probabilities of "answered correctly" for ECE/Brier: seed 003 §7 sets the
-# labels at 90 % (high) and 75 % (medium) verified claims; low is taken as a coin flip.
-CONFIDENCE_PROBABILITY = {AnswerConfidence.HIGH: 0.9, AnswerConfidence.MEDIUM: 0.75, AnswerConfidence.LOW: 0.5}
 # Evidence-gate thresholds (answer.min_query_coverage) swept for the abstention-vs-accuracy curve.
 GATE_SWEEP = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 RUN_ID_CHARS = 12
 CONFLICT_CAVEAT = "disagrees with itself"  # policy.py's caveat when evidence passages conflict
-
-DEFINITIONS = {
-    "retrieval.recall_at_1": "mean over answerable rows of |gold ∩ top-1 retrieved| / |gold|",
-    "retrieval.recall_at_5": "mean over answerable rows of |gold ∩ top-5 retrieved| / |gold|",
-    "retrieval.mrr": "mean over answerable rows of 1 / rank of the first gold passage retrieved (0 if none)",
-    "abstention.*": "answerable + unanswerable rows; positive = should abstain (kind unanswerable); abstained = "
-    "the answer has an abstention_reason",
-    "citation.gold_overlap_precision": "answered answerable rows: share of cited passage ids that are gold ids "
-    "(gold-id overlap, NOT ALCE's NLI-judged citation precision)",
-    "citation.gold_overlap_recall": "answered answerable rows: share whose gold ids include at least one cited "
-    "passage (gold-id overlap, NOT ALCE's NLI-judged citation recall)",
-    "answer.correct_rate": "all answerable rows: share answered (not abstained) with a gold passage cited",
-    "claims.ungrounded_rate": "drafted claims over all rows: share that verification did not keep",
-    "contradiction.handled_rate": "contradiction rows: share that abstained, were low confidence, reported "
-    "conflicting evidence, or marked a claim Contradictory",
-    "calibration.*": "answered answerable + unanswerable rows; confidence high/medium/low read as 0.9/0.75/0.5 "
-    "against 'answered correctly' (answerable and a gold passage cited); 10 equal-width bins",
-}
 
 
 @dataclass(frozen=True)
@@ -58,6 +41,21 @@ class RunResult:
     run_id: str
     run_dir: Path
     summary: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class GoldenInputs:
+    """What every run over one golden set and corpus shares: the queries of the split, the open corpus, and the
+    hashes and labels the manifest records."""
+
+    queries: list[GoldenQuery]
+    split: str
+    golden_label: str
+    golden_sha: str
+    store: CorpusStore
+    corpus_dir: Path
+    corpus_label: str
+    corpus_sha: str
 
 
 def run_golden(
@@ -70,70 +68,114 @@ def run_golden(
     figures: bool = True,
 ) -> RunResult:
     """Answer every golden query of `split` with the configured pipeline and write the run folder."""
-    from veriground.answering.pipeline import AnswerBackends
-    from veriground.backends.openai_chat import build_llm
-    from veriground.backends.registry import build_nli
-    from veriground.retrieval.search import build_retriever
-
     if figures:
         from veriground.evaluation.figures import check_figures_available
 
         check_figures_available()
+    with open_golden_inputs(golden=golden, corpus=corpus, split=split, config=config) as inputs:
+        return run_config(inputs, config, runs_dir=runs_dir, figures=figures)
+
+
+@contextmanager
+def open_golden_inputs(
+    *, golden: Path | None, corpus: Path | None, split: str, config: Config
+) -> Iterator[GoldenInputs]:
+    """Read the golden set (default: the shipped demo set) and open the corpus (default: the demo corpus, ingested
+    with `config.ingest` into a temporary folder removed on exit)."""
     with ExitStack() as stack:
         golden_path = golden if golden is not None else stack.enter_context(_demo_golden_file())
         golden_bytes = _read_bytes(golden_path)
         queries = [q for q in read_golden(golden_path) if split == "all" or q.split == split]
         if corpus is None:
             corpus = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="veriground-eval-")))
-            _ingest_demo_corpus(corpus, config)
+            ingest_demo_corpus(corpus, config)
             corpus_label = "bundled demo corpus"
         else:
             corpus_label = str(corpus)
-        config = config.model_copy(update={"corpus": config.corpus.model_copy(update={"dir": corpus})})
         store = stack.enter_context(CorpusStore(corpus, create=False))
-        corpus_sha = corpus_sha256(store)
-        golden_sha = hashlib.sha256(golden_bytes).hexdigest()
-        run_id = make_run_id(config, golden_sha, corpus_sha, split)
-        run_dir = runs_dir / run_id
-        llm = build_llm(config)
-        settings = _settings(config, split)
-        if config.answer.baseline == "B1" and llm is None:
-            reason = "baseline B1 (prompt-only) needs an LLM server; set llm.base_url and llm.model"
-            summary = {"run_id": run_id, "runnable": False, "reason": reason, "settings": settings, "metrics": {}}
-            predictions: list[dict[str, Any]] = []
-            backends_info: list[dict[str, Any]] = []
-        else:
-            retriever = build_retriever(store, config)
-            backends = AnswerBackends(store=store, retriever=retriever, nli=build_nli(config.models), llm=llm)
-            answers = [_answer(query, config, backends) for query in queries]
-            predictions = [predict_row(query, answer) for query, answer in zip(queries, answers, strict=True)]
-            summary = summarize(predictions)
-            summary.update(run_id=run_id, runnable=True, settings=settings, definitions=DEFINITIONS)
-            summary["tradeoff"] = sweep_gate(queries, store, config) if figures else []
-            backends_info = _backend_infos(answers)
-        manifest = {
-            "run_id": run_id,
-            "run_timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
-            "package_version": __version__,
-            "config": config.model_dump(mode="json"),
-            "backends": backends_info,
-            "golden": {"path": str(golden_path) if golden else "bundled demo golden set", "sha256": golden_sha},
-            "corpus": {"source": corpus_label, "passages_sha256": corpus_sha},
-            "split": split,
-            "queries": len(queries),
-            "seed": config.llm.seed,
-        }
-        write_run(run_dir, summary=summary, predictions=predictions, manifest=manifest)
+        yield GoldenInputs(
+            queries=queries,
+            split=split,
+            golden_label=str(golden_path) if golden else "bundled demo golden set",
+            golden_sha=hashlib.sha256(golden_bytes).hexdigest(),
+            store=store,
+            corpus_dir=corpus,
+            corpus_label=corpus_label,
+            corpus_sha=corpus_sha256(store),
+        )
+
+
+def planned_run_id(inputs: GoldenInputs, config: Config) -> str:
+    """The id `run_config` gives this config over these inputs, without running it."""
+    return make_run_id(config, inputs.golden_sha, inputs.corpus_sha, inputs.split)
+
+
+def run_config(inputs: GoldenInputs, config: Config, *, runs_dir: Path, figures: bool = True) -> RunResult:
+    """One run over open inputs: answer, judge citations, summarize, write runs_dir/<run id>/ and its figures."""
+    from veriground.answering.pipeline import AnswerBackends
+    from veriground.backends.openai_chat import build_llm
+    from veriground.backends.registry import build_nli
+    from veriground.retrieval.search import build_retriever
+
+    config = config.model_copy(update={"corpus": config.corpus.model_copy(update={"dir": inputs.corpus_dir})})
+    run_id = planned_run_id(inputs, config)
+    run_dir = runs_dir / run_id
+    llm = build_llm(config)
+    settings = _settings(config, inputs.split)
+    if config.answer.baseline == "B1" and llm is None:
+        reason = "baseline B1 (prompt-only) needs an LLM server; set llm.base_url and llm.model"
+        summary = {"run_id": run_id, "runnable": False, "reason": reason, "settings": settings, "metrics": {}}
+        predictions: list[dict[str, Any]] = []
+        backends_info: list[dict[str, Any]] = []
+    else:
+        nli = build_nli(config.models)
+        retriever = build_retriever(inputs.store, config)
+        backends = AnswerBackends(store=inputs.store, retriever=retriever, nli=nli, llm=llm)
+        answers = [_answer(query, config, backends) for query in inputs.queries]
+        predictions = [predict_row(query, answer) for query, answer in zip(inputs.queries, answers, strict=True)]
+        _judge_citations(predictions, answers, nli, config.verification.min_entailment_prob)
+        summary = summarize(predictions)
+        summary.update(run_id=run_id, runnable=True, settings=settings, definitions=DEFINITIONS)
+        summary["tradeoff"] = sweep_gate(inputs.queries, inputs.store, config) if figures else []
+        backends_info = _backend_infos(answers)
+    manifest = {
+        "run_id": run_id,
+        "run_timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
+        "package_version": __version__,
+        "config": config.model_dump(mode="json"),
+        "backends": backends_info,
+        "golden": {"path": inputs.golden_label, "sha256": inputs.golden_sha},
+        "corpus": {"source": inputs.corpus_label, "passages_sha256": inputs.corpus_sha},
+        "split": inputs.split,
+        "queries": len(inputs.queries),
+        "seed": config.llm.seed,
+    }
+    write_run(run_dir, summary=summary, predictions=predictions, manifest=manifest)
     if figures and summary["runnable"]:
-        from veriground.evaluation.figures import plot_reliability_diagram, plot_tradeoff_curve
+        from veriground.evaluation.figures import plot_groundedness, plot_reliability_diagram, plot_tradeoff_curve
 
         plot_reliability_diagram(summary["calibration_bins"], run_dir / FIGURES_DIR / "reliability.png")
         plot_tradeoff_curve(summary["tradeoff"], run_dir / FIGURES_DIR / "abstention_tradeoff.png")
+        plot_groundedness(summary["groundedness"], run_dir / FIGURES_DIR / "groundedness.png")
     return RunResult(run_id=run_id, run_dir=run_dir, summary=summary)
 
 
+def _judge_citations(
+    predictions: Sequence[dict[str, Any]], answers: Sequence[GroundedAnswer], nli: NLIModel, min_entailment_prob: float
+) -> None:
+    """Add ALCE's reading (citation_support.py) to each stated claim of each prediction row, in one NLI batch."""
+    passages = {chunk.passage_id: chunk.text for answer in answers if answer.trace for chunk in answer.trace.evidence}
+    stated = [claim for row in predictions for claim in row["answer_claims"]]
+    judged = judge_citation_support(
+        [(claim["text"], claim["cited_ids"]) for claim in stated], passages, nli, min_entailment_prob
+    )
+    for claim, support in zip(stated, judged, strict=True):
+        claim.update(support.to_json())
+
+
 def predict_row(query: GoldenQuery, answer: GroundedAnswer) -> dict[str, Any]:
-    """One predictions.jsonl row: what the pipeline retrieved, cited, kept and decided for one golden query."""
+    """One predictions.jsonl row: what the pipeline retrieved, cited, kept and decided for one golden query;
+    `claims` are the drafted claims verification checked, `answer_claims` those the answer states."""
     trace = answer.trace
     evidence = sorted(trace.evidence, key=lambda chunk: chunk.rank) if trace else []
     cited = sorted(
@@ -158,65 +200,12 @@ def predict_row(query: GoldenQuery, answer: GroundedAnswer) -> dict[str, Any]:
         "retrieved": [{"passage_id": chunk.passage_id, "rank": chunk.rank} for chunk in evidence],
         "cited_ids": cited,
         "claims": claims,
+        "drafted_claims": len(trace.draft.claims) if trace and trace.draft else 0,
+        "answer_claims": [
+            {"text": claim.text, "cited_ids": [c.passage_id for c in claim.supporting_citations if c.passage_id]}
+            for claim in answer.claims
+        ],
         "reports_conflict": conflict,
-    }
-
-
-def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The metrics of a list of prediction rows, flat names -> {value | reason, n}, plus the calibration bins."""
-    answerable = [r for r in rows if r["kind"] == "answerable"]
-    decidable = [r for r in rows if r["kind"] in ("answerable", "unanswerable")]
-    answered = [r for r in answerable if not r["abstained"]]
-    probes = [r for r in rows if r["kind"] == "contradiction"]
-    rankings = [[item["passage_id"] for item in r["retrieved"]] for r in answerable]
-    gold = [set(r["gold_ids"]) for r in answerable]
-    out: dict[str, tuple[m.MetricValue, int]] = {
-        "retrieval.recall_at_1": (m.recall_at_k(rankings, gold, 1), len(answerable)),
-        "retrieval.recall_at_5": (m.recall_at_k(rankings, gold, 5), len(answerable)),
-        "retrieval.mrr": (m.mean_reciprocal_rank(rankings, gold), len(answerable)),
-    }
-    abstention = m.abstention_metrics(
-        [r["kind"] == "unanswerable" for r in decidable], [r["abstained"] for r in decidable]
-    )
-    for name in ("accuracy", "precision", "recall", "f1", "balanced_accuracy"):
-        out[f"abstention.{name}"] = (getattr(abstention, name), len(decidable))
-    out["abstention.rate"] = (abstention.abstention_rate, len(decidable))
-    cited = [pid for r in answered for pid in r["cited_ids"]]
-    cited_gold = sum(1 for r in answered for pid in r["cited_ids"] if pid in r["gold_ids"])
-    out["citation.gold_overlap_precision"] = (
-        m.MetricValue.ratio(cited_gold, len(cited), "no answered answerable row cites a passage"),
-        len(answered),
-    )
-    out["citation.gold_overlap_recall"] = (
-        m.MetricValue.ratio(sum(map(_answered_correctly, answered)), len(answered), "no answerable row was answered"),
-        len(answered),
-    )
-    out["answer.correct_rate"] = (
-        m.MetricValue.ratio(sum(map(_answered_correctly, answerable)), len(answerable), "no answerable rows"),
-        len(answerable),
-    )
-    drafted = [c for r in rows for c in r["claims"]]
-    out["claims.ungrounded_rate"] = (
-        m.MetricValue.ratio(sum(1 for c in drafted if not c["kept"]), len(drafted), "no drafted claim was verified"),
-        len(drafted),
-    )
-    handled = sum(1 for r in probes if r["abstained"] or r["confidence"] == "low" or r["reports_conflict"])
-    out["contradiction.handled_rate"] = (
-        m.MetricValue.ratio(handled, len(probes), "no contradiction rows"),
-        len(probes),
-    )
-    scored = [r for r in decidable if not r["abstained"] and r["confidence"] in CONFIDENCE_PROBABILITY]
-    probabilities = [CONFIDENCE_PROBABILITY[AnswerConfidence(r["confidence"])] for r in scored]
-    calibration = m.calibration(probabilities, [_answered_correctly(r) for r in scored])
-    out["calibration.ece"] = (calibration.ece, len(scored))
-    out["calibration.brier"] = (calibration.brier, len(scored))
-    counts = {
-        kind: sum(1 for r in rows if r["kind"] == kind) for kind in ("answerable", "unanswerable", "contradiction")
-    }
-    return {
-        "metrics": {name: {**value.to_json(), "n": n} for name, (value, n) in out.items()},
-        "calibration_bins": [b.to_json() for b in calibration.bins],
-        "rows": {"total": len(rows), **counts},
     }
 
 
@@ -243,7 +232,7 @@ def sweep_gate(queries: Sequence[GoldenQuery], store: CorpusStore, config: Confi
         rows = [predict_row(q, _answer(q, swept, backends)) for q in decidable]
         given = [r for r in rows if not r["abstained"]]
         rate = m.MetricValue.ratio(len(rows) - len(given), len(rows), "no rows")
-        accurate = m.MetricValue.ratio(sum(map(_answered_correctly, given)), len(given), "nothing answered")
+        accurate = m.MetricValue.ratio(sum(map(answered_correctly, given)), len(given), "nothing answered")
         points.append({"threshold": threshold, "abstention_rate": rate.value, "answered_accuracy": accurate.value})
     return [{k: (round(v, m.JSON_DIGITS) if isinstance(v, float) else v) for k, v in p.items()} for p in points]
 
@@ -263,10 +252,6 @@ def corpus_sha256(store: CorpusStore) -> str:
     for passage_id, text in sorted(store.iter_latest_texts()):
         digest.update(passage_id.encode("utf-8") + b"\0" + text.encode("utf-8") + b"\0")
     return digest.hexdigest()
-
-
-def _answered_correctly(row: dict[str, Any]) -> bool:
-    return row["kind"] == "answerable" and not row["abstained"] and bool(set(row["cited_ids"]) & set(row["gold_ids"]))
 
 
 def _answer(query: GoldenQuery, config: Config, backends: Any) -> GroundedAnswer:
@@ -292,6 +277,9 @@ def _settings(config: Config, split: str) -> dict[str, Any]:
         "nli": config.models.nli,
         "reranker": config.models.reranker,
         "min_sources": config.verification.min_supporting_sources,
+        "verify": config.answer.verify,
+        "contradictions": config.verification.contradictions,
+        "atomic": config.verification.atomic,
         "split": split,
     }
 
@@ -313,7 +301,7 @@ def _demo_golden_file() -> Any:
     return resources.as_file(demo_golden_path())
 
 
-def _ingest_demo_corpus(folder: Path, config: Config) -> None:
+def ingest_demo_corpus(folder: Path, config: Config) -> None:
     from veriground.corpus.ingest import ingest_paths
 
     with resources.as_file(resources.files("veriground") / "demo_corpus") as root, CorpusStore(folder) as store:

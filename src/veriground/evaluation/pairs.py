@@ -27,8 +27,8 @@ from pydantic import ValidationError
 
 from veriground.backends.protocols import NLIModel
 from veriground.config import Config
-from veriground.engine import verify_text
 from veriground.errors import InputFileError, InputTextError, NotFoundError
+from veriground.evaluation.batching import DEFAULT_BATCH_ROWS, VerifyJob, verify_batched
 from veriground.evaluation.metrics import (
     Calibration,
     DetectionMetrics,
@@ -141,16 +141,20 @@ def evaluate_pairs(
     nli: NLIModel,
     resolve: Resolve | None = None,
     progress: Progress | None = None,
+    batch_rows: int = DEFAULT_BATCH_ROWS,
 ) -> PairsResult:
     """Verify each row's text against exactly its evidence (texts, or corpus passages read by id through
     `resolve`) and score the predictions. Every evidence id is resolved before any text is verified, so a
-    dangling id fails the run at once. `progress` is called with the number of rows done after each row."""
+    dangling id fails the run at once. The NLI pairs of `batch_rows` rows at a time go to the model together
+    (evaluation.batching), with the reports of verifying row by row. `progress` is called with the number of rows
+    done after each row."""
     rows = list(rows)
     _check_unique_ids(rows)
     packs = [_evidence_pack(number, row, resolve) for number, row in enumerate(rows, start=1)]
+    jobs = (VerifyJob(row.text, PackEvidence(pack, config.retrieval)) for row, pack in zip(rows, packs, strict=True))
+    reports = verify_batched(jobs, config=config, nli=nli, batch_rows=batch_rows)
     predictions = []
-    for done, (row, pack) in enumerate(zip(rows, packs, strict=True), start=1):
-        report = verify_text(row.text, config=config, source=PackEvidence(pack, config.retrieval), nli=nli)
+    for done, (row, report) in enumerate(zip(rows, reports, strict=True), start=1):
         predictions.append(predict_pair(row, report))
         if progress is not None:
             progress(done)

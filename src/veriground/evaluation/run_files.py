@@ -21,6 +21,8 @@ PREDICTIONS_FILE = "predictions.jsonl"
 MANIFEST_FILE = "manifest.json"
 FIGURES_DIR = "figures"
 RUN_SUMMARY_CSV = Path("results") / "tables" / "run_summary.csv"
+ABLATIONS_CSV = Path("results") / "tables" / "ablations.csv"
+ABLATIONS_FIGURE = Path("results") / "figures" / "ablations.png"
 _METRICS_HEADER = ("metric", "value", "n", "reason")
 
 
@@ -71,11 +73,14 @@ def read_summary(run_dir: Path) -> dict[str, Any]:
     return data
 
 
-def comparison_rows(summaries: Sequence[Mapping[str, Any]]) -> tuple[list[str], list[list[str]]]:
-    """Header (metric, one column per run id) and one row per metric in any run; '' where a run lacks it or the
-    value is undefined."""
+def comparison_rows(
+    summaries: Sequence[Mapping[str, Any]], labels: Sequence[str] | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """Header (metric, one column per run, named by `labels`, default the run ids) and one row per metric in any
+    run; '' where a run lacks it or the value is undefined."""
     names = sorted({name for summary in summaries for name in summary["metrics"]})
-    header = ["metric", *(str(summary.get("run_id", "?")) for summary in summaries)]
+    columns = labels if labels is not None else [str(summary.get("run_id", "?")) for summary in summaries]
+    header = ["metric", *columns]
     rows = []
     for name in names:
         cells = []
@@ -84,6 +89,18 @@ def comparison_rows(summaries: Sequence[Mapping[str, Any]]) -> tuple[list[str], 
             cells.append("" if value is None else f"{value:.6g}")
         rows.append([name, *cells])
     return header, rows
+
+
+def format_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """The comparison as aligned text: names left, values right, '—' for an empty cell."""
+    lines = [list(header), *(list(row) for row in rows)]
+    widths = [max(len(str(line[i]) or "—") for line in lines) for i in range(len(header))]
+    text = []
+    for line in lines:
+        cells = [str(cell or "—") if i else str(cell) for i, cell in enumerate(line)]
+        padded = [c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))]
+        text.append("  ".join(padded).rstrip() + "\n")
+    return "".join(text)
 
 
 def write_comparison_csv(path: Path, header: Sequence[str], rows: Sequence[Sequence[str]]) -> None:

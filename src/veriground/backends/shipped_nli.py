@@ -1,0 +1,85 @@
+"""veriground's own NLI model, shipped inside the package (src/veriground/nli_model/): a MiniLM-L6 cross-encoder
+fine-tuned by `veriground train nli`, as int8 ONNX weights run by onnxruntime on CPU, with no torch needed.
+
+Its folder holds veriground-nli.json: the weights' SHA-256 (checked at every load: a damaged or swapped file is
+refused, never silently used) and the calibration temperature that divides the logits before the softmax (fitted
+on held-out dev pairs, so P(entailment) >= 0.60 means what the verdict rules assume). One pair per onnxruntime run:
+dynamic int8 quantisation scales activations over the whole batch, so a batch would let one pair's scores depend
+on its neighbours and reports would stop being reproducible.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from veriground.backends.model_files import use_offline_hub, verify_sha256
+from veriground.backends.onnx_export import onnx_session
+from veriground.backends.transformer_nli import SequencePairNLIModel, read_label_map
+from veriground.errors import BackendError
+
+SHIPPED_NLI = "veriground-nli"
+SHIPPED_NLI_NAME = "veriground-nli.v1"
+MANIFEST = "veriground-nli.json"
+_REINSTALL = "reinstall veriground, or set models.nli = 'lexical'"
+
+
+def shipped_model_folder() -> Path:
+    return Path(str(resources.files("veriground") / "nli_model"))
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    path = folder / MANIFEST
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise BackendError(f"the shipped NLI model is missing ({path} not found); {_REINSTALL}") from None
+    except (OSError, json.JSONDecodeError) as err:
+        raise BackendError(f"cannot read {path}: {err}; {_REINSTALL}") from None
+    missing = [key for key in ("model_id", "onnx_file", "sha256", "temperature", "labels") if key not in manifest]
+    if missing:
+        raise BackendError(f"{path} lacks {', '.join(missing)}; {_REINSTALL}")
+    return manifest
+
+
+class ShippedNLIModel(SequencePairNLIModel):
+    """The shipped model (or any folder `veriground train nli` wrote as OUT/shipped)."""
+
+    name = SHIPPED_NLI_NAME
+
+    def __init__(self, folder: Path | None = None) -> None:
+        folder = folder or shipped_model_folder()
+        manifest = read_manifest(folder)
+        onnx_path = folder / manifest["onnx_file"]
+        verify_sha256(onnx_path, manifest["sha256"])
+        use_offline_hub(allow_download=False)  # before transformers is imported: its notices stay off the terminal
+        try:
+            import onnxruntime  # noqa: F401
+            import transformers
+        except ImportError as err:
+            raise BackendError(
+                f"the shipped NLI model needs onnxruntime and transformers, and {err.name} cannot be imported; "
+                f"{_REINSTALL}"
+            ) from None
+        try:
+            tokenizer = transformers.AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
+            config = transformers.AutoConfig.from_pretrained(str(folder), local_files_only=True)
+        except Exception as err:  # a broken folder raises OSError, ValueError, KeyError...
+            raise BackendError(f"cannot load the tokenizer of the shipped NLI model: {err}; {_REINSTALL}") from None
+        self.model_id = manifest["model_id"]
+        self.checksum = manifest["sha256"]
+        self.temperature = float(manifest["temperature"])
+        if not self.temperature > 0:
+            raise BackendError(f"{folder / MANIFEST}: temperature must be > 0, got {self.temperature}; {_REINSTALL}")
+        self._session = onnx_session(onnx_path, providers=["CPUExecutionProvider"])
+        inputs = {node.name for node in self._session.get_inputs()}
+        names = [name for name in ("input_ids", "attention_mask", "token_type_ids") if name in inputs]
+        label_map = read_label_map(dict(enumerate(manifest["labels"])))
+        super().__init__(tokenizer, config, label_map=label_map, batch_size=1, input_names=names)
+
+    def _logits(self, features: dict[str, np.ndarray]) -> np.ndarray:
+        return self._session.run(["logits"], features)[0] / self.temperature

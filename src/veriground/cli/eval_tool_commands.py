@@ -1,0 +1,120 @@
+"""`eval contaminate` and `eval kappa`: synthetic errors injected into verified claims -> detection P/R per error
+type; two raters' rubric files -> Cohen's kappa per rubric item.
+
+Tables go to stdout, or JSON with --json (sorted keys, no timings or temp paths), so two runs print the same bytes;
+the progress bar of `eval pairs` goes to stderr, and is off with --json.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from veriground.cli.app import (
+    AllowDownloadOption,
+    ConfigOption,
+    JsonOption,
+    RuntimeOption,
+    config_from,
+    model_overrides,
+    print_json,
+)
+from veriground.cli.eval_commands import NLIOption, eval_app, progress_bar
+
+DEMO_CORPUS_LABEL = "bundled demo corpus"
+
+
+@eval_app.command("contaminate")
+def eval_contaminate(
+    corpus: Annotated[
+        Path | None,
+        typer.Option("--corpus", help="An ingested corpus (default: the bundled demo corpus, built in a temp dir)."),
+    ] = None,
+    rates: Annotated[
+        str | None,
+        typer.Option(
+            "--rates",
+            help="Comma-separated shares of claims to contaminate, each strictly between 0 and 1 "
+            "(default 0.1,0.2,0.3, seed 000 §6.1).",
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seeds the claim order and which claims get errors.")] = 0,
+    max_claims: Annotated[
+        int | None,
+        typer.Option("--max-claims", min=1, help="At most N clean claims (default: every one the corpus supports)."),
+    ] = None,
+    nli: NLIOption = None,
+    runtime: RuntimeOption = None,
+    allow_download: AllowDownloadOption = None,
+    config_file: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Inject numeric, conceptual and out-of-scope errors into claims the verifier supports; print detection
+    precision and recall per error type and rate, and false alarms on the clean claims."""
+    from veriground.backends.registry import build_nli
+    from veriground.corpus.store import CorpusStore
+    from veriground.evaluation.contamination import (
+        DEFAULT_RATES,
+        format_contamination,
+        parse_rates,
+        run_contamination,
+    )
+    from veriground.evaluation.golden_run import corpus_sha256, ingest_demo_corpus
+
+    chosen_rates = DEFAULT_RATES if rates is None else parse_rates(rates)
+    config = config_from(config_file, **model_overrides(nli=nli, runtime=runtime, allow_download=allow_download))
+    with ExitStack() as stack:
+        if corpus is None:
+            folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="veriground-contaminate-")))
+            ingest_demo_corpus(folder, config)
+        else:
+            folder = corpus
+        store = stack.enter_context(CorpusStore(folder, create=False))  # a bad --corpus fails before a model loads
+        model = build_nli(config.models)
+        with progress_bar(enabled=not as_json) as advance:
+            result = run_contamination(
+                config=config,
+                nli=model,
+                store=store,
+                rates=chosen_rates,
+                seed=seed,
+                max_claims=max_claims,
+                progress=advance,
+            )
+        source = {
+            "source": DEMO_CORPUS_LABEL if corpus is None else str(corpus),
+            "passages_sha256": corpus_sha256(store),
+        }
+    if as_json:
+        print_json({"corpus": source, "max_claims": max_claims, **result.to_json()})
+    else:
+        sys.stdout.write(f"corpus: {source['source']}\n{format_contamination(result)}")
+
+
+@eval_app.command("kappa")
+def eval_kappa(
+    rater_a: Annotated[Path, typer.Argument(help="The first rater's rubric file (JSONL).")],
+    rater_b: Annotated[Path, typer.Argument(help="The second rater's rubric file, rating the same ids.")],
+    as_json: JsonOption = False,
+) -> None:
+    """Cohen's kappa between two raters' rubric files (seed 004 §3.8), per rubric item, with the answers both
+    rated and their percent agreement.
+
+    Each line is one rated answer: {"id": "g001", "G0": 1, "G1": 0.75, "G2": 2, "U1": 4, "U2": 3}. G0 grounded
+    (0/1); G1 support ratio (0 to 1, compared in bins 0, <0.5, >=0.5, 1); G2 citation correctness (0-2);
+    U1 clarity and U2 actionability (1-5; U1 also compared binned 1-2, 3, 4-5). null: not rated on that item;
+    an optional "note" string is ignored. Example pair: tests/data/rubric_rater_a.jsonl and rubric_rater_b.jsonl
+    in the source tree.
+    """
+    from veriground.evaluation.rubric import format_agreement, rubric_agreement
+
+    result = rubric_agreement(rater_a, rater_b)
+    if as_json:
+        print_json(result.to_json())
+    else:
+        sys.stdout.write(format_agreement(result))

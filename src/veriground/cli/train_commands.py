@@ -1,0 +1,116 @@
+"""`veriground train nli`: the training mix -> a fine-tuned NLI cross-encoder -> temperature scaling on the dev
+pairs -> the int8 ONNX folder veriground ships (OUT/shipped), with every figure in OUT/training.json."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from veriground.cli.app import app
+
+train_app = typer.Typer(help="Train veriground's own models (needs the models extra).", no_args_is_help=True)
+app.add_typer(train_app, name="train")
+
+
+@train_app.command("nli")
+def train_nli(
+    out: Annotated[Path, typer.Option("--out", help="Folder for checkpoints, the model and OUT/shipped.")],
+    data: Annotated[
+        Path,
+        typer.Option("--data", envvar="VERIGROUND_DATASETS", help="The shared datasets folder (training mix source)."),
+    ] = Path("..") / "shared" / "datasets",
+    base: Annotated[str, typer.Option("--base", help="Encoder: minilm (bundled) or a folder.")] = "minilm",
+    epochs: Annotated[float, typer.Option("--epochs", min=0.01, help="Passes over the training pairs.")] = 1.5,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of initialisation and batch order.")] = 13,
+    batch_size: Annotated[int, typer.Option("--batch-size", min=1)] = 32,
+    learning_rate: Annotated[float, typer.Option("--learning-rate", min=1e-7)] = 5e-5,
+    max_length: Annotated[int, typer.Option("--max-length", min=32, max=512, help="Tokens per pair.")] = 128,
+    max_pairs: Annotated[
+        int | None, typer.Option("--max-pairs", min=8, help="Train on a seeded sample of N pairs (a quick run).")
+    ] = None,
+    device: Annotated[str | None, typer.Option("--device", help="cpu or cuda (default: cuda when present).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue from the newest checkpoint in OUT.")] = False,
+) -> None:
+    """Fine-tune an NLI classifier on the public training mix and synthetic pairs; calibrate; export int8 ONNX."""
+    import random
+
+    from veriground.backends.model_files import resolve_model, use_offline_hub
+    from veriground.evaluation.benchmarks import check_datasets_dir, select_benchmarks
+    from veriground.training.calibration import fit_temperature
+    from veriground.training.nli_mix import build_mix
+    from veriground.training.nli_trainer import TrainSettings, pick_device, train_classifier
+    from veriground.training.ship import score_logits, write_shipped_folder
+
+    use_offline_hub(allow_download=False)
+    check_datasets_dir(data, select_benchmarks(["mnli", "fever-symmetric", "wice", "begin", "summedits"]))
+    _, base_folder = resolve_model(base, allow_download=False)
+    mix = build_mix(data)
+    train = mix.train
+    if max_pairs is not None and max_pairs < len(train):
+        train = sorted(random.Random(seed).sample(train, max_pairs), key=train.index)
+    settings = TrainSettings(
+        base=str(base_folder),
+        epochs=epochs,
+        batch_size=batch_size,
+        learning_rate=learning_rate,
+        max_length=max_length,
+        seed=seed,
+        device=pick_device(device),
+    )
+    sys.stderr.write(f"training on {len(train)} pairs ({len(mix.dev)} dev) on {settings.device}\n")
+    with _bar() as advance:
+        model_folder = train_classifier(train, settings, out, resume=resume, progress=advance)
+    report = fit_temperature(score_logits(model_folder, mix.dev, device=settings.device), mix.dev)
+    facts = {
+        "command": shlex.join(
+            ["veriground", "train", "nli", "--out", str(out), "--data", str(data), "--base", base]
+            + ["--epochs", str(epochs), "--seed", str(seed), "--batch-size", str(batch_size)]
+            + ["--learning-rate", str(learning_rate), "--max-length", str(max_length)]
+            + (["--max-pairs", str(max_pairs)] if max_pairs is not None else [])
+        ),
+        "settings": {**settings.__dict__, "base": base},
+        "train_pairs": len(train),
+        "mix": mix.counts(),
+        "calibration": report.to_json(),
+    }
+    shipped = write_shipped_folder(model_folder, out / "shipped", temperature=report.temperature, facts=facts)
+    (out / "training.json").write_text(json.dumps(facts, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    sys.stdout.write(
+        f"temperature {report.temperature} (dev NLL {report.nll_before:.4f} -> {report.nll_after:.4f}; "
+        f"entailment ECE {report.ece_entailment_before} -> {report.ece_entailment_after})\n"
+        f"shipped folder: {shipped}\n"
+    )
+
+
+class _bar:
+    """A rich progress bar of training steps with the running loss, on stderr."""
+
+    def __enter__(self):
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self._progress = Progress(
+            TextColumn("train"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("loss {task.fields[loss]:.4f}"),
+            TimeRemainingColumn(),
+            console=Console(stderr=True),
+        )
+        self._progress.__enter__()
+        self._task = self._progress.add_task("train", total=None, loss=0.0)
+        return self.advance
+
+    def advance(self, step: int, total: int, loss: float) -> None:
+        self._progress.update(self._task, completed=step, total=total, loss=loss)
+        if not self._progress.console.is_terminal and (step % 25 == 0 or step == total):
+            sys.stderr.write(f"step {step}/{total} loss {loss:.4f}\n")  # a log file gets plain lines
+            sys.stderr.flush()
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.__exit__(*exc)

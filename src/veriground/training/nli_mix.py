@@ -1,0 +1,133 @@
+"""The training mix of the shipped NLI model: the training side of each public dataset (evaluation/heldout.py
+decides which rows) plus synthetic pairs from the domain corpora, as (premise, hypothesis, label) pairs.
+
+Labels: entailment / neutral / contradiction, or not_entailment for a 2-way "unsupported" row (it may be neutral
+or contradicted; the loss then asks only that entailment be unlikely). Long evidence (SummEdits documents,
+AttributionBench references, WiCE pages) is cut to the sentences that share most words with the claim, in their
+order, up to EVIDENCE_WORDS: about what the verifier puts in front of the model.
+
+Never read: ANLI and FaithBench (non-commercial, evaluation only), SummEdits' SAMSum domain (NC), SQuAD 2.0.
+A dev part (DEV_FRACTION of each source, by SHA-256 of the pair) is kept out of training for temperature scaling.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from veriground.evaluation import datasets
+from veriground.evaluation.heldout import rows_of_part
+from veriground.schema import LabelledPair
+
+TrainLabel = Literal["entailment", "neutral", "contradiction", "not_entailment"]
+TRAIN_LABELS: tuple[TrainLabel, ...] = ("entailment", "neutral", "contradiction", "not_entailment")
+EVIDENCE_WORDS = 80  # ~110 tokens: with the claim, one 128-token window
+DEV_FRACTION = 0.06
+SYNTHETIC_PER_DOCUMENT = 12
+_WORD = re.compile(r"\w+")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_STOP = frozenset(
+    ("the", "a", "an", "of", "to", "in", "on", "and", "or", "is", "are", "was", "were", "be", "by", "for", "with")
+)
+_PAIR_LABELS: dict[str, dict[str, TrainLabel]] = {
+    # 2-way datasets: what "unsupported" means for each
+    "fever-symmetric": {"supported": "entailment", "contradicted": "contradiction"},
+    "default": {"supported": "entailment", "unsupported": "not_entailment", "contradicted": "contradiction"},
+}
+
+
+@dataclass(frozen=True)
+class TrainPair:
+    premise: str
+    hypothesis: str
+    label: TrainLabel
+    source: str  # dataset name, or synthetic:<edit>
+
+
+@dataclass(frozen=True)
+class TrainingMix:
+    train: list[TrainPair]
+    dev: list[TrainPair]
+
+    def counts(self) -> dict[str, dict[str, int]]:
+        """Pairs per source and label, for the model card."""
+        table: dict[str, Counter[str]] = {}
+        for part, pairs in (("train", self.train), ("dev", self.dev)):
+            for pair in pairs:
+                source = pair.source.split(":")[0] if pair.source.startswith("synthetic") else pair.source
+                table.setdefault(source, Counter())[f"{part}:{pair.label}"] += 1
+        return {source: dict(sorted(counts.items())) for source, counts in sorted(table.items())}
+
+
+def build_mix(datasets_dir: Path, *, synthetic_per_document: int = SYNTHETIC_PER_DOCUMENT) -> TrainingMix:
+    """Every training pair, split into train and dev; deterministic in the files' contents."""
+    from veriground.training.synthetic_pairs import read_corpus_sentences, synthetic_pairs
+
+    pairs: list[TrainPair] = []
+    nli = datasets_dir / "nli"
+    for name, read in (("mnli", datasets.read_mnli), ("snli", datasets.read_snli)):
+        items = rows_of_part(name, read(nli).rows, "train")
+        pairs.extend(TrainPair(item.premise, item.hypothesis, item.label, name) for item in items)
+    for name, folder, read in (
+        ("fever-symmetric", "fever-symmetric", datasets.read_fever_symmetric),
+        ("wice", "wice", datasets.read_wice),
+        ("attributionbench", "attributionbench", datasets.read_attributionbench),
+        ("summedits", "summedits", datasets.read_summedits),
+    ):
+        rows = rows_of_part(name, read(datasets_dir / folder).rows, "train")
+        pairs.extend(_from_labelled(name, row) for row in rows)
+    begin_dev = datasets.read_begin(datasets_dir / "begin", split="dev").rows
+    pairs.extend(_from_labelled("begin", row) for row in begin_dev)
+    demo_text = _demo_corpus_text()
+    documents = read_corpus_sentences(datasets_dir / "domain-corpora", exclude_text=demo_text)
+    pairs.extend(synthetic_pairs(documents, per_document=synthetic_per_document))
+    train = [pair for pair in pairs if not _is_dev(pair)]
+    dev = [pair for pair in pairs if _is_dev(pair)]
+    return TrainingMix(train, dev)
+
+
+def select_evidence(evidence: Sequence[str], claim: str, budget: int = EVIDENCE_WORDS) -> str:
+    """The evidence sentences sharing most content words with the claim, kept in order, up to `budget` words."""
+    sentences = [s for text in evidence for s in _SENTENCE_END.split(" ".join(text.split())) if s]
+    if sum(len(s.split()) for s in sentences) <= budget:
+        return " ".join(sentences)
+    claim_words = _content_words(claim)
+    ranked = sorted(range(len(sentences)), key=lambda i: (-len(_content_words(sentences[i]) & claim_words), i))
+    chosen, used = [], 0
+    for index in ranked:
+        length = len(sentences[index].split())
+        if used + length > budget:
+            continue
+        chosen.append(index)
+        used += length
+    return " ".join(sentences[i] for i in sorted(chosen))
+
+
+def _from_labelled(name: str, row: LabelledPair) -> TrainPair:
+    labels = _PAIR_LABELS.get(name, _PAIR_LABELS["default"])
+    return TrainPair(select_evidence(row.evidence, row.text), row.text, labels[row.label], name)
+
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+def _is_dev(pair: TrainPair) -> bool:
+    digest = hashlib.sha256(f"dev\x1f{pair.premise}\x1f{pair.hypothesis}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") < DEV_FRACTION * 2**32
+
+
+def _demo_corpus_text() -> str:
+    from importlib import resources
+
+    root = resources.files("veriground") / "demo_corpus"
+    texts = []
+    for folder in root.iterdir():
+        if folder.is_dir():
+            texts.extend(file.read_text(encoding="utf-8") for file in folder.iterdir() if file.is_file())
+    return "\n".join(texts)

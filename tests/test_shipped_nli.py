@@ -1,0 +1,188 @@
+"""The shipped NLI model: default when nothing else is configured, checksum-checked at load, calibrated,
+deterministic, small; and the parts of `veriground train nli` (held-out splits, training mix, loss, temperature,
+a few training steps of a tiny model)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from veriground.backends.registry import build_nli
+from veriground.backends.shipped_nli import MANIFEST, ShippedNLIModel, shipped_model_folder
+from veriground.cli import main
+from veriground.config import ModelsConfig, load_config
+from veriground.errors import BackendError
+from veriground.evaluation.datasets import NLIItem
+from veriground.evaluation.heldout import split_rows
+from veriground.schema import LabelledPair
+from veriground.training.calibration import fit_temperature, mixed_nll
+from veriground.training.nli_mix import TrainPair, select_evidence
+from veriground.training.synthetic_pairs import synthetic_pairs
+
+FOLDER = shipped_model_folder()
+
+
+@pytest.fixture(scope="module")
+def shipped() -> ShippedNLIModel:
+    return ShippedNLIModel()
+
+
+def test_default_config_selects_the_shipped_model_and_names_its_checksum(shipped):
+    config = load_config(None, environ={})
+    assert config.models.nli == "veriground-nli"
+    model = build_nli(config.models)
+    manifest = json.loads((FOLDER / MANIFEST).read_text())
+    assert (model.name, model.model_id, model.checksum) == (
+        "veriground-nli.v1",
+        manifest["model_id"],
+        manifest["sha256"],
+    )
+    assert build_nli(ModelsConfig(nli="lexical")).name == "lexical-nli.v1"  # still selectable
+
+
+def test_models_check_shows_the_shipped_model_with_its_checksum(monkeypatch, capsys):
+    monkeypatch.delenv("VERIGROUND_MODELS__NLI")
+    assert main(["models", "check"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if " nli " in line)
+    assert line.startswith("ok") and "veriground-nli.v1" in line
+    assert json.loads((FOLDER / MANIFEST).read_text())["sha256"] in line
+
+
+def test_shipped_files_fit_the_size_budget():
+    assert sum(path.stat().st_size for path in FOLDER.iterdir()) <= 50 * 1024 * 1024
+
+
+def test_a_changed_weights_file_is_refused(tmp_path):
+    copy = Path(shutil.copytree(FOLDER, tmp_path / "model"))
+    onnx = copy / json.loads((copy / MANIFEST).read_text())["onnx_file"]
+    data = bytearray(onnx.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    onnx.write_bytes(bytes(data))
+    with pytest.raises(BackendError, match="SHA-256"):
+        ShippedNLIModel(copy)
+
+
+def test_a_missing_manifest_says_how_to_recover(tmp_path):
+    copy = Path(shutil.copytree(FOLDER, tmp_path / "model"))
+    (copy / MANIFEST).unlink()
+    with pytest.raises(BackendError, match="reinstall veriground, or set models.nli = 'lexical'"):
+        ShippedNLIModel(copy)
+
+
+def test_temperature_divides_the_logits(tmp_path, shipped):
+    copy = Path(shutil.copytree(FOLDER, tmp_path / "model"))
+    manifest = json.loads((copy / MANIFEST).read_text())
+    manifest["temperature"] = manifest["temperature"] * 4
+    (copy / MANIFEST).write_text(json.dumps(manifest))
+    pair = [("Water boils at 100 degrees Celsius at sea level.", "Water boils at 100 degrees Celsius.")]
+    sharp, flat = shipped.predict(pair)[0], ShippedNLIModel(copy).predict(pair)[0]
+    assert max(flat.entail, flat.neutral, flat.contradict) < max(sharp.entail, sharp.neutral, sharp.contradict)
+
+
+def test_scores_do_not_depend_on_the_other_pairs_scored_with_them(shipped):
+    pairs = [
+        ("The train leaves at 9 am and arrives at noon.", "The train arrives at noon."),
+        ("Merge sort is stable.", "Merge sort is not stable."),
+        ("A short one.", "Something else entirely, and much longer than the premise it is paired with."),
+    ]
+    together = shipped.predict(pairs)
+    alone = [shipped.predict([pair])[0] for pair in pairs]
+    assert together == alone == shipped.predict(pairs)
+
+
+def test_the_trained_model_tells_entailment_from_contradiction(shipped):
+    premise = "Eligible employees receive 12 weeks of paid parental leave after the birth of a child."
+    entailed, contradicted = shipped.predict(
+        [(premise, "Eligible employees get 12 weeks of paid parental leave."),
+         (premise, "Eligible employees receive no paid parental leave.")]
+    )  # fmt: skip
+    assert entailed.entail > contradicted.entail
+    assert contradicted.contradict > entailed.contradict
+
+
+def test_heldout_split_is_disjoint_stratified_and_stable():
+    items = [
+        NLIItem(f"premise {i}", f"hypothesis {i}", ("entailment", "neutral", "contradiction")[i % 3])
+        for i in range(300)
+    ]
+    train, held = split_rows("mnli", items)
+    assert len(held) == 60 and {item.label for item in held} == {"entailment", "neutral", "contradiction"}
+    assert sum(1 for item in held if item.label == "neutral") == 20
+    assert not set(train) & set(held) and len(train) + len(held) == 300
+    assert split_rows("mnli", list(reversed(items)))[1] == list(reversed(held))  # content decides, not order
+    anli = [NLIItem("p", "h", "neutral", "r1")]
+    assert split_rows("anli", anli) == ([], anli)  # non-commercial: never trained on
+
+
+def test_summedits_keeps_whole_documents_on_one_side_and_never_trains_on_samsum():
+    rows = [
+        LabelledPair(id=f"s:{i}", text=f"summary {i}", evidence=(f"document {i % 6}",), label="supported", group=group)
+        for i in range(60)
+        for group in ("news", "samsum")
+    ]
+    train, held = split_rows("summedits", rows)
+    assert all(row.group == "news" for row in train)
+    assert {row.evidence for row in train}.isdisjoint({row.evidence for row in held if row.group == "news"})
+
+
+def test_synthetic_pairs_carry_the_edit_and_a_label():
+    paragraphs = [
+        ["Eligible employees receive 12 weeks of paid leave each year.", "The leave must be used within a year."],
+        ["A binary tree has at most two children per node, and every node has a parent except the root."],
+        ["Velocity is the rate of change of displacement with respect to time in physics."],
+    ]
+    pairs = synthetic_pairs([("doc", paragraphs)], per_document=10)
+    assert {pair.label for pair in pairs} >= {"contradiction", "neutral"}
+    changed = [pair for pair in pairs if pair.label == "contradiction"]
+    assert all(pair.hypothesis not in pair.premise and pair.source.startswith("synthetic:") for pair in changed)
+    assert pairs == synthetic_pairs([("doc", paragraphs)], per_document=10)
+
+
+def test_long_evidence_is_cut_to_the_sentences_that_share_words_with_the_claim():
+    evidence = [" ".join(f"Filler sentence number {i} about nothing." for i in range(80)) + " The cat sat on the mat."]
+    chosen = select_evidence(evidence, "The cat sat on a mat.", budget=30)
+    assert "The cat sat on the mat." in chosen and len(chosen.split()) <= 30
+
+
+def test_mixed_loss_and_temperature_fit():
+    rng = np.random.default_rng(0)
+    targets = rng.integers(0, 3, 400)
+    logits = rng.normal(0, 1, (400, 3))
+    logits[np.arange(400), targets] += 1.5
+    logits *= 4  # over-confident: the fitted temperature must soften it
+    pairs = [TrainPair("p", "h", ("entailment", "neutral", "contradiction")[t], "test") for t in targets]
+    report = fit_temperature(logits, pairs)
+    assert report.temperature > 2
+    assert report.nll_after < report.nll_before
+    assert report.ece_top_label_after < report.ece_top_label_before
+    two_way = mixed_nll(np.array([[0.0, 2.0, 2.0]]), np.array([3]))
+    assert two_way == pytest.approx(-np.log(2 * np.exp(2) / (1 + 2 * np.exp(2))))
+
+
+def test_training_a_tiny_encoder_is_deterministic_and_checkpointed(tmp_path):
+    transformers = pytest.importorskip("transformers")
+    from veriground.backends.model_files import minilm_dir
+    from veriground.training.nli_trainer import TrainSettings, train_classifier
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(minilm_dir())
+    config = transformers.BertConfig(
+        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=37
+    )
+    base = tmp_path / "base"
+    transformers.BertModel(config).save_pretrained(base)
+    tokenizer.save_pretrained(base)
+    pairs = [
+        TrainPair(f"The value is {i}.", f"The value is {i + (i % 2)}.", ("entailment", "not_entailment")[i % 2], "t")
+        for i in range(24)
+    ]
+    settings = TrainSettings(base=str(base), epochs=2, batch_size=8, max_length=32, checkpoint_every=4)
+    first = train_classifier(pairs, settings, tmp_path / "a")
+    second = train_classifier(pairs, settings, tmp_path / "b")
+    assert (first / "model.safetensors").read_bytes() == (second / "model.safetensors").read_bytes()
+    assert sorted(p.name for p in (tmp_path / "a" / "checkpoints").iterdir()) == ["step-4", "step-6"]
+    saved = json.loads((first / "config.json").read_text())
+    assert saved["id2label"] == {"0": "entailment", "1": "neutral", "2": "contradiction"}
