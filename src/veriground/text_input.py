@@ -3,10 +3,14 @@ UTF-8, with errors that name the source and the offending byte."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from veriground.errors import InputFileError, InputTextError, InputTooLargeError
+
+T = TypeVar("T")
 
 MAX_UTF8_BYTES_PER_CHAR = 4
 
@@ -57,3 +61,43 @@ def read_utf8_file(path: Path | _Readable, what: str, fix: str) -> str:
         raise InputFileError(
             path, f"not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})", "save it as UTF-8"
         ) from None
+
+
+def read_jsonl_records(
+    path: Path,
+    what: str,
+    parse: Callable[[dict[str, Any], str], T],
+    record_id: Callable[[T], str],
+    *,
+    record_name: str,
+    fields_fix: str,
+    duplicate_fix: str,
+    empty: tuple[str, str],
+) -> list[T]:
+    """One record per non-blank line of a UTF-8 JSONL file: each line must be a JSON object, which
+    `parse(data, where)` turns into a record (raising InputFileError naming `where`, "<path> line N"); ids must be
+    unique, and a file with none raises `empty` (problem, fix). `record_name` ("a row") and `fields_fix` word the
+    error for a line that is JSON but not an object."""
+    text = read_utf8_file(path, what, "pass an existing JSONL file")
+    records: list[T] = []
+    first_line: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        where = f"{path} line {number}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise InputFileError(where, f"not valid JSON: {err.msg} at column {err.colno}") from None
+        if not isinstance(data, dict):
+            problem = f"{record_name} must be a JSON object, got {type(data).__name__}"
+            raise InputFileError(where, problem, fields_fix)
+        record = parse(data, where)
+        key = record_id(record)
+        if key in first_line:
+            raise InputFileError(where, f"id {key!r} repeats line {first_line[key]}", duplicate_fix)
+        first_line[key] = number
+        records.append(record)
+    if not records:
+        raise InputFileError(path, *empty)
+    return records

@@ -15,7 +15,6 @@ counted in `without_probability`).
 
 from __future__ import annotations
 
-import json
 import typing
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
@@ -40,7 +39,7 @@ from veriground.evaluation.metrics import (
 )
 from veriground.evidence.gather import PackEvidence
 from veriground.schema import EvidencePack, LabelledPair, PackPassage, SignalStatus, VerificationReport
-from veriground.text_input import read_utf8_file
+from veriground.text_input import read_jsonl_records
 
 # Display verdicts that make a text "hallucinated"; Unverified is here because an uncomputed signal is no support.
 HALLUCINATED_VERDICTS = frozenset({"Contradictory", "Unsupported", "Unverified"})
@@ -226,30 +225,19 @@ def summarize_predictions(predictions: Sequence[PairPrediction]) -> PairsSummary
 def read_pairs(path: Path) -> list[LabelledPair]:
     """Parse and validate a JSONL file of LabelledPair rows (blank lines skipped); errors name the file, the line
     and the field."""
-    text = read_utf8_file(path, "the labelled pairs", "pass an existing JSONL file")
-    rows: list[LabelledPair] = []
-    first_line: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path} line {number}"
-        row = _parse_row(line, where)
-        if row.id in first_line:
-            raise InputFileError(where, f"id {row.id!r} repeats line {first_line[row.id]}", "give each row its own id")
-        first_line[row.id] = number
-        rows.append(row)
-    if not rows:
-        raise InputFileError(path, "no rows", f"write one JSON object per line with {ROW_FIELDS}")
-    return rows
+    return read_jsonl_records(
+        path,
+        "the labelled pairs",
+        _parse_row,
+        lambda record: record.id,
+        record_name="a row",
+        fields_fix=f"fields: {ROW_FIELDS}",
+        duplicate_fix="give each row its own id",
+        empty=("no rows", f"write one JSON object per line with {ROW_FIELDS}"),
+    )
 
 
-def _parse_row(line: str, where: str) -> LabelledPair:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as err:
-        raise InputFileError(where, f"not valid JSON: {err.msg} at column {err.colno}") from None
-    if not isinstance(data, dict):
-        raise InputFileError(where, f"a row must be a JSON object, got {type(data).__name__}", f"fields: {ROW_FIELDS}")
+def _parse_row(data: dict[str, Any], where: str) -> LabelledPair:
     try:
         row = LabelledPair.model_validate(data)
     except ValidationError as err:

@@ -21,7 +21,7 @@ from typing import Any
 
 from veriground.errors import InputFileError
 from veriground.evaluation.metrics import RUBRIC_DIMENSIONS, MetricValue, cohen_kappa, rubric_kappas
-from veriground.text_input import read_utf8_file
+from veriground.text_input import read_jsonl_records
 
 Score = int | float
 NOTE_FIELD = "note"
@@ -161,32 +161,19 @@ def format_agreement(result: RubricAgreement) -> str:
 
 def read_rubric(path: Path) -> list[RubricRating]:
     """Parse and validate one rater's JSONL file (blank lines skipped); errors name the file, line and field."""
-    text = read_utf8_file(path, "the rubric file", "pass an existing JSONL file")
-    ratings: list[RubricRating] = []
-    first_line: dict[str, int] = {}
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        where = f"{path} line {number}"
-        rating = _parse_rating(line, where)
-        if rating.id in first_line:
-            raise InputFileError(
-                where, f"id {rating.id!r} repeats line {first_line[rating.id]}", "rate each answer once"
-            )
-        first_line[rating.id] = number
-        ratings.append(rating)
-    if not ratings:
-        raise InputFileError(path, "no ratings", f"write one JSON object per line with {ROW_FIELDS}")
-    return ratings
+    return read_jsonl_records(
+        path,
+        "the rubric file",
+        _parse_rating,
+        lambda record: record.id,
+        record_name="a rating",
+        fields_fix=FIELDS_FIX,
+        duplicate_fix="rate each answer once",
+        empty=("no ratings", f"write one JSON object per line with {ROW_FIELDS}"),
+    )
 
 
-def _parse_rating(line: str, where: str) -> RubricRating:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as err:
-        raise InputFileError(where, f"not valid JSON: {err.msg} at column {err.colno}") from None
-    if not isinstance(data, dict):
-        raise InputFileError(where, f"a rating must be a JSON object, got {type(data).__name__}", FIELDS_FIX)
+def _parse_rating(data: dict[str, Any], where: str) -> RubricRating:
     unknown = [name for name in data if name not in ("id", NOTE_FIELD, *SCALES)]
     if unknown:
         raise InputFileError(where, f"unknown field {unknown[0]!r}", f"a rating may have: {ROW_FIELDS}")
