@@ -16,9 +16,8 @@ from typing import Any
 import numpy as np
 
 from veriground.evaluation.metrics import expected_calibration_error
-from veriground.training.nli_mix import TrainPair
+from veriground.training.nli_mix import LABEL_INDEX, TrainPair
 
-_TARGET = {"entailment": 0, "neutral": 1, "contradiction": 2, "not_entailment": 3}
 _T_RANGE = (0.25, 8.0)
 
 
@@ -40,7 +39,7 @@ class CalibrationReport:
 
 def fit_temperature(logits: np.ndarray, pairs: Sequence[TrainPair]) -> CalibrationReport:
     """The T minimising the mixed NLL on (logits, labels) by golden-section search over log T, and ECE both ways."""
-    targets = np.array([_TARGET[pair.label] for pair in pairs])
+    targets = np.array([LABEL_INDEX[pair.label] for pair in pairs])
     lo, hi = math.log(_T_RANGE[0]), math.log(_T_RANGE[1])
     ratio = (math.sqrt(5) - 1) / 2
     for _ in range(60):

@@ -26,6 +26,8 @@ from veriground.schema import LabelledPair
 
 TrainLabel = Literal["entailment", "neutral", "contradiction", "not_entailment"]
 TRAIN_LABELS: tuple[TrainLabel, ...] = ("entailment", "neutral", "contradiction", "not_entailment")
+# The model's logits are the first three, in this order; not_entailment (3) is a training target only.
+LABEL_INDEX = {label: index for index, label in enumerate(TRAIN_LABELS)}
 EVIDENCE_WORDS = 80  # ~110 tokens: with the claim, one 128-token window
 DEV_FRACTION = 0.06
 SYNTHETIC_PER_DOCUMENT = 12

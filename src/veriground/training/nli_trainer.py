@@ -19,10 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from veriground.errors import BackendError
-from veriground.training.nli_mix import TrainPair
+from veriground.training.nli_mix import LABEL_INDEX, TRAIN_LABELS, TrainPair
 
-MODEL_LABELS = ("entailment", "neutral", "contradiction")
-_TARGET = {"entailment": 0, "neutral": 1, "contradiction": 2, "not_entailment": 3}
+MODEL_LABELS = TRAIN_LABELS[:3]
 LENGTH_WINDOW = 50
 CHECKPOINTS_KEPT = 2
 
@@ -75,13 +74,15 @@ def train_classifier(
         label2id={label: index for index, label in enumerate(MODEL_LABELS)},
         dtype=torch.float32,
     ).to(settings.device)
+    # Tokenised once; each batch is padded from these (the same tensors as tokenising the batch again).
     encoded = tokenizer(
         [p.premise for p in pairs],
         [p.hypothesis for p in pairs],
         truncation="only_first",
         max_length=settings.max_length,
-    )["input_ids"]
-    lengths = [len(ids) for ids in encoded]
+    )
+    keys = list(encoded.keys())
+    lengths = [len(ids) for ids in encoded["input_ids"]]
     batches_per_epoch = (len(pairs) + settings.batch_size - 1) // settings.batch_size
     total_steps = max(1, round(batches_per_epoch * settings.epochs))
     optimizer = torch.optim.AdamW(model.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay)
@@ -95,8 +96,8 @@ def train_classifier(
     model.train()
     running = 0.0
     for batch in _schedule(lengths, settings, total_steps)[step:]:
-        features = _features(tokenizer, pairs, batch, settings)
-        targets = torch.tensor([_TARGET[pairs[i].label] for i in batch], device=settings.device)
+        features = tokenizer.pad([{key: encoded[key][i] for key in keys} for i in batch], return_tensors="pt")
+        targets = torch.tensor([LABEL_INDEX[pairs[i].label] for i in batch], device=settings.device)
         logits = model(**{k: v.to(settings.device) for k, v in features.items()}).logits
         loss = mixed_nli_loss(torch, logits, targets)
         loss.backward()
@@ -123,17 +124,6 @@ def mixed_nli_loss(torch: Any, logits: Any, targets: Any) -> Any:
     picked = log_probs.gather(1, targets.clamp(max=2).unsqueeze(1)).squeeze(1)
     not_entail = torch.logsumexp(log_probs[:, 1:], dim=-1)
     return -torch.where(three_way, picked, not_entail).mean()
-
-
-def _features(tokenizer: Any, pairs: Sequence[TrainPair], batch: Sequence[int], settings: TrainSettings) -> Any:
-    return tokenizer(
-        [pairs[i].premise for i in batch],
-        [pairs[i].hypothesis for i in batch],
-        truncation="only_first",
-        max_length=settings.max_length,
-        padding=True,
-        return_tensors="pt",
-    )
 
 
 def _schedule(lengths: Sequence[int], settings: TrainSettings, total_steps: int) -> list[list[int]]:
