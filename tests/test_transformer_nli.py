@@ -20,15 +20,13 @@ from veriground.backends.fakes import FakeNLIModel  # noqa: E402
 from veriground.backends.lexical_nli import LexicalNLIModel  # noqa: E402
 from veriground.backends.model_files import MODELS_EXTRA_HINT, file_sha256, weights_sha256  # noqa: E402
 from veriground.backends.protocols import NLIModel  # noqa: E402
-from veriground.backends.transformer_nli import (  # noqa: E402
+from veriground.backends.sequence_pair_nli import (  # noqa: E402
     MIN_PREMISE_TOKENS,
     NLILabelMap,
-    OnnxNLIModel,
-    TransformerNLIModel,
-    build_nli_model,
     finish_scores,
     read_label_map,
 )
+from veriground.backends.transformer_nli import OnnxNLIModel, TransformerNLIModel, build_nli_model  # noqa: E402
 from veriground.config import ModelsConfig  # noqa: E402
 from veriground.errors import BackendError, ConfigError  # noqa: E402
 from veriground.schema import NLIScores  # noqa: E402

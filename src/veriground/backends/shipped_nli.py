@@ -19,7 +19,7 @@ import numpy as np
 
 from veriground.backends.model_files import use_offline_hub, verify_sha256
 from veriground.backends.onnx_export import onnx_session
-from veriground.backends.transformer_nli import SequencePairNLIModel, read_label_map
+from veriground.backends.sequence_pair_nli import SequencePairNLIModel, read_label_map
 from veriground.errors import BackendError
 
 SHIPPED_NLI = "veriground-nli"

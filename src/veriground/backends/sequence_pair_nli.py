@@ -1,0 +1,217 @@
+"""The runtime-independent half of a trained NLI backend: a sequence-classification model's labels -> which logit
+is entailment and which contradiction, and SequencePairNLIModel, which tokenises (premise, hypothesis) pairs,
+windows over-long premises, batches them and maps logits to NLIScores. A runtime (torch, onnxruntime, the
+shipped int8 model) supplies only `_logits`; nothing here imports torch.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from veriground.errors import BackendError, ConfigError
+from veriground.schema import NLIScores
+
+# A premise window shorter than this cannot hold a sentence of evidence (~25 words), so a claim that leaves
+# less room than this is refused rather than judged on scraps.
+MIN_PREMISE_TOKENS = 32
+# These models number positions from padding_idx + 1 = 2, so two of max_position_embeddings are never usable.
+_POSITION_OFFSETS = {"roberta": 2, "xlm-roberta": 2, "camembert": 2, "longformer": 2, "mpnet": 2, "data2vec-text": 2}
+_DECIMALS = 6
+
+_ENTAIL, _NEUTRAL, _CONTRADICT, _NOT_ENTAIL = "entailment", "neutral", "contradiction", "not_entailment"
+# Label spellings seen on NLI and fact-checking models (MNLI, ANLI, FEVER, 2-way RTE-style), after lower-casing
+# and turning spaces and hyphens into underscores.
+_LABEL_ROLES = {
+    "entailment": _ENTAIL,
+    "entail": _ENTAIL,
+    "entails": _ENTAIL,
+    "entailed": _ENTAIL,
+    "supported": _ENTAIL,
+    "supports": _ENTAIL,
+    "neutral": _NEUTRAL,
+    "not_enough_info": _NEUTRAL,
+    "contradiction": _CONTRADICT,
+    "contradict": _CONTRADICT,
+    "contradicts": _CONTRADICT,
+    "contradictory": _CONTRADICT,
+    "refutes": _CONTRADICT,
+    "refuted": _CONTRADICT,
+    "not_entailment": _NOT_ENTAIL,
+    "non_entailment": _NOT_ENTAIL,
+    "not_entailed": _NOT_ENTAIL,
+    "unsupported": _NOT_ENTAIL,
+    "not_supported": _NOT_ENTAIL,
+}
+_GENERIC_LABEL = re.compile(r"label_\d+")
+_EXPECTED_LABELS = (
+    "entailment, neutral and contradiction in any order (or entailment and not_entailment, "
+    "or supported and unsupported)"
+)
+
+
+@dataclass(frozen=True)
+class NLILabelMap:
+    """Which logit is entailment and which contradiction; every other logit is neutral mass."""
+
+    entail_index: int
+    contradict_index: int | None  # None for a 2-label model: its non-entailment mass counts as neutral
+
+
+def read_label_map(id2label: dict[int, str], label_order: Sequence[str] | None = None) -> NLILabelMap:
+    """The label map of a model's config.id2label, or of `label_order` (names in logit order) when given."""
+    names = list(label_order) if label_order is not None else [id2label[i] for i in sorted(id2label)]
+    if label_order is not None and len(names) != len(id2label):
+        raise BackendError(f"label_order names {len(names)} labels {names} but the model has {len(id2label)} logits")
+    keys = [re.sub(r"[\s-]+", "_", str(name).strip().lower()) for name in names]
+    if any(_GENERIC_LABEL.fullmatch(key) for key in keys):
+        raise BackendError(
+            f"the model's labels {names} are generic, so which one is entailment cannot be told; expected "
+            f"{_EXPECTED_LABELS}; set id2label in its config.json or pass label_order"
+        )
+    roles = [_LABEL_ROLES.get(key, "unknown") for key in keys]
+    if sorted(roles) == sorted([_ENTAIL, _NEUTRAL, _CONTRADICT]):
+        return NLILabelMap(entail_index=roles.index(_ENTAIL), contradict_index=roles.index(_CONTRADICT))
+    if sorted(roles) == sorted([_ENTAIL, _NOT_ENTAIL]):
+        return NLILabelMap(entail_index=roles.index(_ENTAIL), contradict_index=None)
+    raise BackendError(
+        f"the model's labels {names} are not NLI labels; expected {_EXPECTED_LABELS}; "
+        "set id2label in its config.json or pass label_order"
+    )
+
+
+def finish_scores(entail: float, contradict: float) -> NLIScores:
+    """Clamped to [0, 1], rounded to 6 places, with neutral = 1 - entail - contradict; when entail and contradict
+    together exceed 1 (two windows of one premise, one entailing and one contradicting) both are scaled down to
+    sum to 1 and neutral is 0."""
+    entail, contradict = min(1.0, max(0.0, entail)), min(1.0, max(0.0, contradict))
+    if entail + contradict > 1.0:
+        entail, contradict = entail / (entail + contradict), contradict / (entail + contradict)
+    entail, contradict = round(entail, _DECIMALS), round(contradict, _DECIMALS)
+    if entail + contradict > 1.0:  # rounding both up can overshoot by 1e-6
+        contradict = round(1.0 - entail, _DECIMALS)
+    neutral = round(max(0.0, 1.0 - entail - contradict), _DECIMALS)
+    return NLIScores(entail=entail, neutral=neutral, contradict=contradict)
+
+
+class SequencePairNLIModel:
+    """Shared tokenising, windowing, batching and label mapping; a runtime overrides `_logits`.
+
+    A pair longer than `max_length` tokens is split the way extractive QA splits a context: the premise into
+    windows that leave room for the whole hypothesis, each overlapping the one before by half its length. The
+    pair is as entailing as its most entailing window and as contradicting as its most contradicting one
+    (evidence anywhere in the passage counts), and neutral is what is left (see finish_scores).
+    """
+
+    name: str
+    model_id: str
+    checksum: str | None
+
+    def __init__(
+        self, tokenizer: Any, config: Any, *, label_map: NLILabelMap, batch_size: int, input_names: Sequence[str]
+    ) -> None:
+        if not getattr(tokenizer, "is_fast", False):
+            raise BackendError(
+                f"model {self.model_id!r} has no fast tokenizer (tokenizer.json), which premise windows need; "
+                "save the model with a tokenizers-backed tokenizer"
+            )
+        if batch_size < 1:
+            raise ConfigError(f"models.batch_size must be 1..4096, got {batch_size}")
+        self.tokenizer = tokenizer
+        self.label_map = label_map
+        self.batch_size = batch_size
+        self.input_names = tuple(input_names)
+        self.max_length = _max_length(tokenizer, config, self.model_id)
+        self._special_tokens = tokenizer.num_special_tokens_to_add(pair=True)
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
+        if not pairs:
+            return []
+        windows, owners = self._encode_windows(pairs)
+        entail = np.zeros(len(windows))
+        contradict = np.zeros(len(windows))
+        # Shortest first, so a batch pads to lengths close to its own; the order is a function of the input alone.
+        order = sorted(range(len(windows)), key=lambda row: len(windows[row]["input_ids"]))
+        for start in range(0, len(order), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            padded = self.tokenizer.pad([windows[row] for row in rows], return_tensors="np")
+            features = {key: np.asarray(padded[key], dtype=np.int64) for key in self.input_names}
+            probs = _softmax(np.asarray(self._logits(features), dtype=np.float64))
+            entail[rows] = probs[:, self.label_map.entail_index]
+            if self.label_map.contradict_index is not None:
+                contradict[rows] = probs[:, self.label_map.contradict_index]
+        best_entail = np.zeros(len(pairs))
+        best_contradict = np.zeros(len(pairs))
+        np.maximum.at(best_entail, owners, entail)
+        np.maximum.at(best_contradict, owners, contradict)
+        return [finish_scores(float(e), float(c)) for e, c in zip(best_entail, best_contradict, strict=True)]
+
+    def _logits(self, features: dict[str, np.ndarray]) -> np.ndarray:
+        """(batch, num_labels) logits for int64 features named by `input_names`, each (batch, sequence)."""
+        raise NotImplementedError
+
+    def _encode_windows(self, pairs: Sequence[tuple[str, str]]) -> tuple[list[dict[str, list[int]]], np.ndarray]:
+        """Token windows to score, and for each the index of its pair; raises before any scoring if a claim is
+        too long for the model."""
+        premises = [premise for premise, _ in pairs]
+        hypotheses = [hypothesis for _, hypothesis in pairs]
+        # verbose=False: an over-long pair is expected here and windowed below, not a mistake worth a warning.
+        whole = self.tokenizer(premises, hypotheses, truncation=False, verbose=False)
+        windows: list[dict[str, list[int]]] = []
+        owners: list[int] = []
+        for index, (premise, hypothesis) in enumerate(pairs):
+            encoded = {key: whole[key][index] for key in self.input_names}
+            if len(encoded["input_ids"]) <= self.max_length:
+                windows.append(encoded)
+                owners.append(index)
+                continue
+            room = self._premise_room(hypothesis, index, len(pairs))
+            split = self.tokenizer(
+                premise,
+                hypothesis,
+                truncation="only_first",
+                max_length=self.max_length,
+                stride=room // 2,  # HF's stride is the overlap: each window repeats half of the one before
+                return_overflowing_tokens=True,
+                verbose=False,
+            )
+            for window in range(len(split["input_ids"])):
+                windows.append({key: split[key][window] for key in self.input_names})
+                owners.append(index)
+        return windows, np.asarray(owners, dtype=np.int64)
+
+    def _premise_room(self, hypothesis: str, index: int, count: int) -> int:
+        claim_tokens = len(self.tokenizer(hypothesis, add_special_tokens=False, verbose=False)["input_ids"])
+        room = self.max_length - self._special_tokens - claim_tokens
+        if room < MIN_PREMISE_TOKENS:
+            raise BackendError(
+                f"claim {index + 1} of {count} is {claim_tokens} tokens long ({hypothesis[:60]!r}...); "
+                f"{self.model_id} reads {self.max_length} tokens per (evidence, claim) pair, which leaves {room} "
+                f"for evidence and at least {MIN_PREMISE_TOKENS} are needed; split the claim into shorter claims"
+            )
+        return room
+
+
+def _max_length(tokenizer: Any, config: Any, model_id: str) -> int:
+    """The longest pair the model reads: the tokenizer's limit, capped by the model's usable positions."""
+    limits = []
+    if tokenizer.model_max_length and tokenizer.model_max_length < 1_000_000:  # transformers' "no limit" is 1e30
+        limits.append(int(tokenizer.model_max_length))
+    positions = getattr(config, "max_position_embeddings", None)
+    if positions:
+        limits.append(int(positions) - _POSITION_OFFSETS.get(config.model_type, 0))
+    if not limits:
+        raise BackendError(
+            f"cannot tell how many tokens {model_id} reads: neither tokenizer model_max_length nor config "
+            "max_position_embeddings is set; set model_max_length in its tokenizer_config.json"
+        )
+    return min(limits)
+
+
+def _softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return shifted / shifted.sum(axis=1, keepdims=True)
