@@ -1,6 +1,6 @@
 """NLI throughput: (premise, hypothesis) pairs per second of every NLI backend on this machine.
 
-    python bench/bench_nli.py [--pairs 512] [--threads 2] [--rounds 3]
+    python bench/bench_nli.py [--pairs 512] [--threads 2] [--rounds 3] [--shipped FOLDER ...] [--shipped-only]
 
 Pairs are the first --pairs rows of MultiNLI dev-matched (../shared/datasets/nli/mnli). Backends:
 - lexical: the rule-based default (no model);
@@ -9,6 +9,8 @@ Pairs are the first --pairs rows of MultiNLI dev-matched (../shared/datasets/nli
   3-label classification head. Its labels are random, but its cost per pair is that of a real MiniLM-sized NLI
   cross-encoder (e.g. cross-encoder/nli-MiniLM2-L6-H768 is the same depth);
 - shipped onnx-int8: the package's own calibrated NLI model (src/veriground/nli_model), the offline default;
+  --shipped FOLDER adds another folder of that form (OUT/shipped of `veriground train nli`, or a kept old model);
+  --shipped-only times just these and lexical (no tiny / MiniLM builds: quick, and lighter on a shared machine);
 - trained torch (with --trained DIR, e.g. OUT/model of `veriground train nli`): the same weights before export.
 Each transformer model runs on torch, ONNX fp32 and ONNX int8 (int8 scores one window per run by design, so a
 pair's scores never depend on its batch). Timing is interleaved round by round, median reported, with the ratio
@@ -76,6 +78,8 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--trained", type=Path, help="OUT/model of `veriground train nli`, timed on torch")
+    parser.add_argument("--shipped", type=Path, action="append", default=[], help="another shipped-style folder")
+    parser.add_argument("--shipped-only", action="store_true", help="time lexical and shipped-style models only")
     args = parser.parse_args()
 
     import torch
@@ -88,11 +92,19 @@ def main() -> None:
     use_offline_hub(False)  # offline, and the libraries' progress bars and notes off
     torch.set_num_threads(args.threads)
     pairs = read_pairs(args.pairs)
-    print(f"{len(pairs)} MNLI dev-matched pairs, {args.threads} threads, batch size {args.batch_size}")
+    shipped = ShippedNLIModel()
+    tokens = statistics.fmean(len(shipped.tokenizer(p, h)["input_ids"]) for p, h in pairs)
+    print(
+        f"{len(pairs)} MNLI dev-matched pairs (mean {tokens:.0f} tokens a pair), {args.threads} threads, "
+        f"batch size {args.batch_size}"
+    )
     with tempfile.TemporaryDirectory() as scratch:
-        folders = build_models(Path(scratch))
+        folders = {} if args.shipped_only else build_models(Path(scratch))
         cache = Path(scratch) / "onnx"
-        backends = {"lexical": LexicalNLIModel(), "shipped onnx-int8": ShippedNLIModel()}
+        backends = {"lexical": LexicalNLIModel(), f"shipped {shipped.name} onnx-int8": shipped}
+        for folder in args.shipped:
+            other = ShippedNLIModel(folder)
+            backends[f"{folder} {other.name} onnx-int8"] = other
         if args.trained is not None:
             backends["trained torch"] = TransformerNLIModel(str(args.trained), batch_size=args.batch_size)
         for name, folder in folders.items():
@@ -110,7 +122,8 @@ def main() -> None:
                 started = time.perf_counter()
                 scores[name] = backend.predict(pairs)
                 rates[name].append(len(pairs) / (time.perf_counter() - started))
-    print(f"{'backend':<24} {'pairs/s (median)':>17} {'range':>17} {'x torch':>8}")
+    width = max(24, *(len(name) + 1 for name in rates))
+    print(f"{'backend':<{width}} {'pairs/s (median)':>17} {'range':>17} {'x torch':>8}")
     for name, values in rates.items():
         family = name.split(" ")[0]
         torch_rates = rates.get(f"{family} torch")
@@ -118,7 +131,7 @@ def main() -> None:
             f"{statistics.median(v / t for v, t in zip(values, torch_rates, strict=True)):.2f}" if torch_rates else "-"
         )
         spread = f"{min(values):.1f}-{max(values):.1f}"
-        print(f"{name:<24} {statistics.median(values):>17.1f} {spread:>17} {ratio:>8}")
+        print(f"{name:<{width}} {statistics.median(values):>17.1f} {spread:>17} {ratio:>8}")
     for family in folders:
         print_agreement(scores, family)
 

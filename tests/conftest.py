@@ -35,8 +35,27 @@ def write_file(folder: Path, name: str, content: str | bytes) -> Path:
     return path
 
 
+# Seed 000's decision tree on the NLI's own probabilities: what the unit tests' expected verdicts were written for.
+# (The raw aggregator brings seed 000's thresholds, 0.60 entailment and 0.30 contradiction, with it.)
+SEED_DECISION_TREE = {
+    "VERIGROUND_VERIFICATION__AGGREGATOR": "raw",
+    "VERIGROUND_VERIFICATION__MIN_SUPPORTING_SOURCES": "2",
+}
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Unit tests pin the lexical NLI through VERIGROUND_MODELS__NLI (CLI runs, in-process or not, and live servers
-    read it): it is fast and their expected verdicts follow its transparent rules. Tests that build their config
-    with environ={} name it as an override. tests/test_shipped_nli.py covers the shipped default."""
+    read it) and seed 000's decision tree on raw NLI probabilities: fast, and their expected verdicts follow
+    transparent rules. Tests of the shipped defaults (calibrated aggregator, shipped NLI) use the `defaults`
+    fixture or build their config with environ={}; tests/test_shipped_nli.py covers the shipped model."""
     os.environ.setdefault("VERIGROUND_MODELS__NLI", "lexical")
+    for name, value in SEED_DECISION_TREE.items():
+        os.environ.setdefault(name, value)
+
+
+@pytest.fixture
+def defaults(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run a test on the shipped defaults: no pinned NLI, no pinned decision tree."""
+    monkeypatch.delenv("VERIGROUND_MODELS__NLI", raising=False)
+    for name in SEED_DECISION_TREE:
+        monkeypatch.delenv(name, raising=False)

@@ -1,8 +1,7 @@
-"""Claim extraction end to end: spans, Markdown, citations, ids, determinism and input limits."""
+"""Claim extraction end to end: spans, Markdown, citations, ids, determinism and input limits (their cost:
+test_claims_cost.py)."""
 
 from __future__ import annotations
-
-import time
 
 import pytest
 
@@ -189,18 +188,10 @@ def test_max_claims_below_one_is_rejected() -> None:
         extract_claims("Heat flows from hot to cold.", answer_id="a", max_claims=0)
 
 
-def test_max_claims_error_comes_fast_for_50000_sentences() -> None:
-    text = "The acceleration due to gravity on Earth is 9.8 m/s² [1]. " * 50_000
-    started = time.perf_counter()
-    with pytest.raises(InputTextError, match=r"max_claims=2000 claims \(about 50000 sentences\)"):
-        extract_claims(text, answer_id="a")
-    assert time.perf_counter() - started < 3
-
-
-def test_5000_sentences_in_one_paragraph_take_a_few_seconds() -> None:
-    text = " ".join(f"Sample {index} of the gas has a pressure of {index} kPa." for index in range(5000))
-    started = time.perf_counter()
-    claims = extract_claims(text, answer_id="a", max_claims=5000)
-    assert time.perf_counter() - started < 5
-    assert len(claims) == 5000  # long paragraphs are segmented in windows: no sentence lost or merged
-    assert all(text[slice(*claim.answer_char_span)] == claim.text for claim in claims)
+def test_number_lists_in_prose_stay_in_the_claim_text() -> None:
+    text = "The vector [1, 1, 2] has norm equal to the square root of 6 [1]. The set [1, 2, 3] has three elements."
+    claims = extract_claims(text, answer_id="a")
+    assert [(claim.text, claim.cited_ids) for claim in claims] == [
+        ("The vector [1, 1, 2] has norm equal to the square root of 6.", ("1",)),
+        ("The set [1, 2, 3] has three elements.", ()),
+    ]

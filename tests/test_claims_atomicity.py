@@ -34,6 +34,26 @@ def test_seed_compound_claim_splits_into_two_with_the_subject_copied() -> None:
             "Quicksort is fast on average, but it is slow in the worst case.",
             [("Quicksort is fast on average.", "R3"), ("Quicksort is slow in the worst case.", "R3")],
         ),
+        (  # R3: ", and" between two clauses whose verbs are not in the closed list, guessed by their shape
+            "The theory of relativity was developed by Albert Einstein in 1905, and quantum mechanics deals with the "
+            "very small.",
+            [
+                ("The theory of relativity was developed by Albert Einstein in 1905.", "R3"),
+                ("quantum mechanics deals with the very small.", "R3"),
+            ],
+        ),
+        (
+            "Kinetic energy depends on mass, and potential energy depends on height.",
+            [("Kinetic energy depends on mass.", "R3"), ("potential energy depends on height.", "R3")],
+        ),
+        (
+            "The lens bends the light, and the screen shows an image of the object.",
+            [("The lens bends the light.", "R3"), ("the screen shows an image of the object.", "R3")],
+        ),
+        (
+            "A magnet attracts iron, but copper resists the flow of charge.",
+            [("A magnet attracts iron.", "R3"), ("copper resists the flow of charge.", "R3")],
+        ),
         (  # R4: semicolons between clauses, a "; and" included
             "Energy is conserved; momentum is conserved too; and charge is conserved as well.",
             [
@@ -85,6 +105,12 @@ def test_compound_sentences_split_by_their_rule(text: str, expected: list[tuple[
         "It is given by $KE = mv^2/2$, where $m$ is the mass and $v$ is the speed.",  # R3: inside "where"
         "The first law states that energy is conserved and heat is a form of energy.",  # R3: inside "that"
         "Binary relations can be reflexive, symmetric, transitive, or combinations thereof.",
+        "Salt and pepper, and other spices keep well.",  # R3: no verb on the left of either "and"
+        "The values lie between 0 and 1.",  # R3: "between A and B"
+        "The lecture covers kinematics, dynamics, and fluid mechanics of liquids.",  # R3: a list, no verb guessed
+        "Physics studies matter, energy, and the interactions between them.",  # R3: a list
+        "The sample contains iron, and traces of nickel in small amounts.",  # R3: the right side has no verb
+        "Mix salt and pepper, and serve the soup.",  # R3: imperatives have no subject
         "Newton's Third Law states that forces occur in equal and opposite pairs.",
         "Examples include apples; oranges; pears.",  # R4: the pieces would be one or two words
         "The array (sorted; unique) is searched with binary search.",  # R4: semicolon inside parentheses

@@ -38,3 +38,37 @@ def test_a_numeric_range_expands() -> None:
 )
 def test_brackets_that_are_not_citations(text: str) -> None:
     assert parse_citations(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the vector [1, 1, 2] has norm √6",  # a number listed twice
+        "the vector [1, 2] has norm √5",  # a math object, and the sentence goes on
+        "The set [1, 2, 3] has three elements.",
+        "the matrix [[1, 2], [3, 4]] is invertible",  # nested brackets
+        "x = [1, 2]",  # a value after an operator
+        "the unit interval [0, 1]",  # citation numbers start at 1
+        "Its entries [3, 5] are odd.",
+    ],
+)
+def test_number_lists_in_prose_are_not_citations(text: str) -> None:
+    assert parse_citations(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Energy is conserved [1].", ["1"]),
+        ("Energy is conserved [1, 2].", ["1", "2"]),
+        ("Momentum is a vector [1, 2].", ["1", "2"]),  # a math word, but the citation closes the sentence
+        ("Momentum is a vector [2] in three dimensions.", ["2"]),  # one number after a math word: a citation
+        ("As shown in [1, 3], energy is conserved.", ["1", "3"]),
+        ("Energy is conserved [CITATION: notes/ch2#sec-3].", ["notes/ch2#sec-3"]),
+        ("Energy is conserved [doc/x#0123456789ab].", ["doc/x#0123456789ab"]),
+        ("Energy is conserved (see [1]).", ["1"]),
+        ("Energy is conserved ([1, 2]).", ["1", "2"]),
+    ],
+)
+def test_citation_forms_still_parse_next_to_number_lists(text: str, expected: list[str]) -> None:
+    assert [cited_id for cited_id, _, _ in parse_citations(text)] == expected

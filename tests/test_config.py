@@ -8,11 +8,18 @@ from veriground.config import load_config
 from veriground.errors import ConfigError
 
 
-def test_defaults_are_the_seed_thresholds():
+def test_default_thresholds_are_the_ones_calibrate_chose_for_the_default_nli():
+    from veriground.backends.shipped_nli import SHIPPED_NLI_NAME
+    from veriground.verdicts.aggregator import fitted_entry, load_aggregator, resolve_thresholds
+
     config = load_config(environ={})
-    assert config.verification.min_entailment_prob == 0.60
-    assert config.verification.min_supporting_sources == 2
-    assert config.verification.max_contradiction_prob == 0.30
+    chosen = fitted_entry(SHIPPED_NLI_NAME)["thresholds"]
+    verification = resolve_thresholds(config.verification, load_aggregator(SHIPPED_NLI_NAME))
+    assert {key: getattr(verification, key) for key in chosen} == chosen
+    raw = resolve_thresholds(config.verification, load_aggregator(SHIPPED_NLI_NAME, "raw"))
+    assert (raw.min_entailment_prob, raw.weak_entailment_prob, raw.max_contradiction_prob) == (0.60, 0.60, 0.30)
+    assert verification.min_supporting_sources == 1  # one trusted source suffices (README); seed 000 said 2
+    assert verification.aggregator == "calibrated"
     assert config.corpus.dir == Path(".veriground")
 
 

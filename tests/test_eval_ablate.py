@@ -39,7 +39,7 @@ def test_every_ablation_is_a_column_in_order(ablated):
     folder, printed, table = ablated
     labels = [ablation.label for ablation in ABLATIONS]
     assert list(table["run id"]) == labels
-    assert {"no-rerank", "no-verify", "no-contradictions", "bm25", "lexical-nli", "min-sources-1"} <= set(labels)
+    assert {"no-rerank", "no-verify", "no-contradictions", "bm25", "lexical-nli", "min-sources-2"} <= set(labels)
     assert {"no-atomic", "no-dependencies", "B2", "B1"} <= set(labels)
     for label in labels:
         assert label in printed

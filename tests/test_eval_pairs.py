@@ -185,7 +185,7 @@ BAD_ROWS = [
     ),
     pytest.param(json.dumps(GOOD | {"id": "b", "source": "x"}), "line 2: unknown field 'source'", id="unknown-field"),
     pytest.param(json.dumps(GOOD), "line 2: id 'a' repeats line 1", id="repeated-id"),
-    pytest.param(json.dumps(GOOD | {"id": "b", "evidence": "text"}), "line 2: evidence must be a list", id="not-list"),
+    pytest.param(json.dumps(GOOD | {"id": "b", "evidence": 3}), "line 2: evidence", id="not-list"),
     pytest.param(json.dumps(GOOD | {"id": "b", "evidence": ["  "]}), "line 2: evidence[0] is blank", id="blank"),
     pytest.param(json.dumps(GOOD | {"id": ""}), "line 2: id must not be empty", id="empty-id"),
 ]

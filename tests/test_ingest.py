@@ -222,3 +222,89 @@ def test_relabelling_an_unchanged_file_makes_a_new_version_with_the_same_ids(tmp
     with CorpusStore(corpus_dir) as store:
         assert store.document("notes/physics/extra").source_id == "course-notes"
     assert ingest([folder], corpus_dir, source_id="course-notes").unchanged == 2
+
+
+def test_two_processes_ingesting_the_same_folder_give_one_version_per_document(tmp_path, corpus_dir):
+    import multiprocessing
+
+    folder = tmp_path / "shared"
+    for number in range(30):
+        write_file(folder, f"doc{number}.txt", f"Shared document {number}. {ENERGY}\n\n{FORCE} {number}.")
+    CorpusStore(corpus_dir).close()
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        added = pool.starmap(_ingest_in_child, [(str(folder), str(corpus_dir))] * 2)
+    assert sum(added) == 30  # each document added by exactly one of the two; the other found it unchanged
+    connection = sqlite3.connect(corpus_dir / DB_FILE_NAME)
+    try:
+        assert connection.execute("SELECT count(*), max(latest_version) FROM documents").fetchone() == (30, 1)
+        assert connection.execute("SELECT count(*) FROM versions").fetchone() == (30,)
+    finally:
+        connection.close()
+
+
+def test_a_stale_check_never_writes_a_version_with_the_same_bytes(tmp_path, corpus_dir, monkeypatch):
+    """What the second of two racing processes sees: its check ran before the first one's write committed."""
+    write_file(tmp_path / "lib", "energy.txt", ENERGY)
+    ingest([tmp_path / "lib"], corpus_dir)
+    monkeypatch.setattr(CorpusStore, "latest_version", lambda self, source_key: None)
+    report = ingest([tmp_path / "lib"], corpus_dir)
+    assert [(item.outcome, item.version) for item in report.items] == [("unchanged", 1)]
+    with CorpusStore(corpus_dir) as store:
+        assert store.document("lib/energy").versions == 1
+
+
+def ingest_pruning(folder: Path, corpus_dir: Path):
+    with CorpusStore(corpus_dir) as store:
+        return ingest_paths([folder], store, IngestConfig(min_passage_chars=20), prune=True)
+
+
+def test_prune_tombstones_documents_whose_files_are_gone_and_history_stays(tmp_path, corpus_dir):
+    from veriground.config import RetrievalConfig
+    from veriground.retrieval.search import BM25Retriever
+
+    notes(tmp_path / "lib")
+    write_file(tmp_path / "lib", "records.jsonl", '{"id": "r1", "text": "Entropy never decreases in isolation."}\n')
+    write_file(tmp_path / "other", "kept.txt", "Speed is distance over time, in metres per second.")
+    ingest([tmp_path / "lib", tmp_path / "other"], corpus_dir)
+    (tmp_path / "lib" / "physics" / "energy.md").unlink()
+    report = ingest_pruning(tmp_path / "lib", corpus_dir)
+    assert [(item.outcome, item.doc_id, item.version) for item in report.items if item.outcome == "removed"] == [
+        ("removed", "lib/physics/energy", 2)
+    ]
+    assert report.removed == 1 and report.failed == 0
+    with CorpusStore(corpus_dir) as store:
+        assert store.document("lib/physics/energy").deleted
+        assert store.document("lib/physics/energy", 1).n_passages == 3  # the old version is still readable
+        assert {doc.doc_id for doc in store.list_documents()} == {
+            "lib/physics/extra",
+            "lib/records.jsonl/r1",
+            "other/kept",
+        }
+        hits = BM25Retriever(store, RetrievalConfig()).retrieve("kinetic energy motion", top_k=10)
+        assert all(hit.doc_id != "lib/physics/energy" for hit in hits)
+    notes(tmp_path / "lib")  # the file comes back: a new version with the same passage ids as version 1
+    item = next(i for i in ingest_pruning(tmp_path / "lib", corpus_dir).items if i.doc_id.endswith("energy"))
+    assert (item.outcome, item.version) == ("new_version", 3)
+    with CorpusStore(corpus_dir) as store:
+        old, new = (store.passages_of("lib/physics/energy", version) for version in (1, 3))
+    assert [p.passage_id for p in old] == [p.passage_id for p in new]
+
+
+def test_corpus_remove_checks_every_id_first_and_search_stops_finding_it(tmp_path, capsys):
+    import json
+
+    from veriground.cli import main
+
+    write_file(tmp_path / "lib", "energy.txt", ENERGY)
+    corpus = str(tmp_path / "c")
+    assert main(["ingest", str(tmp_path / "lib"), "--corpus", corpus]) == 0
+    assert main(["corpus", "remove", "lib/energy", "lib/nope", "--corpus", corpus]) == 4
+    assert "no document 'lib/nope'" in capsys.readouterr().err
+    main(["search", "kinetic energy", "--corpus", corpus, "--json"])
+    assert len(json.loads(capsys.readouterr().out)) == 1  # nothing was removed
+    assert main(["corpus", "remove", "lib/energy", "--corpus", corpus]) == 0
+    assert "v2 is a tombstone" in capsys.readouterr().out
+    main(["search", "kinetic energy", "--corpus", corpus, "--json"])
+    assert json.loads(capsys.readouterr().out) == []
+    assert main(["corpus", "show", "lib/energy", "--version", "1", "--corpus", corpus]) == 0
+    assert "Kinetic energy" in capsys.readouterr().out

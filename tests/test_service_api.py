@@ -300,10 +300,16 @@ def test_lone_surrogates_are_422_not_500(client, path, body, where):
     assert_problem(response, 422, f"{where} holds a lone UTF-16 surrogate")
 
 
-def test_hostile_run_of_characters_is_verified_in_linear_time(client):
+def test_hostile_run_of_characters_is_verified_in_linear_time(demo_corpus):
     """'a=a=a=…' used to cost minutes (quadratic regex scans) while every other request queued behind it."""
-    response = client.post("/verify", json={"text": "a=" * 40_000})
-    assert response.status_code == 200
+    with make_client(demo_corpus, **{"service.max_sentence_chars": 100_000}) as lenient:
+        assert lenient.post("/verify", json={"text": "a=" * 40_000}).status_code == 200
+
+
+def test_a_run_on_sentence_over_the_server_limit_is_413_before_it_queues(client):
+    body = assert_problem(client.post("/verify", json={"text": "a=" * 40_000}), 413,
+                          "a sentence of 80,000 characters", "service.max_sentence_chars=3,000")
+    assert "VERIGROUND_SERVICE__MAX_SENTENCE_CHARS" in body["detail"]
 
 
 def test_upload_source_id_with_control_characters_is_refused(client):

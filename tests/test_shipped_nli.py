@@ -20,8 +20,10 @@ from veriground.evaluation.datasets import NLIItem
 from veriground.evaluation.heldout import split_rows
 from veriground.schema import LabelledPair
 from veriground.training.calibration import fit_temperature, mixed_nll
-from veriground.training.nli_mix import TrainPair, select_evidence
+from veriground.training.nli_mix import TRAIN_LABELS, TrainPair, select_evidence
+from veriground.training.nli_trainer import CLASS_WEIGHT_RANGE, class_weights
 from veriground.training.synthetic_pairs import synthetic_pairs
+from veriground.training.unit_conversions import convert_unit, convert_unit_unscaled
 
 FOLDER = shipped_model_folder()
 
@@ -37,7 +39,7 @@ def test_default_config_selects_the_shipped_model_and_names_its_checksum(shipped
     model = build_nli(config.models)
     manifest = json.loads((FOLDER / MANIFEST).read_text())
     assert (model.name, model.model_id, model.checksum) == (
-        "veriground-nli.v1",
+        manifest.get("name", "veriground-nli.v1"),
         manifest["model_id"],
         manifest["sha256"],
     )
@@ -48,8 +50,9 @@ def test_models_check_shows_the_shipped_model_with_its_checksum(monkeypatch, cap
     monkeypatch.delenv("VERIGROUND_MODELS__NLI")
     assert main(["models", "check"]) == 0
     line = next(line for line in capsys.readouterr().out.splitlines() if " nli " in line)
-    assert line.startswith("ok") and "veriground-nli.v1" in line
-    assert json.loads((FOLDER / MANIFEST).read_text())["sha256"] in line
+    manifest = json.loads((FOLDER / MANIFEST).read_text())
+    assert line.startswith("ok") and manifest.get("name", "veriground-nli.v1") in line
+    assert manifest["sha256"] in line
 
 
 def test_shipped_files_fit_the_size_budget():
@@ -186,3 +189,90 @@ def test_training_a_tiny_encoder_is_deterministic_and_checkpointed(tmp_path):
     assert sorted(p.name for p in (tmp_path / "a" / "checkpoints").iterdir()) == ["step-4", "step-6"]
     saved = json.loads((first / "config.json").read_text())
     assert saved["id2label"] == {"0": "entailment", "1": "neutral", "2": "contradiction"}
+
+
+def test_unit_conversions_keep_the_quantity_and_their_twins_change_it():
+    sentence = "Objects near the surface fall with an acceleration of 9.8 m/s2."
+    assert convert_unit(sentence) == "Objects near the surface fall with an acceleration of 980 cm/s2."
+    assert convert_unit_unscaled(sentence) == "Objects near the surface fall with an acceleration of 9.8 cm/s2."
+    assert convert_unit("The package weighs 2.5 kg.") == "The package weighs 2500 g."
+    assert convert_unit("The trip takes 2 hours.") == "The trip takes 120 minutes."
+    assert convert_unit("Version 2 of the handbook.") is None and convert_unit_unscaled("No quantity here.") is None
+
+
+def test_synthetic_mix_pairs_every_near_copy_edit_with_an_entailed_near_copy():
+    paragraphs = [
+        ["Eligible employees receive 12 weeks of paid leave each year.", "The leave must not be split into parts."],
+        ["However, a heap can always be built in linear time, and it supports fast insertion of new keys."],
+        ["The probe moves at 30 m/s toward the target.", "Its mass is 4 kg, which is larger than before."],
+        ["Every node in a binary tree has at most two children.", "A leaf has no children at all."],
+        ["Employees may carry unused paid leave into the following year."],
+    ]
+    pairs = synthetic_pairs([("doc", paragraphs)], per_document=10)
+    entailed = [pair for pair in pairs if pair.label == "entailment"]
+    changed = [pair for pair in pairs if pair.label in ("contradiction", "not_entailment")]
+    assert len(entailed) >= len(changed) > 0
+    assert {"unit-conversion", "unit-unscaled", "number", "identity", "window-copy"} <= {
+        pair.source.split(":")[1] for pair in pairs
+    }
+    for pair in changed:  # here every premise also entails a near copy: copying alone says nothing about the label
+        assert any(other.premise == pair.premise for other in entailed), pair
+    assert any(pair.source == "synthetic:same-topic" and pair.label == "neutral" for pair in pairs)
+
+
+def test_evidence_units_are_the_best_aligned_one_to_three_sentences():
+    document = [
+        "The council met on Monday. Rain fell all week. The council approved the new budget of 4 million dollars. "
+        "Schools reopened in March. The mayor praised the budget vote. Traffic was heavy."
+    ]
+    unit = select_evidence(document, "The council approved a budget of 4 million dollars, which the mayor praised.")
+    assert unit == "The council approved the new budget of 4 million dollars. The mayor praised the budget vote."
+    assert len(select_evidence(document * 3, "council budget rain schools traffic mayor week").split(". ")) <= 3
+
+
+def test_class_weights_are_inverse_frequency_and_clipped():
+    pairs = [TrainPair("p", "h", "entailment", "t")] * 6 + [TrainPair("p", "h", "neutral", "t")] * 2
+    pairs += [TrainPair("p", "h", "contradiction", "t")] * 4
+    weights = dict(zip(TRAIN_LABELS, class_weights(pairs), strict=True))
+    assert weights["neutral"] > weights["contradiction"] > weights["entailment"] >= CLASS_WEIGHT_RANGE[0]
+    assert weights["neutral"] <= CLASS_WEIGHT_RANGE[1] and weights["not_entailment"] == 1.0
+
+
+def _tiny_base(tmp_path: Path) -> Path:
+    transformers = pytest.importorskip("transformers")
+    from veriground.backends.model_files import minilm_dir
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(minilm_dir())
+    config = transformers.BertConfig(
+        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=37
+    )
+    base = tmp_path / "base"
+    transformers.BertModel(config).save_pretrained(base)
+    tokenizer.save_pretrained(base)
+    return base
+
+
+def test_training_keeps_the_best_dev_model_and_a_time_limit_stops_at_a_resumable_checkpoint(tmp_path):
+    from veriground.training.nli_trainer import TrainSettings, train_classifier
+
+    base = _tiny_base(tmp_path)
+    pairs = [
+        TrainPair(f"The value is {i}.", f"The value is {i + (i % 2)}.", ("entailment", "contradiction")[i % 2], "t")
+        for i in range(32)
+    ]
+    dev = pairs[:6]
+    settings = TrainSettings(base=str(base), epochs=2, batch_size=8, max_length=32, eval_every=2, patience=50)
+    lines: list[str] = []
+    best = train_classifier(pairs, settings, tmp_path / "a", dev=dev, log=lines.append)
+    record = json.loads((best / "best.json").read_text())
+    assert best.name == "best" and (best / "model.safetensors").is_file()
+    scores = [float(line.split("dev score ")[1].split()[0]) for line in lines if "dev score" in line]
+    assert len(scores) == 4 and record["score"] == pytest.approx(min(scores), abs=1e-4) and record["step"] % 2 == 0
+
+    stopped = tmp_path / "b"
+    train_classifier(pairs, settings, stopped, dev=dev, time_limit_s=0.0, log=lines.append)
+    assert lines[-1] == "stopped at step 1: time limit reached"
+    assert [p.name for p in (stopped / "checkpoints").iterdir()] == ["step-1"]
+    resumed = train_classifier(pairs, settings, stopped, dev=dev, resume=True)
+    assert json.loads((resumed / "best.json").read_text())["step"] >= 1
+    assert sorted(p.name for p in (stopped / "checkpoints").iterdir()) == ["step-4", "step-8"]  # epoch ends

@@ -15,6 +15,12 @@ from veriground.schema import (
 )
 from veriground.verdicts.rules import RULES, decide, summarize_evidence
 
+# Seed 000's decision tree: the thresholds its conflict table was written for (the shipped defaults read calibrated
+# probabilities with thresholds chosen on dev data; test_verdict_semantics.py covers them).
+SEED = VerificationConfig(
+    min_entailment_prob=0.60, weak_entailment_prob=0.60, max_contradiction_prob=0.30, min_supporting_sources=2
+)
+
 VERIFIED, LOW, REJECTED = VerificationStatus.VERIFIED, VerificationStatus.LOW_CONFIDENCE, VerificationStatus.REJECTED
 
 
@@ -55,20 +61,20 @@ SEED_TABLE = [
 
 @pytest.mark.parametrize(("scenario", "evidence", "status", "reason"), SEED_TABLE, ids=[row[0] for row in SEED_TABLE])
 def test_seed_conflict_resolution_table(scenario, evidence, status, reason):
-    config = VerificationConfig()
+    config = SEED
     decision = decide(summarize_evidence(evidence, config), config)
     assert (decision.status, decision.reason) == (status, reason)
 
 
 def test_the_summary_keeps_the_values_the_rules_read():
-    config = VerificationConfig()
+    config = SEED
     inputs = summarize_evidence(judged(("a", 0.75, 0.05), ("b", 0.70, 0.10), ("c", 0.10, 0.45)), config)
     assert (inputs.max_entailment, inputs.max_contradiction, inputs.entailing_sources) == (0.75, 0.45, 2)
     assert (inputs.strongest_entailment_passage, inputs.strongest_contradiction_passage) == ("p0", "p2")
 
 
 def test_same_source_cited_twice_counts_once_but_source_type_distinguishes():
-    config = VerificationConfig()
+    config = SEED
     evidence = judged(("a", 0.9, 0.0), ("a", 0.8, 0.0))
     assert summarize_evidence(evidence, config).entailing_sources == 1
     relabelled = [evidence[0], evidence[1].model_copy(update={"source_type": SourceType.LECTURE_NOTES})]
@@ -76,7 +82,7 @@ def test_same_source_cited_twice_counts_once_but_source_type_distinguishes():
 
 
 def test_unavailable_nli_gives_unverified_never_supported():
-    config = VerificationConfig()
+    config = SEED
     inputs = summarize_evidence(
         judged(("a", 0.9, 0.0), ("b", 0.9, 0.0)), config, nli_status=SignalStatus.UNAVAILABLE, nli_reason="timeout"
     )
@@ -90,15 +96,15 @@ def test_unavailable_nli_gives_unverified_never_supported():
 
 
 def test_contradiction_from_the_entailing_passage_itself_is_high_contradiction():
-    config = VerificationConfig()
+    config = SEED
     decision = decide(summarize_evidence(judged(("a", 0.70, 0.40), ("b", 0.65, 0.10)), config), config)
     assert (decision.rule, decision.reason) == ("high-contradiction", RejectionReason.HIGH_CONTRADICTION)
 
 
 def test_thresholds_come_from_config():
     evidence = judged(("a", 0.65, 0.15), ("b", 0.62, 0.10))
-    strict = VerificationConfig(min_entailment_prob=0.7)
-    lenient = VerificationConfig(min_supporting_sources=1)
+    strict = SEED.model_copy(update={"min_entailment_prob": 0.7, "weak_entailment_prob": 0.7})
+    lenient = SEED.model_copy(update={"min_supporting_sources": 1})
     assert decide(summarize_evidence(evidence, strict), strict).reason == RejectionReason.LOW_ENTAILMENT
     single = judged(("a", 0.90, 0.05))
     assert decide(summarize_evidence(single, lenient), lenient).status == VERIFIED
@@ -140,14 +146,14 @@ FINDINGS_TABLE = [
     ("rule", "evidence", "findings", "status", "reason"), FINDINGS_TABLE, ids=[row[0] for row in FINDINGS_TABLE]
 )
 def test_citation_numeric_and_conflict_findings(rule, evidence, findings, status, reason):
-    config = VerificationConfig()
+    config = SEED
     decision = decide(summarize_evidence(evidence, config, **findings), config)
     assert (decision.rule, decision.status, decision.reason) == (rule, status, reason)
 
 
 def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
     fired = set()
-    config = VerificationConfig()
+    config = SEED
     cases = [row[1] for row in SEED_TABLE] + [judged(("a", 0.70, 0.40), ("b", 0.65, 0.10))]
     for evidence in cases:
         fired.add(decide(summarize_evidence(evidence, config), config).rule)
@@ -155,5 +161,7 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
         fired.add(decide(summarize_evidence(evidence, config, **findings), config).rule)
     unavailable = summarize_evidence(judged(("a", 0.9, 0.0)), config, nli_status=SignalStatus.UNAVAILABLE)
     fired.add(decide(unavailable, config).rule)
+    banded = SEED.model_copy(update={"weak_entailment_prob": 0.4})
+    fired.add(decide(summarize_evidence(judged(("a", 0.5, 0.1)), banded), banded).rule)
     assert fired == {rule.name for rule in RULES}
     assert RULES[-1].name == "sufficient-evidence"

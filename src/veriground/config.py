@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from veriground.errors import ConfigError
-from veriground.schema import SourceType
+from veriground.schema import PassageKind, SourceType
 
 CONFIG_FILE_NAME = "veriground.toml"
 ENV_PREFIX = "VERIGROUND_"
@@ -55,6 +55,17 @@ class RetrievalConfig(Section):
     rrf_k: int = Field(60, ge=1, le=1000)  # Cormack, Clarke & Buettcher 2009
     # Seed 004 §3.4: retrieve 20, rerank to top_k, when a reranker is configured.
     rerank_candidates: int = Field(20, ge=1, le=500)
+    # Passage kinds search, verify and ask may return (text, heading, exercise, quiz, glossary; set at ingest by
+    # corpus/passage_kinds.py). Exercises, quiz options and glossary lines state no facts, so only text is evidence.
+    evidence_kinds: tuple[PassageKind, ...] = Field(("text",), min_length=1)
+
+    @field_validator("evidence_kinds", mode="before")
+    @classmethod
+    def _split_kinds(cls, value: Any) -> Any:
+        """A comma-separated string ("text,quiz", from the environment or a flag) reads as a tuple."""
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
 
 
 class ModelsConfig(Section):
@@ -79,11 +90,27 @@ class ModelsConfig(Section):
 
 
 class VerificationConfig(Section):
-    """Seed 000 "Evidence Sufficiency Decision Tree" thresholds."""
+    """Seed 000 "Evidence Sufficiency Decision Tree" thresholds, applied to calibrated probabilities.
 
-    min_entailment_prob: float = Field(0.60, ge=0, le=1)
-    min_supporting_sources: int = Field(2, ge=1, le=20)
-    max_contradiction_prob: float = Field(0.30, ge=0, le=1)
+    With the calibrated aggregator (the default) the three probability thresholds read P(supported) and
+    P(contradicted) of the best evidence unit, and were chosen on the visible dev rows by `veriground calibrate`
+    (verdicts/aggregator.json records the figures they were chosen for). With aggregator = "raw" they read the NLI
+    model's own probabilities, as seed 000 wrote them (0.60 / 0.30).
+    """
+
+    # Supported at or above; Low Confidence from weak_entailment_prob up to it; below that, Unsupported. None: the
+    # thresholds that belong to the aggregator in use (chosen with it by `calibrate`; seed 000's 0.60 / 0.60 / 0.30
+    # for the raw NLI), since a threshold means nothing apart from the probabilities it is compared with.
+    min_entailment_prob: float | None = Field(None, ge=0, le=1)
+    weak_entailment_prob: float | None = Field(None, ge=0, le=1)
+    # One trusted source suffices: a teacher with one textbook or an analyst with one handbook must be able to see
+    # "Supported"; reports still say how many independent sources agree. Seed 000's rule is 2.
+    min_supporting_sources: int = Field(1, ge=1, le=20)
+    max_contradiction_prob: float | None = Field(None, ge=0, le=1)
+    # "calibrated": the fitted aggregator for the configured NLI (raw when none was fitted for it); "raw": the
+    # NLI's probabilities alone.
+    aggregator: Literal["calibrated", "raw"] = "calibrated"
+    aggregator_path: Path | None = None  # a file written by `veriground calibrate --out`; None: the shipped one
     # Seed 000 measured 200-300 claims per session; 2000 leaves room and bounds a run's time.
     max_claims: int = Field(2000, ge=1, le=1_000_000)
     # 1 MB of text is ~150k words, far beyond any answer or set of notes; bounds memory before claims exist.
@@ -98,6 +125,9 @@ class VerificationConfig(Section):
     # `atomic`: split sentences into atomic claims (claims/atomicity.py); false: one claim per sentence.
     contradictions: bool = True
     atomic: bool = True
+    # Issue 17: the domain profile (src/veriground/domains/profiles.py) that picks the formal checks, the claim
+    # types in scope and per-domain threshold overrides.
+    domain: Literal["general", "physics", "discrete_math", "algorithms", "policy"] = "general"
 
 
 class AnswerConfig(Section):
@@ -166,6 +196,20 @@ class ServiceConfig(Section):
     cors_origins: tuple[str, ...] = ()  # off unless origins are listed
     log_text: bool = False  # debug: put raw questions and texts in the request log
     exports_kept: int = Field(64, ge=1, le=10_000)  # recent reports the page can export
+    # A request not answered by then is stopped between stages, its partial work discarded, and answered 503.
+    request_deadline_s: float = Field(30.0, gt=0, le=3600)
+    # Lower than verification.max_claims (2000, ~13 min on one engine thread): a server request stays short.
+    max_claims: int = Field(200, ge=1, le=1_000_000)
+    # One sentence this long already costs seconds (NLI windows over it against every passage); 3000 characters
+    # is ~500 words, beyond any sentence a person writes.
+    max_sentence_chars: int = Field(3000, ge=1, le=10_000_000)
+    # uvicorn/h11: an idle keep-alive connection is closed after this; the request line and headers must arrive
+    # within header_timeout_s, and the whole body within body_timeout_s of them (else 408 and the socket closes).
+    keep_alive_s: float = Field(5.0, gt=0, le=600)
+    header_timeout_s: float = Field(10.0, gt=0, le=600)
+    body_timeout_s: float = Field(30.0, gt=0, le=3600)
+    # Open connections (slow ones included) past which a request gets 503 with Retry-After.
+    max_connections: int = Field(256, ge=1, le=100_000)
 
 
 class Config(Section):
@@ -245,7 +289,8 @@ def _merge(into: dict[str, dict[str, Any]], layer: Mapping[str, Any], origin: st
 def _describe(err: ValidationError) -> str:
     first = err.errors()[0]
     key = ".".join(str(part) for part in first["loc"])
-    flag = "--" + key.split(".")[-1].replace("_", "-")
+    field = next(str(part) for part in reversed(first["loc"]) if isinstance(part, str)) if first["loc"] else key
+    flag = "--" + field.replace("_", "-")  # a list item's index is not a flag: name the list's key
     if first["type"] == "extra_forbidden":
         return f"unknown config key {key}; see `veriground config` for the valid keys"
     value = first.get("input")

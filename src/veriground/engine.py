@@ -42,15 +42,16 @@ from veriground.schema import (
 from veriground.signals import (
     check_citations,
     compute_coverage,
-    compute_nli,
     compute_numeric,
 )
 from veriground.signals.conflicts import find_evidence_conflicts
 from veriground.signals.llm_judge import JUDGE_NAME, judge_claims
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.text_input import check_encodable
+from veriground.verdicts.aggregator import SupportAggregator, load_aggregator, resolve_thresholds
 from veriground.verdicts.explain import decision_confidence, display_verdict, rationale
 from veriground.verdicts.rules import Decision, decide, summarize_evidence
+from veriground.verdicts.support import judge_evidence
 
 PIPELINE_VERSION = f"veriground-{__version__}/verify.v1"
 # Numbers are compared only in evidence sentences that carry at least half of the claim's content, so a
@@ -91,11 +92,41 @@ def verify_text(
             f"the text has {len(text):,} characters, over verification.max_input_chars={limit:,}; "
             "split it or raise the limit with --max-input-chars"
         )
-    answer_id = "ans_" + _sha256(text)[:12]
-    claims = extract_claims(text, answer_id=answer_id, max_claims=config.verification.max_claims)
+    claims = extract_claims(text, answer_id=answer_id_of(text), max_claims=config.verification.max_claims)
     if not config.verification.atomic:
         claims = join_atoms(text, claims)
     clock.lap("claims")
+    return verify_claims(
+        text, claims, config=config, source=source, nli=nli, query=query, judge=judge, clock=clock
+    )
+
+
+def with_thresholds(config: Config, aggregator: SupportAggregator) -> Config:
+    """The config the stages read and the manifest records: unset thresholds filled from the aggregator."""
+    return config.model_copy(update={"verification": resolve_thresholds(config.verification, aggregator)})
+
+
+def answer_id_of(text: str) -> str:
+    return "ans_" + _sha256(text)[:12]
+
+
+def verify_claims(
+    text: str,
+    claims: Sequence[Claim],
+    *,
+    config: Config,
+    source: EvidenceSource,
+    nli: NLIModel,
+    query: str | None = None,
+    judge: LLM | None = None,
+    clock: _StageClock | None = None,
+) -> VerificationReport:
+    """Verify claims already extracted from `text` (their spans index into it; grounded QA builds them from its
+    drafted sentences with their citations, so nothing is joined into text and parsed back)."""
+    clock = clock or _StageClock(None)
+    answer_id = answer_id_of(text)
+    aggregator = load_aggregator(nli.name, config.verification.aggregator, config.verification.aggregator_path)
+    config = with_thresholds(config, aggregator)
     evidence = dict(
         zip(
             (claim.claim_id for claim in claims),
@@ -108,7 +139,8 @@ def verify_text(
         for claim in claims
     }
     clock.lap("evidence")
-    nli_signals = compute_nli(claims, evidence, nli)
+    hypotheses = {} if query is None else contextual_hypotheses(claims, query)
+    nli_signals = judge_evidence(claims, evidence, nli, aggregator, hypotheses)
     clock.lap("nli")
     conflicts: dict[str, list[EvidenceConflict]] = {}
     conflict_problem = None
@@ -148,11 +180,8 @@ def verify_text(
             reason=decision.reason,
             rule=decision.rule,
         )
-        supporting = tuple(
-            chunk
-            for chunk, signal in zip(chunks, signals.nli, strict=False)
-            if signal.entailment_prob is not None and signal.entailment_prob >= config.verification.min_entailment_prob
-        )
+        supporting_ids = set(decision.inputs.supporting_passages)
+        supporting = tuple(chunk for chunk in chunks if chunk.passage_id in supporting_ids)
         outcomes.append(ClaimOutcome(claim, claim_decision, supporting))
         pair = ClaimEvidencePair(
             claim_id=claim.claim_id,
@@ -195,7 +224,7 @@ def verify_text(
         version=PIPELINE_VERSION,
     )
     result = VerificationReport(
-        manifest=_manifest(text, config, source, nli, judge, claim_reports, judge_warnings),
+        manifest=_manifest(text, config, source, nli, aggregator, judge, claim_reports, judge_warnings),
         annotated_answer=annotated,
         claims=claim_reports,
         final_response=rewritten.final_response,
@@ -209,6 +238,23 @@ def verify_text(
     )
     clock.lap("mitigation_and_report")
     return result
+
+
+# An answer this short ("Arthur's Magazine") is a fragment: it only means something as the answer to its question.
+FRAGMENT_MAX_WORDS = 6
+
+
+def contextual_hypotheses(claims: Sequence[Claim], question: str) -> dict[str, str]:
+    """For each claim that is a fragment, the statement the NLI should read instead: the answer in its question's
+    context. Whole sentences are read as they are; the question itself is never a claim."""
+    asked = question.strip().rstrip("?").strip()
+    if not asked:
+        return {}
+    return {
+        claim.claim_id: f'The answer to "{asked}?" is {claim.text.strip().rstrip(".")}.'
+        for claim in claims
+        if len(claim.text.split()) <= FRAGMENT_MAX_WORDS and claim.text.strip().rstrip(".") != asked
+    }
 
 
 class _StageClock:
@@ -238,11 +284,12 @@ def _decision_inputs(
             passage_id=chunk.passage_id,
             source_id=chunk.source,
             source_type=chunk.source_type,
-            entailment_prob=signal.entailment_prob,
-            contradiction_prob=signal.contradiction_prob,
+            entailment_prob=signal.support_prob,
+            contradiction_prob=signal.refute_prob,
+            content_sha256=getattr(chunk, "doc_sha256", None),
         )
         for chunk, signal in zip(chunks, signals.nli, strict=False)
-        if signal.status == SignalStatus.COMPUTED
+        if signal.status == SignalStatus.COMPUTED and signal.support_prob is not None
     ]
     verification = config.verification
     high_conflicts = sum(1 for conflict in conflicts if conflict.severity == "high")
@@ -341,11 +388,20 @@ def _manifest(
     config: Config,
     source: EvidenceSource,
     nli: NLIModel,
+    aggregator: SupportAggregator,
     judge: LLM | None,
     claims: Sequence[ClaimReport],
     judge_warnings: Sequence[str],
 ) -> ReportManifest:
     backends = [BackendInfo(role="nli", name=nli.name, model_id=nli.model_id, checksum=nli.checksum)]
+    aggregator_id = (
+        f"logistic support/refute model fitted for {aggregator.nli_name}"
+        if aggregator.calibrated
+        else f"the NLI's own probabilities ({aggregator.nli_name}); no calibrated aggregator applies"
+    )
+    backends.append(
+        BackendInfo(role="aggregator", name=aggregator.name, model_id=aggregator_id, checksum=aggregator.data_sha256)
+    )
     backends += source.backends()
     if judge is not None:
         backends.append(

@@ -7,7 +7,7 @@ seed 000 LearningClaim / DomainProfile / RejectionReason); fields the seeds lack
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -104,6 +104,12 @@ class AnswerConfidence(StrEnum):
 # --- corpus -------------------------------------------------------------------------------------
 
 
+PassageKind = Literal["text", "heading", "exercise", "quiz", "glossary"]
+# Only `text` passages are evidence by default (config retrieval.evidence_kinds): exercises, quiz items and their
+# multiple-choice options, glossary lists and bare headings state no facts a claim can rest on.
+PASSAGE_KINDS: tuple[str, ...] = get_args(PassageKind)
+
+
 class PageSpan(Record):
     """Where one PDF page lies in the normalised document text."""
 
@@ -136,6 +142,8 @@ class Passage(Record):
     page: int | None = None
     source_id: str
     source_type: SourceType
+    kind: PassageKind = "text"  # what the block is (corpus/passage_kinds.py); only evidence kinds are retrieved
+    doc_sha256: str | None = None  # SHA-256 of the document version's file bytes (of the record, for JSONL)
 
 
 class DocumentInfo(Record):
@@ -153,9 +161,13 @@ class DocumentInfo(Record):
     n_passages: int = Field(ge=0)
     n_chars: int = Field(ge=0)
     metadata: dict[str, MetadataValue] = Field(default_factory=dict)
+    # A tombstone: `corpus remove` or `ingest --prune` deleted the document in this version; it has no text or
+    # passages, search and verification no longer see the document, and older versions stay readable.
+    deleted: bool = False
 
 
-IngestOutcome = Literal["added", "new_version", "unchanged", "skipped", "failed"]
+# "removed": `ingest --prune` found the document's file gone and recorded a tombstone version.
+IngestOutcome = Literal["added", "new_version", "unchanged", "skipped", "failed", "removed"]
 
 
 class IngestItem(Record):
@@ -178,6 +190,7 @@ class IngestReport(Record):
     skipped: int
     failed: int
     passages_indexed: int
+    removed: int = 0  # documents `ingest --prune` marked deleted (a tombstone version each)
 
 
 # --- seed 001 data structures ------------------------------------------------------------------
@@ -207,6 +220,9 @@ class EvidenceChunk(Record):
     source_type: SourceType = SourceType.UNKNOWN
     version: str  # "<doc_id>@v<version>"
     page: int | None = None
+    kind: PassageKind = "text"  # the passage's kind (text, heading, exercise, quiz, glossary)
+    # SHA-256 of the document version's file bytes: byte-identical files ingested under two paths share it.
+    doc_sha256: str | None = None
 
 
 class Claim(Record):
@@ -286,14 +302,33 @@ class SignalRecord(Record):
     reason: str | None = None  # why it is not_applicable or unavailable
 
 
+class UnitJudgement(Record):
+    """One evidence unit (a sentence or a 2-3-sentence window of a passage) read against a claim: the NLI's raw
+    probabilities, the signal values the aggregator combined, and the calibrated probabilities it gave."""
+
+    char_start: int = Field(ge=0)  # offsets into the passage text
+    char_end: int = Field(ge=0)
+    alignment: float = Field(ge=0, le=1)  # share of the claim's content stems and numbers the unit contains
+    entailment_prob: float = Field(ge=0, le=1)  # the NLI model's, raw
+    contradiction_prob: float = Field(ge=0, le=1)
+    features: dict[str, float] = Field(default_factory=dict)  # what the aggregator read, by name
+    support_prob: float = Field(ge=0, le=1)  # calibrated P(the unit supports the claim)
+    refute_prob: float = Field(ge=0, le=1)  # calibrated P(the unit contradicts it); 0 for a unit not about the claim
+
+
 class NLISignal(SignalRecord):
-    """Entailment evidence for one claim (hypothesis) against one passage (premise)."""
+    """Entailment evidence for one claim (hypothesis) against one passage (premise): the raw NLI probabilities of
+    its best-supporting unit, and the calibrated support and refutation of the passage (its units' maxima)."""
 
     passage_id: PassageId | None = None
     entailment_prob: float | None = Field(None, ge=0, le=1)
     neutral_prob: float | None = Field(None, ge=0, le=1)
     contradiction_prob: float | None = Field(None, ge=0, le=1)
     model: str  # backend name, e.g. "lexical-nli.v1"; reports show which NLI judged
+    support_prob: float | None = Field(None, ge=0, le=1)
+    refute_prob: float | None = Field(None, ge=0, le=1)
+    aggregator: str | None = None  # what turned unit signals into support/refute probabilities
+    units: tuple[UnitJudgement, ...] = ()  # the units read, best-supporting first
 
 
 class CoverageSignal(SignalRecord):
@@ -322,6 +357,55 @@ class CitationSignal(SignalRecord):
     dangling_ids: tuple[str, ...] = ()
     outside_pack_ids: tuple[str, ...] = ()
     overlap_ratio: float | None = Field(None, ge=0, le=1)
+
+
+FormalOutcome = Literal[
+    "ok", "dimension_mismatch", "unit_dimension_mismatch", "equation_mismatch", "complexity_mismatch", "out_of_range"
+]
+
+
+class FormalCheck(Record):
+    """One formal check of a claim (issue 17): what was compared, its outcome and why, in one line."""
+
+    check: Literal["dimensions", "unit_dimension", "equation", "complexity", "constants"]
+    outcome: FormalOutcome
+    reason: str  # "the evidence gives O(n^2) for quicksort's worst case; the claim says O(n log n)"
+    claim_span: tuple[int, int]  # character offsets into the claim text
+    claim_value: str | None = None  # "O(n log n)", "kg·m^3/s^3", "3.0e9 m/s"
+    evidence_index: int | None = Field(None, ge=0)  # position in the evidence texts compared with
+    evidence_span: tuple[int, int] | None = None  # character offsets into that evidence text
+    evidence_value: str | None = None
+
+
+class FormalSignal(Record):
+    """Formal checks (units, dimensions, equations, complexity bounds, constants) of one claim under a domain
+    profile. `unparsed` means the claim holds an equation or bound that could not be read: a status, never a verdict."""
+
+    status: Literal["computed", "not_applicable", "unparsed"]
+    reason: str | None = None  # one line: the first mismatch, what was checked, why nothing applied or what failed
+    domain: str = "general"
+    checks: tuple[FormalCheck, ...] = ()
+    unparsed: tuple[str, ...] = ()  # one line per equation or bound that could not be read
+    evidence_conflicts: tuple[str, ...] = ()  # seed T5: two evidence texts give different bounds for one case
+
+    @property
+    def mismatches(self) -> tuple[FormalCheck, ...]:
+        return tuple(check for check in self.checks if check.outcome != "ok")
+
+
+class ProfileSignal(Record):
+    """A domain profile hook's finding for one claim (issue 17): before verification (claim type, scope), on the
+    evidence (the kind of evidence the claim type needs), or after it (units present, equations parse)."""
+
+    hook: Literal["pre_verification", "evidence_match", "quality_gate"]
+    status: Literal["computed", "not_applicable"]
+    outcome: Literal[
+        "ok", "claim_type_not_allowed", "out_of_scope", "evidence_type_missing", "units_missing", "equation_unparsed"
+    ]
+    reason: str  # one line
+    domain: str
+    claim_type: ClaimType | None = None
+    claim_span: tuple[int, int] | None = None  # the words that decided it, offsets into the claim text
 
 
 class VerifierSignal(Record):
@@ -354,8 +438,9 @@ class EvidenceJudgement(Record):
     passage_id: PassageId
     source_id: str
     source_type: SourceType
-    entailment_prob: float = Field(ge=0, le=1)
+    entailment_prob: float = Field(ge=0, le=1)  # calibrated support (raw NLI entailment without an aggregator)
     contradiction_prob: float = Field(ge=0, le=1)
+    content_sha256: str | None = None  # the document's bytes: byte-identical files are one source
 
 
 class DecisionInputs(Record):
@@ -366,7 +451,9 @@ class DecisionInputs(Record):
     nli_reason: str | None = None
     max_entailment: float | None = Field(None, ge=0, le=1)
     max_contradiction: float | None = Field(None, ge=0, le=1)
-    entailing_sources: int = Field(0, ge=0)  # independent (source_id, source_type) pairs that entail
+    entailing_sources: int = Field(0, ge=0)  # independent sources (same content = one source) that entail
+    supporting_passages: tuple[PassageId, ...] = ()  # passages at or above verification.min_entailment_prob
+    contradiction_from_other_source: bool = False  # the most contradicting passage is independent of the supporters
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed
@@ -501,7 +588,7 @@ class LLMCompletion(Record):
 
 
 class BackendInfo(Record):
-    role: Literal["nli", "retriever", "embedder", "reranker", "llm"]
+    role: Literal["nli", "retriever", "embedder", "reranker", "llm", "aggregator"]
     name: str
     model_id: str
     checksum: str | None = None
@@ -761,6 +848,18 @@ class ServiceHealth(Record):
     llm: str | None
 
 
+class ServiceReadiness(Record):
+    """`GET /ready`: whether the server can take work now, answered without queueing for the engine."""
+
+    ready: bool
+    engine_loaded: bool
+    jobs_running: int = Field(ge=0)
+    jobs_queued: int = Field(ge=0)
+    estimated_wait_s: float = Field(ge=0)  # queued work at the measured rate
+    seconds_per_unit: float = Field(ge=0)  # measured cost of one claim x evidence passage
+    request_deadline_s: float = Field(gt=0)
+
+
 # --- evaluation (issue 7): golden queries and labelled pairs ----------------------------------------
 
 
@@ -798,6 +897,8 @@ class LabelledPair(Record):
     evidence_ids: tuple[PassageId, ...] = ()
     label: Literal["supported", "unsupported", "contradicted"]
     group: str | None = None
+    # The question `text` answers: a short answer ("Arthur's Magazine") is verified as the answer to it.
+    question: str | None = None
 
     @model_validator(mode="after")
     def _one_kind_of_evidence(self) -> LabelledPair:
@@ -832,6 +933,7 @@ SCHEMA_RECORDS: tuple[type[Record], ...] = (
     QAVerifyRequest,
     QAVerifyResult,
     ServiceHealth,
+    ServiceReadiness,
     GoldenQuery,
     LabelledPair,
 )
@@ -848,3 +950,116 @@ def export_json_schema() -> dict[str, Any]:
     )
     top["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     return top
+
+
+# --- critic mode (issue 19, seed 004 §3.7): policy-language findings L1-L6 ----------------------------------
+
+CriticLabel = Literal["L1", "L2", "L3", "L4", "L5", "L6"]
+CRITIC_LABELS: tuple[str, ...] = ("L1", "L2", "L3", "L4", "L5", "L6")
+
+
+class CriticFinding(Record):
+    """One label on one span of a draft: `span` indexes the draft text; `rule` names the lexicon entry, pattern or
+    check that fired; `related_span` is the other sentence of an L4 contradiction."""
+
+    label: CriticLabel
+    sentence_index: int = Field(ge=1)
+    span: tuple[int, int]
+    trigger: str
+    rationale: str
+    tier: Literal[1, 2]
+    confidence: float = Field(ge=0, le=1)
+    rule: str
+    related_span: tuple[int, int] | None = None
+
+
+class CriticSentence(Record):
+    """A sentence of the draft (1-based index) and the labels of the findings that the report keeps on it."""
+
+    index: int = Field(ge=1)
+    span: tuple[int, int]
+    text: str
+    labels: tuple[CriticLabel, ...] = ()
+
+
+class CriticLabelCheck(Record):
+    """How a label was looked for, and whether it could be: `not_checked` (e.g. L3 without a corpus) and
+    `unavailable` (a backend failed) mean its absence says nothing."""
+
+    label: CriticLabel
+    name: str
+    method: str
+    status: Literal["checked", "not_checked", "unavailable"]
+    reason: str | None = None
+
+
+class CriticTierResult(Record):
+    """One tier's findings. Tier 2 `fallback`: the LLM could not answer, so the report keeps tier 1's findings."""
+
+    tier: Literal[1, 2]
+    status: Literal["ran", "fallback"]
+    findings: tuple[CriticFinding, ...] = ()
+    labels: tuple[CriticLabel, ...] = ()
+    added_labels: tuple[CriticLabel, ...] = ()  # tier 2 only: labels tier 1 did not find
+    dropped_labels: tuple[CriticLabel, ...] = ()  # tier 2 only: tier-1 labels tier 2 did not keep
+    reason: str | None = None
+
+
+class CriticSummary(Record):
+    sentences: int = Field(ge=0)
+    flagged_sentences: int = Field(ge=0)
+    labels: tuple[CriticLabel, ...]
+    findings_by_label: dict[str, int]
+    final_tier: Literal[1, 2]
+
+
+class CriticManifest(Record):
+    """What produced a critique: no timestamps, only versions and content hashes."""
+
+    package_version: str
+    critic_version: str
+    tier_requested: Literal[1, 2]
+    lexicon_sha256: dict[str, str]
+    backends: tuple[BackendInfo, ...]
+    corpus_checked: bool
+    input_sha256: str
+    thresholds: dict[str, float]
+    warnings: tuple[str, ...] = ()
+
+
+class CriticReport(Record):
+    """`veriground critic` output: the draft's sentences, each label's check, tier 1's findings, tier 2's when it
+    was asked for, and `findings`, the final list (tier 2's when it ran, else tier 1's)."""
+
+    draft_id: str
+    text: str
+    sentences: tuple[CriticSentence, ...]
+    checks: tuple[CriticLabelCheck, ...]
+    tier1: CriticTierResult
+    tier2: CriticTierResult | None = None
+    findings: tuple[CriticFinding, ...]
+    summary: CriticSummary
+    manifest: CriticManifest
+
+
+class CriticRequest(RequestRecord):
+    """`POST /critic`: a draft and the tier (2 asks the configured LLM, falling back to tier 1)."""
+
+    text: str = Field(min_length=1)
+    tier: Literal[1, 2] = 1
+
+
+class CriticExample(Record):
+    """One row of the labelled critic set: a policy snippet, its gold labels (empty: neutral), and where the text
+    comes from (`source`, `license`)."""
+
+    id: str = Field(min_length=1)
+    text: str = Field(min_length=1)
+    labels: tuple[CriticLabel, ...] = ()
+    split: Literal["dev", "test"]
+    source: str = Field(min_length=1)
+    license: str = Field(min_length=1)
+    note: str | None = None
+
+
+SCHEMA_RECORDS = (*SCHEMA_RECORDS, CriticReport, CriticRequest, CriticExample)

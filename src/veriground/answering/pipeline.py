@@ -21,9 +21,10 @@ from veriground.answering.llm_answerer import draft_llm_answer
 from veriground.answering.policy import CheckedClaim, PolicyOutcome, apply_policy, clean_citations
 from veriground.answering.refinements import filter_suggestions, nearest_references, query_refinements
 from veriground.backends.protocols import LLM, NLIModel
+from veriground.claims import extract_claims
 from veriground.config import Config
 from veriground.corpus.store import CorpusStore
-from veriground.engine import build_manifest, verify_text
+from veriground.engine import answer_id_of, build_manifest, verify_claims
 from veriground.errors import BackendError, InputTextError, InputTooLargeError, NotFoundError
 from veriground.evidence.gather import CorpusEvidence, PackEvidence
 from veriground.retrieval.search import CorpusRetriever, QueryTerms
@@ -31,6 +32,7 @@ from veriground.schema import (
     AnswerConfidence,
     AnswerTrace,
     BackendInfo,
+    Claim,
     DraftAnswer,
     DraftClaim,
     EvidenceChunk,
@@ -164,33 +166,52 @@ def _verify(
     config: Config,
     nli: NLIModel,
 ) -> list[CheckedClaim]:
-    """Verify all cited sentences in one run of the verification core against exactly the evidence pack,
-    each sentence a block of its own, and hand each draft its atoms. Seed 003 §6.2 asks one direct citation
-    per factual claim, so one supporting source suffices here; comparative claims get their two in the policy."""
-    blocks, spans = [], []
-    offset = 0
-    for draft, cited in cleaned:
-        block = draft.text + "".join(f" [CITATION: {pid}]" for pid in cited)
-        spans.append((offset, offset + len(block)))
-        blocks.append(block)
-        offset += len(block) + len(BLOCK_SEPARATOR)
-    verifiable = [index for index, (_, cited) in enumerate(cleaned) if cited]
+    """Verify all cited sentences in one run of the verification core against exactly the evidence pack: each
+    sentence's atomic claims are built from the sentence with its citations attached (no citation markers are
+    written into text and parsed back), and each draft gets its atoms' reports. Seed 003 §6.2 asks one direct
+    citation per factual claim, so one supporting source suffices here (qa_verification); comparative claims get
+    their two in the policy."""
+    verifiable = [(index, draft, cited) for index, (draft, cited) in enumerate(cleaned) if cited]
     reports_by_block: dict[int, list] = {index: [] for index in range(len(cleaned))}
     if verifiable:
-        text = BLOCK_SEPARATOR.join(blocks)
-        qa_config = config.model_copy(
-            update={"verification": config.verification.model_copy(update={"min_supporting_sources": 1})}
-        )
+        text = BLOCK_SEPARATOR.join(draft.text for _, draft, _ in verifiable)
+        answer_id = answer_id_of(text)
+        claims, owner, offset = [], {}, 0
+        for index, draft, cited in verifiable:
+            for atom in extract_claims(draft.text, answer_id=answer_id, max_claims=config.verification.max_claims):
+                claim = _placed(atom, f"s{index + 1}", offset, cited)
+                claims.append(claim)
+                owner[claim.claim_id] = index
+            offset += len(draft.text) + len(BLOCK_SEPARATOR)
         evidence = PackEvidence([without_instructions(chunk) for chunk in chunks], config.retrieval)
-        report = verify_text(text, config=qa_config, source=evidence, nli=nli)
+        report = verify_claims(text, claims, config=qa_verification(config), source=evidence, nli=nli)
         for claim_report in report.claims:
-            start = claim_report.claim.answer_char_span[0]
-            index = next(i for i, (lo, hi) in enumerate(spans) if lo <= start < hi)
-            reports_by_block[index].append(claim_report)
+            reports_by_block[owner[claim_report.claim.claim_id]].append(claim_report)
     return [
         CheckedClaim(draft=draft, cited_ids=cited, reports=tuple(reports_by_block[index]) if cited else ())
         for index, (draft, cited) in enumerate(cleaned)
     ]
+
+
+def qa_verification(config: Config) -> Config:
+    """The config grounded QA verifies with: one supporting source per sentence (seed 003 §6.2), the rest as
+    configured. Run manifests record its thresholds, not the verify command's."""
+    verification = config.verification.model_copy(update={"min_supporting_sources": 1})
+    return config.model_copy(update={"verification": verification})
+
+
+def _placed(atom: Claim, prefix: str, offset: int, cited: tuple[str, ...]) -> Claim:
+    """A drafted sentence's atom as a claim of the joined answer: ids unique per sentence, spans shifted."""
+    start, end = atom.answer_char_span
+    parent = None if atom.parent_claim_id is None else f"{prefix}.{atom.parent_claim_id}"
+    return atom.model_copy(
+        update={
+            "claim_id": f"{prefix}.{atom.claim_id}",
+            "answer_char_span": (start + offset, end + offset),
+            "cited_ids": cited,
+            "parent_claim_id": parent,
+        }
+    )
 
 
 def _prompt_only(query: str, config: Config, backends: AnswerBackends, filters: Mapping[str, str]) -> GroundedAnswer:

@@ -115,7 +115,7 @@ def _judge(
     if not item.reports:
         return AnswerClaimTrace(**base, kept=False, reason="no checkable claim was found in this sentence"), None
     worst = next((r for r in item.reports if r.decision.status != "Supported"), item.reports[0])
-    supporting = _supporting_passages(item.reports, verification)
+    supporting = _supporting_passages(item.reports)
     entailment = min((r.inputs.max_entailment or 0.0) for r in item.reports)
     facts = {"verdict": worst.decision.status, "rule": worst.decision.rule, "entailment_prob": round(entailment, 6)}
     if worst.decision.status != "Supported":
@@ -135,19 +135,10 @@ def _judge(
     return trace, GroundedClaim(text=draft.text, supporting_citations=citations, support_level=level)
 
 
-def _supporting_passages(reports: Sequence[ClaimReport], verification: VerificationConfig) -> tuple[str, ...]:
-    """Passages that entail every atom of the sentence without contradicting it."""
-    sets = []
-    for report in reports:
-        sets.append(
-            {
-                signal.passage_id
-                for signal in report.signals.nli
-                if signal.passage_id is not None
-                and (signal.entailment_prob or 0.0) >= verification.min_entailment_prob
-                and (signal.contradiction_prob or 0.0) <= verification.max_contradiction_prob
-            }
-        )
+def _supporting_passages(reports: Sequence[ClaimReport]) -> tuple[str, ...]:
+    """Passages that support every atom of the sentence, as the rules found them (a passage that also refutes an
+    atom makes that atom Low Confidence, and the sentence is dropped before citations matter)."""
+    sets = [set(report.inputs.supporting_passages) for report in reports]
     common = set.intersection(*sets) if sets else set()
     order = [chunk.passage_id for report in reports for chunk in report.evidence]
     return tuple(pid for pid in dict.fromkeys(order) if pid in common)

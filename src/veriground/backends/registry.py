@@ -7,16 +7,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import metadata
+from pathlib import Path
 
 from veriground.backends.protocols import Embedder, NLIModel, Reranker
 from veriground.config import ModelsConfig
 
 LEXICAL_NLI = "lexical"
 SHIPPED_NLI = "veriground-nli"  # backends.shipped_nli.SHIPPED_NLI, without importing onnxruntime here
+SHIPPED_MANIFEST = "veriground-nli.json"  # backends.shipped_nli.MANIFEST: marks a shipped-style model folder
 # Registered short names per role: what each means.
 REGISTERED: dict[str, dict[str, str]] = {
     "nli": {
-        SHIPPED_NLI: "veriground-nli.v1: the shipped MiniLM-L6 NLI cross-encoder, int8 ONNX, calibrated (default)",
+        SHIPPED_NLI: "veriground-nli: the shipped MiniLM-L6 NLI cross-encoder, int8 ONNX, calibrated (default)",
         LEXICAL_NLI: "lexical-nli.v1: transparent word-overlap, negation, antonym and number cues; no weights",
         "<folder or hub id>": "transformers sequence-classification NLI model (models.runtime torch or onnx)",
     },
@@ -34,6 +36,10 @@ def build_nli(config: ModelsConfig) -> NLIModel:
         from veriground.backends.shipped_nli import ShippedNLIModel
 
         return ShippedNLIModel()
+    if (Path(config.nli) / SHIPPED_MANIFEST).is_file():  # a folder `veriground train nli` wrote (OUT/shipped)
+        from veriground.backends.shipped_nli import ShippedNLIModel
+
+        return ShippedNLIModel(Path(config.nli))
     if config.nli == LEXICAL_NLI:
         from veriground.backends.lexical_nli import LexicalNLIModel
 

@@ -23,7 +23,7 @@ from veriground.backends.sequence_pair_nli import SequencePairNLIModel, read_lab
 from veriground.errors import BackendError
 
 SHIPPED_NLI = "veriground-nli"
-SHIPPED_NLI_NAME = "veriground-nli.v1"
+SHIPPED_NLI_NAME = "veriground-nli.v1"  # the name of a model whose manifest names none (v1 did not)
 MANIFEST = "veriground-nli.json"
 _REINSTALL = "reinstall veriground, or set models.nli = 'lexical'"
 
@@ -70,6 +70,7 @@ class ShippedNLIModel(SequencePairNLIModel):
             config = transformers.AutoConfig.from_pretrained(str(folder), local_files_only=True)
         except Exception as err:  # a broken folder raises OSError, ValueError, KeyError...
             raise BackendError(f"cannot load the tokenizer of the shipped NLI model: {err}; {_REINSTALL}") from None
+        self.name = str(manifest.get("name", SHIPPED_NLI_NAME))
         self.model_id = manifest["model_id"]
         self.checksum = manifest["sha256"]
         self.temperature = float(manifest["temperature"])

@@ -3,6 +3,12 @@
 A word group is a clause when it holds a word from VERBS, or a subject pronoun with a word after it;
 the words before that verb are its subject. The list is closed on purpose: it is short enough to read,
 and a verb missing from it leaves a compound claim unsplit, which is the safe way to fail.
+
+Where the caller has stronger evidence of two clauses (a comma before "and", no list before it), it may also
+ask `guessed_verb_index` for a verb outside the list, recognised by its shape and neighbours: an -s or -ed
+word after a content word and before a preposition, determiner or object pronoun ("quantum mechanics deals
+with", "the lens bends the light"); `loose=True` drops the condition on the word after it ("a magnet attracts
+iron"), for a side whose partner clause already has a verb.
 """
 
 from __future__ import annotations
@@ -38,6 +44,19 @@ _SUBORDINATORS = frozenset(
     {"where", "which", "who", "whom", "whose", "that", "if", "when", "whenever", "because", "although", "though"}
     | {"while", "since", "unless", "until", "whereas"}
 )
+# What follows a finite verb's object slot: prepositions, determiners and object pronouns.
+_OBJECT_OPENERS = frozenset(
+    {"with", "to", "on", "in", "into", "onto", "at", "by", "for", "from", "about", "through", "over", "under"}
+    | {"between", "across", "around", "toward", "towards", "against", "upon", "within", "without", "along"}
+    | {"a", "an", "the", "this", "that", "these", "those", "its", "their", "each", "every", "all", "no", "most"}
+    | {"it", "them", "him", "us", "itself", "themselves"}
+)
+# Words that cannot be the noun right before a verb: determiners, prepositions, conjunctions, subordinators.
+_NOT_BEFORE_VERB = _DETERMINERS | _OBJECT_OPENERS | _SUBORDINATORS | {"of", "and", "or", "but", "nor", "as", "than"}
+# -s / -ed words that are usually nouns or adjectives, not verbs ("mass", "status", "axis", "physics",
+# "various", "thickness", "speed").
+_NOT_VERB_ENDINGS = ("ss", "us", "is", "ics", "ous", "ness", "eed")
+_MIN_GUESSED_VERB_LETTERS = 4  # "has", "was", "is" are in VERBS; shorter -s words are mostly nouns ("gas")
 _WORD = re.compile(r"\S+")
 _EDGE_PUNCTUATION = "\"'()[]{},;:.!?“”‘’"
 _OPENERS, _CLOSERS = "([{", ")]}"
@@ -63,6 +82,24 @@ def first_verb_index(words: list[re.Match[str]]) -> int | None:
         if index + 1 < len(words) and _bare(word.group()) in _SUBJECT_PRONOUNS:
             return index + 1
     return None
+
+
+def guessed_verb_index(words: list[re.Match[str]], *, loose: bool = False) -> int | None:
+    """The first word that looks like a finite verb outside VERBS (see the module docstring), or None."""
+    for index in range(1, len(words) - 1):
+        word, before, after = words[index].group(), words[index - 1].group(), words[index + 1].group()
+        if not _looks_finite(word) or before.strip(_EDGE_PUNCTUATION) != before or _bare(before) in _NOT_BEFORE_VERB:
+            continue  # "mechanics deals": a noun, then the -s word; not "the deals" or "mass, deals"
+        if loose or _bare(after) in _OBJECT_OPENERS or after[:1].isdigit():
+            return index
+    return None
+
+
+def _looks_finite(word: str) -> bool:
+    """A lower-case word of letters ending in -s or -ed, not with a noun or adjective ending."""
+    if not word.isalpha() or not word.islower() or len(word) < _MIN_GUESSED_VERB_LETTERS:
+        return False
+    return (word.endswith("s") or word.endswith("ed")) and not word.endswith(_NOT_VERB_ENDINGS)
 
 
 def opens_subordinate_clause(word: str) -> bool:

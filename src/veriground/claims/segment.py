@@ -17,6 +17,19 @@ import pysbd
 # pysbd's rules look far behind a candidate boundary, so its time grows faster than linearly with the
 # text it is given (5,000 sentences in one call: ~30 s); long blocks go in overlapping windows.
 WINDOW_CHARS = 3000
+# A window with no sentence boundary grows (one long sentence) up to this many characters; a run longer than
+# that is cut at a safe boundary (_SAFE_CUTS) and each part segmented on its own, so pysbd never sees more
+# than MAX_PYSBD_CHARS at once and the cost per character stays bounded (" and ".join(["x is y"] * 5000):
+# 55 KB in one call took > 10 s).
+MAX_PYSBD_CHARS = 2 * WINDOW_CHARS
+# Where to cut a run with no sentence boundary, best first: after a semicolon, after a comma, before a
+# coordinating conjunction, at any space. Only the window's second half is searched, so parts stay long.
+_SAFE_CUTS = (
+    re.compile(r";\s+"),
+    re.compile(r",\s+"),
+    re.compile(r"\s+(?=(?:and|or|but)\b)", re.IGNORECASE),
+    re.compile(r"\s+"),
+)
 _WORD_CHAR = re.compile(r"\w")
 
 
@@ -54,15 +67,33 @@ def _sentence_starts(text: str, block_start: int, block_end: int) -> Iterator[in
     while window_start < block_end:
         window_end = min(block_end, window_start + WINDOW_CHARS)
         found = _locate(text, window_start, window_end)
-        while window_end < block_end and len(found) < 2:  # one sentence longer than the window
-            window_end = min(block_end, window_start + 2 * (window_end - window_start))
+        if window_end < block_end and len(found) < 2:  # one sentence longer than the window
+            window_end = min(block_end, window_start + MAX_PYSBD_CHARS)
             found = _locate(text, window_start, window_end)
         if window_end == block_end:
             yield from found
             return
+        if len(found) < 2:
+            # No boundary in MAX_PYSBD_CHARS: not a sentence a reader could check; cut it where it is safe.
+            yield window_start
+            window_start = _safe_cut(text, window_start, window_end)
+            continue
         # The window's last sentence may be cut by the window edge: segment it again in the next window.
         yield from found[:-1]
         window_start = found[-1]
+
+
+def _safe_cut(text: str, window_start: int, window_end: int) -> int:
+    """Where the next part of an over-long run starts: after the last safe boundary in the window's second
+    half (window_end when there is none)."""
+    middle = window_start + (window_end - window_start) // 2
+    for pattern in _SAFE_CUTS:
+        last = None
+        for last in pattern.finditer(text, middle, window_end):
+            pass
+        if last is not None and last.end() < window_end:
+            return last.end()
+    return window_end
 
 
 def _locate(text: str, window_start: int, window_end: int) -> list[int]:

@@ -12,6 +12,7 @@ import re
 from veriground.claims.clauses import (
     find_protected,
     first_verb_index,
+    guessed_verb_index,
     is_subject,
     is_verb,
     opens_subordinate_clause,
@@ -48,6 +49,10 @@ _EQUATION_GAP_CUTS = (
 )
 # R3: a coordinating conjunction, with an optional comma before it.
 _CONJUNCTION = re.compile(r"(?:,\s*)?\b(?:and|or|but)\s+", re.IGNORECASE)
+# ", and" / ", but" with no comma earlier in the left side joins two independent clauses more often than two
+# phrases, so there a verb outside the closed list may be guessed (clauses.guessed_verb_index). An earlier
+# comma means a list ("energy, momentum, and ..."), where only listed verbs count.
+_CLAUSE_COMMA_CONJUNCTION = re.compile(r",\s*(?:and|but)\s+", re.IGNORECASE)
 # "it" after the conjunction refers back to the left clause's subject; "they", "he" and "she" may not.
 _LEADING_PRONOUN = re.compile(r"it\s+(?=\w)", re.IGNORECASE)
 
@@ -123,12 +128,14 @@ def split_conjunctions(text: str, start: int, end: int, subject: str) -> list[Pa
     for match in _CONJUNCTION.finditer(local):
         if protected[match.start()]:
             continue
-        right_subject = _right_subject(local[: match.start()], local[match.end() :], subject)
+        left = local[: match.start()]
+        guess = _CLAUSE_COMMA_CONJUNCTION.fullmatch(match.group()) is not None and "," not in left
+        right_subject = _right_subject(left, local[match.end() :], subject, guess=guess)
         if right_subject is None:
             continue
         right_start = start + match.end()
         pronoun = _LEADING_PRONOUN.match(local, match.end())
-        antecedent = _left_subject(local[: match.start()], subject) if right_subject == "" and pronoun else None
+        antecedent = _left_subject(left, subject, guess=guess) if right_subject == "" and pronoun else None
         if antecedent:
             # "... and it is stable": the pronoun stands for the left subject, which replaces it.
             right_start, right_subject = start + pronoun.end(), antecedent
@@ -136,20 +143,27 @@ def split_conjunctions(text: str, start: int, end: int, subject: str) -> list[Pa
     return []
 
 
-def _left_subject(left: str, inherited: str) -> str | None:
+def _verb_index(words: list[re.Match[str]], *, guess: bool) -> int | None:
+    found = first_verb_index(words)
+    return guessed_verb_index(words) if found is None and guess else found
+
+
+def _left_subject(left: str, inherited: str, *, guess: bool) -> str | None:
     left_words = words_of(left)
-    left_verb = first_verb_index(left_words)
+    left_verb = _verb_index(left_words, guess=guess)
     if left_verb is None:
         return None
     subject_words = [word.group() for word in left_words[:left_verb]] or inherited.split()
     return " ".join(subject_words).rstrip(",") if is_subject(subject_words) else None
 
 
-def _right_subject(left: str, right: str, inherited: str) -> str | None:
+def _right_subject(left: str, right: str, inherited: str, *, guess: bool) -> str | None:
     """The subject to copy onto the right clause ("" when it has its own), or None when the conjunction
-    does not join two clauses."""
+    does not join two clauses. `guess`: verbs outside the closed list count too."""
     left_words, right_words = words_of(left), words_of(right)
     left_verb = first_verb_index(left_words)
+    if left_verb is None and guess and _verb_index(right_words, guess=True):
+        left_verb = guessed_verb_index(left_words, loose=True)  # the right clause's verb backs a looser guess
     # The left verb needs a word after it: in "X compares and swaps Y" the two verbs share the object.
     if left_verb is None or left_verb == len(left_words) - 1 or len(left_words) + len(inherited.split()) < 3:
         return None
@@ -162,7 +176,7 @@ def _right_subject(left: str, right: str, inherited: str) -> str | None:
         if not is_subject(subject_words):
             return None
         return " ".join(subject_words).rstrip(",")
-    right_verb = first_verb_index(right_words)
+    right_verb = _verb_index(right_words, guess=guess)
     if right_verb is None or right_verb == 0 or len(right_words) < 3:
         return None
     return ""

@@ -15,6 +15,7 @@ from veriground.cli.app import app
 # isort: off
 from veriground.cli import corpus_commands  # noqa: F401, E402
 from veriground.cli import verify_command  # noqa: F401, E402
+from veriground.cli import critic_command  # noqa: F401, E402
 from veriground.cli import ask_command  # noqa: F401, E402
 from veriground.cli import serve_command  # noqa: F401, E402
 from veriground.cli import models_commands  # noqa: F401, E402
@@ -23,7 +24,9 @@ from veriground.cli import demo_command  # noqa: F401, E402
 from veriground.cli import eval_commands  # noqa: F401, E402
 from veriground.cli import eval_run_commands  # noqa: F401, E402
 from veriground.cli import eval_tool_commands  # noqa: F401, E402
+from veriground.cli import eval_critic_command  # noqa: F401, E402
 from veriground.cli import train_commands  # noqa: F401, E402
+from veriground.cli import calibrate_command  # noqa: F401, E402
 
 # isort: on
 from veriground.errors import VerigroundError

@@ -45,6 +45,14 @@ RuntimeOption = Annotated[
     str | None,
     typer.Option("--runtime", help="torch, or onnx (int8 unless models.quantize = false) (config models.runtime)."),
 ]
+EvidenceKindsOption = Annotated[
+    str | None,
+    typer.Option(
+        "--evidence-kinds",
+        help="Passage kinds that count as evidence, comma-separated: text, heading, exercise, quiz, glossary "
+        "(config retrieval.evidence_kinds, default text).",
+    ),
+]
 AllowDownloadOption = Annotated[
     bool | None,
     typer.Option("--allow-download/--offline", help="Let a model missing on disk come from the hub (default off)."),
@@ -58,6 +66,7 @@ def model_overrides(
     nli: str | None = None,
     runtime: str | None = None,
     allow_download: bool | None = None,
+    evidence_kinds: str | None = None,
 ) -> dict[str, Any]:
     """The dotted config keys of the model flags that several commands share (None: flag not given)."""
     return {
@@ -66,6 +75,7 @@ def model_overrides(
         "models.nli": nli,
         "models.runtime": runtime,
         "models.allow_download": allow_download,
+        "retrieval.evidence_kinds": evidence_kinds,
     }
 
 

@@ -1,4 +1,4 @@
-"""`ingest`, `search` and `corpus list|show|passage`: build the corpus and look inside it."""
+"""`ingest`, `search` and `corpus list|show|passage|remove`: build the corpus, look inside it, remove documents."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from veriground.cli.app import (
     AllowDownloadOption,
     ConfigOption,
     CorpusOption,
+    EvidenceKindsOption,
     JsonOption,
     RerankerOption,
     RetrievalOption,
@@ -33,6 +34,12 @@ def ingest(
     source_type: Annotated[str | None, typer.Option(help="Label every document: textbook, policy, …")] = None,
     source_id: Annotated[str | None, typer.Option(help="Count every document as this one source.")] = None,
     max_file_mb: Annotated[float | None, typer.Option(help="Refuse files larger than this.")] = None,
+    prune: Annotated[
+        bool,
+        typer.Option(
+            "--prune", help="Remove documents of the given folders whose files are gone (history stays readable)."
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Ingest files (.txt .md .html .pdf .tex .ptx .jsonl) into the corpus; unchanged files are skipped."""
@@ -50,7 +57,7 @@ def ingest(
         },
     )
     with open_store(config, create=True) as store:
-        report = ingest_paths(paths, store, config.ingest, on_item=None if as_json else print_ingest_item)
+        report = ingest_paths(paths, store, config.ingest, on_item=None if as_json else print_ingest_item, prune=prune)
         indexed = len(BM25Retriever(store, config.retrieval).refresh().passage_ids)
     report = report.model_copy(update={"passages_indexed": indexed})
     if as_json:
@@ -69,11 +76,14 @@ def search(
     reranker: RerankerOption = None,
     runtime: RuntimeOption = None,
     allow_download: AllowDownloadOption = None,
+    evidence_kinds: EvidenceKindsOption = None,
     corpus: CorpusOption = None,
     config_file: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Search the latest version of every document (BM25 by default; dense or hybrid with --retrieval)."""
+    """Search the latest version of every document (BM25 by default; dense or hybrid with --retrieval).
+
+    Only text passages are returned unless --evidence-kinds names more (exercise, quiz, glossary, heading)."""
     from veriground.reports.terminal import print_search_results
     from veriground.retrieval.search import build_retriever
 
@@ -82,7 +92,13 @@ def search(
         **{
             "corpus.dir": corpus,
             "retrieval.top_k": top_k,
-            **model_overrides(retrieval=retrieval, reranker=reranker, runtime=runtime, allow_download=allow_download),
+            **model_overrides(
+                retrieval=retrieval,
+                reranker=reranker,
+                runtime=runtime,
+                allow_download=allow_download,
+                evidence_kinds=evidence_kinds,
+            ),
         },
     )
     with open_store(config) as store:
@@ -97,13 +113,18 @@ def search(
 
 
 @corpus_app.command("list")
-def corpus_list(corpus: CorpusOption = None, config_file: ConfigOption = None, as_json: JsonOption = False) -> None:
+def corpus_list(
+    corpus: CorpusOption = None,
+    config_file: ConfigOption = None,
+    removed: Annotated[bool, typer.Option("--removed", help="Also list removed documents.")] = False,
+    as_json: JsonOption = False,
+) -> None:
     """Every document with its latest version, source and passage count."""
     from veriground.reports.terminal import print_documents
 
     config = config_from(config_file, **{"corpus.dir": corpus})
     with open_store(config) as store:
-        documents = store.list_documents()
+        documents = store.list_documents(include_deleted=removed)
     if as_json:
         print_json([document.model_dump(mode="json") for document in documents])
     else:
@@ -153,3 +174,29 @@ def corpus_passage(
         print_json(passage.model_dump(mode="json"))
     else:
         print_passage(passage)
+
+
+@corpus_app.command("remove")
+def corpus_remove(
+    doc_ids: Annotated[list[str], typer.Argument(help="Document ids, as `corpus list` prints them.")],
+    corpus: CorpusOption = None,
+    config_file: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Remove documents: each gets a tombstone version, so search and verify stop using it while
+    `corpus show DOC_ID --version N` still prints every older version."""
+    from veriground.reports.terminal import print_removed
+
+    config = config_from(config_file, **{"corpus.dir": corpus})
+    removed = []
+    with open_store(config) as store:
+        for doc_id in doc_ids:
+            store.document(doc_id)  # every id must exist before any is removed
+        for doc_id in dict.fromkeys(doc_ids):
+            version, written = store.remove_document(doc_id)
+            removed.append({"doc_id": doc_id, "version": version, "removed_now": written})
+    if as_json:
+        print_json(removed)
+    else:
+        for entry in removed:
+            print_removed(entry["doc_id"], entry["version"], entry["removed_now"])

@@ -1,4 +1,5 @@
-"""`serve`: the HTTP API and the web page over one corpus, until Ctrl-C."""
+"""`serve`: the HTTP API and the web page over one corpus, until Ctrl-C, with the connection limits of the
+config's service section (keep-alive, header and body read deadlines, connection cap)."""
 
 from __future__ import annotations
 
@@ -38,12 +39,13 @@ def serve(
     corpus: CorpusOption = None,
     config_file: ConfigOption = None,
 ) -> None:
-    """Serve the JSON API (/qa, /qa/verify, /verify, /documents, /passages/{id}, /health; docs at /docs) and
-    the web page. Beyond loopback it needs an API token in the variable service.api_token_env names."""
+    """Serve the JSON API (/qa, /qa/verify, /verify, /documents, /passages/{id}, /health, /ready; docs at /docs)
+    and the web page. Beyond loopback it needs an API token in the variable service.api_token_env names."""
     import uvicorn
 
     from veriground.service.app import create_app
     from veriground.service.engine_worker import EngineWorker
+    from veriground.service.http_guard import guarded_protocol
 
     config = config_from(
         config_file,
@@ -67,7 +69,15 @@ def serve(
         f"veriground: serving corpus {config.corpus.dir} on http://{_url_host(service.host)}:{service.port}/ "
         "(API docs at /docs; Ctrl-C stops)\n"
     )
-    uvicorn.run(application, host=service.host, port=service.port, access_log=False, log_level="warning")
+    uvicorn.run(
+        application,
+        host=service.host,
+        port=service.port,
+        access_log=False,
+        log_level="warning",
+        http=guarded_protocol(service),  # header/body read deadlines and the connection cap (503 + Retry-After)
+        timeout_keep_alive=service.keep_alive_s,  # type: ignore[arg-type]  # uvicorn's call_later takes a float
+    )
 
 
 def _url_host(host: str) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -29,7 +30,15 @@ def train_nli(
     seed: Annotated[int, typer.Option("--seed", help="Seed of initialisation and batch order.")] = 13,
     batch_size: Annotated[int, typer.Option("--batch-size", min=1)] = 32,
     learning_rate: Annotated[float, typer.Option("--learning-rate", min=1e-7)] = 5e-5,
-    max_length: Annotated[int, typer.Option("--max-length", min=32, max=512, help="Tokens per pair.")] = 128,
+    max_length: Annotated[int, typer.Option("--max-length", min=32, max=512, help="Tokens per pair.")] = 256,
+    eval_every: Annotated[int, typer.Option("--eval-every", min=1, help="Steps between dev evaluations.")] = 200,
+    patience: Annotated[
+        int, typer.Option("--patience", min=1, help="Stop after this many dev evaluations without improvement.")
+    ] = 4,
+    time_limit: Annotated[
+        float | None,
+        typer.Option("--time-limit-minutes", min=1, help="Stop at a checkpoint after this long (--resume goes on)."),
+    ] = None,
     max_pairs: Annotated[
         int | None, typer.Option("--max-pairs", min=8, help="Train on a seeded sample of N pairs (a quick run).")
     ] = None,
@@ -61,20 +70,39 @@ def train_nli(
         max_length=max_length,
         seed=seed,
         device=pick_device(device),
+        eval_every=eval_every,
+        patience=patience,
     )
+    sys.stderr.write(_counts_table(mix.counts()))
     sys.stderr.write(f"training on {len(train)} pairs ({len(mix.dev)} dev) on {settings.device}\n")
+    started = time.monotonic()
     with _bar() as advance:
-        model_folder = train_classifier(train, settings, out, resume=resume, progress=advance)
+        model_folder = train_classifier(
+            train,
+            settings,
+            out,
+            dev=mix.dev,
+            resume=resume,
+            time_limit_s=None if time_limit is None else time_limit * 60,
+            progress=advance,
+            log=lambda line: sys.stderr.write(line + "\n"),
+        )
+    minutes = round((time.monotonic() - started) / 60, 1)
     report = fit_temperature(score_logits(model_folder, mix.dev, device=settings.device), mix.dev)
     facts = {
         "command": shlex.join(
             ["veriground", "train", "nli", "--out", str(out), "--data", str(data), "--base", base]
             + ["--epochs", str(epochs), "--seed", str(seed), "--batch-size", str(batch_size)]
             + ["--learning-rate", str(learning_rate), "--max-length", str(max_length)]
+            + ["--eval-every", str(eval_every), "--patience", str(patience)]
             + (["--max-pairs", str(max_pairs)] if max_pairs is not None else [])
+            + (["--time-limit-minutes", str(time_limit)] if time_limit is not None else [])
         ),
         "settings": {**settings.__dict__, "base": base},
         "train_pairs": len(train),
+        "trained_from": model_folder.name,
+        "best": _best_step(model_folder),
+        "minutes_this_run": minutes,
         "mix": mix.counts(),
         "calibration": report.to_json(),
     }
@@ -85,6 +113,22 @@ def train_nli(
         f"entailment ECE {report.ece_entailment_before} -> {report.ece_entailment_after})\n"
         f"shipped folder: {shipped}\n"
     )
+
+
+def _counts_table(counts: dict[str, dict[str, int]]) -> str:
+    """Pairs per source and label, one line per source, with totals per label."""
+    labels = sorted({label for row in counts.values() for label in row})
+    lines = ["source".ljust(18) + "".join(label.rjust(24) for label in labels)]
+    for source, row in counts.items():
+        lines.append(source.ljust(18) + "".join(str(row.get(label, 0)).rjust(24) for label in labels))
+    totals = [sum(row.get(label, 0) for row in counts.values()) for label in labels]
+    lines.append("total".ljust(18) + "".join(str(total).rjust(24) for total in totals))
+    return "\n".join(lines) + "\n"
+
+
+def _best_step(model_folder: Path) -> dict | None:
+    path = model_folder / "best.json"
+    return json.loads(path.read_text()) if path.is_file() else None
 
 
 class _bar:

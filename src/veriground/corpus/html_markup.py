@@ -1,13 +1,19 @@
-"""HTML to passage-ready text: the main content's block elements, one block each."""
+"""HTML to passage-ready text: the main content's block elements, one block each.
+
+lxml parses with HTML's implied end tags, so `<tr><td>` rows without end tags stay siblings (Python's html.parser
+nests each row inside the previous one, which made a 150-row table cubic); each table reads its own rows once.
+"""
 
 from __future__ import annotations
 
 from bs4 import BeautifulSoup, Comment, NavigableString, Tag
 
+from veriground.corpus.exponents import superscript_text
 from veriground.corpus.markup import (
     BLOCK_SEPARATOR,
     LIST_INDENT,
     ConvertedMarkup,
+    check_nesting,
     collapse_spaces,
 )
 from veriground.schema import MetadataValue
@@ -68,7 +74,8 @@ _HTML_LINE_BREAK = "\ue010"  # stands for <br> until inline whitespace has been 
 
 def convert_html(source: str) -> ConvertedMarkup:
     """Main content of an HTML page as blocks: headings as `# ...`, lists and table rows as lines."""
-    soup = BeautifulSoup(source, "html.parser")
+    soup = BeautifulSoup(source, "lxml")
+    check_nesting(soup, lambda node: node.find_all(True, recursive=False), "HTML element")
     title = collapse_spaces(soup.title.get_text()) if soup.title else ""
     metadata: dict[str, MetadataValue] = {}
     if soup.html is not None and soup.html.get("lang"):
@@ -79,6 +86,8 @@ def convert_html(source: str) -> ConvertedMarkup:
         comment.extract()
     for line_break in soup.find_all("br"):
         line_break.replace_with(_HTML_LINE_BREAK)
+    for superscript in soup.find_all("sup"):
+        superscript.replace_with(superscript_text(superscript.get_text()))  # 10<sup>8</sup> -> 10^8, not 108
     root = soup.find("main") or soup.find("article") or soup.body or soup
     if not title and (first_h1 := root.find("h1")) is not None:
         title = collapse_spaces(first_h1.get_text(" "))
@@ -122,7 +131,7 @@ def _html_block(tag: Tag) -> list[str]:
         lines = _html_list_lines(tag, depth=0)
         return ["\n".join(lines)] if lines else []
     if tag.name == "table":
-        rows = [_html_row(row) for row in tag.find_all("tr")]
+        rows = [_html_row(row) for row in tag.find_all("tr") if row.find_parent("table") is tag]
         text = "\n".join(row for row in rows if row)
         return [text] if text else []
     if tag.name == "hr":
@@ -150,7 +159,8 @@ def _html_list_lines(tag: Tag, depth: int) -> list[str]:
 
 
 def _html_row(row: Tag) -> str:
-    texts = (cell.get_text(" ").replace(_HTML_LINE_BREAK, " ") for cell in row.find_all(["td", "th"]))
+    own_cells = (cell for cell in row.find_all(["td", "th"]) if cell.find_parent("tr") is row)
+    texts = (cell.get_text(" ").replace(_HTML_LINE_BREAK, " ") for cell in own_cells)
     cells = [collapse_spaces(text) for text in texts]
     return " | ".join(cells) if any(cells) else ""
 

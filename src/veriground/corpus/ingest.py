@@ -1,6 +1,7 @@
 """Ingestion: files and folders -> loaded documents -> passages with stable ids -> the corpus store.
 
-Each document is written in its own transaction; a file that fails is reported and the batch goes on.
+Each document is written in its own transaction; a file that fails is reported and the batch goes on. With
+`prune`, documents of an ingested folder whose files are gone get a tombstone version (`CorpusStore.remove_document`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from veriground.config import IngestConfig
 from veriground.corpus.loaders import SUPPORTED_SUFFIXES, load_file
+from veriground.corpus.passage_kinds import classify_passages
 from veriground.corpus.passages import make_doc_id, split_passages
 from veriground.corpus.store import CorpusStore, NewPassage
 from veriground.errors import InputFileError, NothingToIngest
@@ -47,8 +49,13 @@ def ingest_paths(
     store: CorpusStore,
     config: IngestConfig,
     on_item: Callable[[IngestItem], None] | None = None,
+    *,
+    prune: bool = False,
 ) -> IngestReport:
-    """Ingest every supported file under `paths`; failures become items, never exceptions."""
+    """Ingest every supported file under `paths`; failures become items, never exceptions.
+
+    `prune`: for each folder in `paths`, documents stored under that folder's name whose file the walk no longer
+    finds (deleted, renamed, hidden or now excluded by SOURCES.toml) are removed with a tombstone version."""
     items: list[IngestItem] = []
 
     def record(item: IngestItem) -> None:
@@ -65,6 +72,9 @@ def ingest_paths(
         for source in files:
             for item in _ingest_file(source, store, config):
                 record(item)
+        if prune and path.is_dir():
+            for item in _prune_missing(path, files, store):
+                record(item)
     return IngestReport(
         items=tuple(items),
         added=sum(item.outcome == "added" for item in items),
@@ -73,7 +83,21 @@ def ingest_paths(
         skipped=sum(item.outcome == "skipped" for item in items),
         failed=sum(item.outcome == "failed" for item in items),
         passages_indexed=0,
+        removed=sum(item.outcome == "removed" for item in items),
     )
+
+
+def _prune_missing(folder: Path, files: Sequence[SourceFile], store: CorpusStore) -> Iterator[IngestItem]:
+    """Tombstones for documents under `folder`'s key prefix whose file (or JSONL file) was not found now."""
+    present = {source.source_key for source in files}
+    for doc_id, source_key in store.live_documents_under(f"{folder.resolve().name}/"):
+        parts = source_key.split("/")
+        # A JSONL record's key is <file key>/<record id>: it stays while its file is there.
+        if any("/".join(parts[:end]) in present for end in range(1, len(parts) + 1)):
+            continue
+        version, written = store.remove_document(doc_id)
+        if written:
+            yield IngestItem(path=source_key, outcome="removed", doc_id=doc_id, version=version)
 
 
 def discover_files(path: Path) -> Iterator[SourceFile]:
@@ -199,6 +223,7 @@ def _store_document(
     if not spans:
         raise InputFileError(shown, "has no text to ingest", "check that the file is not empty")
     cached = store.cached_tokens(span.passage_id for span in spans)
+    kinds = classify_passages(loaded.text, [(span.char_start, span.char_end) for span in spans])
     passages = [
         NewPassage(
             passage_id=span.passage_id,
@@ -206,10 +231,11 @@ def _store_document(
             char_end=span.char_end,
             page=_page_at(loaded.pages, span.char_start),
             tokens=cached.get(span.passage_id) or " ".join(tokenize(loaded.text[span.char_start : span.char_end])),
+            kind=kind,
         )
-        for span in spans
+        for span, kind in zip(spans, kinds, strict=True)
     ]
-    version = store.write_version(
+    version, written = store.write_version(
         doc_id=doc_id,
         source_key=source_key,
         sha256=sha256,
@@ -218,6 +244,8 @@ def _store_document(
         source_type=source_type,
         passages=passages,
     )
+    if not written:  # another process stored these very bytes between our check and our write
+        return IngestItem(path=shown, outcome="unchanged", doc_id=doc_id, version=version, n_passages=len(spans))
     new_ids = {span.passage_id for span in spans}
     changed = len(new_ids - previous.passage_ids) if previous else len(new_ids)
     return IngestItem(

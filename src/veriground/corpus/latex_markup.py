@@ -5,10 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from veriground.corpus.delimited import Closer, replace_delimited
 from veriground.corpus.markup import (
     BLOCK_SEPARATOR,
     LIST_INDENT,
+    MAX_NESTING_LEVELS,
     ConvertedMarkup,
+    MarkupTooDeep,
     collapse_spaces,
     find_heading_title,
 )
@@ -25,13 +28,17 @@ _TEX_VERB = re.compile(r"\\verb\*?([^A-Za-z\s])(.*?)\1")
 _TEX_CODE = re.compile(r"#([^#\n]+)#")  # Open Data Structures writes inline code as #name#
 _TEX_COMMENT_LINE = re.compile(r"^[ \t]*%[^\n]*\n?", re.MULTILINE)
 _TEX_COMMENT = re.compile(r"%[^\n]*")
-_TEX_MATH = re.compile(  # display forms first; inline $...$ never spans a blank line
-    r"(?P<env>\\begin\{(?P<name>equation|align|alignat|eqnarray|gather|multline|flalign|displaymath)"
-    r"(?P<star>\*?)\}.*?\\end\{(?P=name)(?P=star)\})"
-    r"|(?P<dollars>\$\$.*?\$\$)|(?P<bracket>\\\[.*?\\\])|(?P<paren>\\\(.*?\\\))"
-    r"|(?P<inline>\$(?:[^$\n]|\n(?![ \t]*\n))+\$)",
-    re.DOTALL,
+# Math openers, display forms first; each closes at the nearest closer after it (delimited.replace_delimited keeps
+# this linear when closers are missing: `\[` x 50,000 was quadratic as one regex). Inline $...$ holds at least one
+# character and never spans a blank line.
+_TEX_MATH_OPEN = re.compile(
+    r"\\begin\{(equation|align|alignat|eqnarray|gather|multline|flalign|displaymath)(\*?)\}|\$\$|\\\[|\\\(|\$"
 )
+_TEX_MATH_CLOSERS = {"$$": "$$", "\\[": "\\]", "\\(": "\\)"}
+_TEX_INLINE_OPENERS = ("\\(", "$")
+_TEX_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+# Environments nest; each pass of render_environments renders the innermost ones, so passes = depth.
+MAX_TEX_NESTING = MAX_NESTING_LEVELS
 _TEX_WORD_BEFORE_CODE = re.compile(f"(\\\\[A-Za-z]+)(?={_STASH_OPEN})")
 _TEX_MATH_LABEL = re.compile(r"\\(?:[A-Za-z]*label|nonumber|notag)\b(?:\{[^{}]*\})?")
 _TEX_BLANK_LINES = re.compile(r"\n[ \t]*\n\s*")
@@ -143,6 +150,7 @@ class _TexConverter:
 
     def __init__(self) -> None:
         self.stash: list[str] = []
+        self.depth = 0  # render_commands nesting: \section{\footnote{...}} renders its arguments recursively
 
     def convert(self, source: str) -> str:
         text = _TEX_ESCAPE.sub(lambda m: _TEX_ESCAPES[m.group(1)] if m.group(1) else m.group(0), source)
@@ -152,7 +160,7 @@ class _TexConverter:
         text = _TEX_VERB.sub(lambda m: self.put(_unescape_tex(m.group(2))), text)
         text = _TEX_CODE.sub(lambda m: self.put(_unescape_tex(m.group(1))), text)
         text = _TEX_COMMENT.sub("", _TEX_COMMENT_LINE.sub("", text))
-        text = _TEX_MATH.sub(self.stash_math, text)
+        text = replace_delimited(text, _TEX_MATH_OPEN, _tex_math_closer, self.stash_math)
         text = _TEX_BLANK_LINES.sub(_PARAGRAPH, text)
         text = self.render_environments(text)
         text = self.render_commands(text)
@@ -166,21 +174,22 @@ class _TexConverter:
     def block(text: str) -> str:
         return f"{_PARAGRAPH}{text}{_PARAGRAPH}"
 
-    def stash_math(self, match: re.Match[str]) -> str:
-        math = _TEX_MATH_LABEL.sub("", match.group(0))
+    def stash_math(self, opener: re.Match[str], math: str) -> str:
+        math = _TEX_MATH_LABEL.sub("", math)
         math = _TEX_WORD_BEFORE_CODE.sub(r"\1 ", math)  # \lceil#x#\rceil must not become \lceilx\rceil
         math = "\n".join(line.rstrip() for line in math.split("\n") if line.strip())
         math = _unescape_tex(math, in_math=True)
-        if match.group("paren") or match.group("inline"):
+        if opener.group(0) in _TEX_INLINE_OPENERS:
             return self.put(math)
         return self.block(self.put(math))
 
     def render_environments(self, text: str) -> str:
-        while True:
+        for _ in range(MAX_TEX_NESTING + 1):
             rendered = _TEX_INNERMOST_ENV.sub(self.render_environment, text)
             if rendered == text:
                 return rendered
             text = rendered
+        raise MarkupTooDeep("LaTeX environment", MAX_TEX_NESTING)
 
     def render_environment(self, match: re.Match[str]) -> str:
         name, option, body = match.group(1), match.group(2), match.group(3)
@@ -198,6 +207,15 @@ class _TexConverter:
         return self.block(body)
 
     def render_commands(self, text: str) -> str:
+        if self.depth >= MAX_NESTING_LEVELS:
+            raise MarkupTooDeep("LaTeX command argument")
+        self.depth += 1
+        try:
+            return self._render_commands(text)
+        finally:
+            self.depth -= 1
+
+    def _render_commands(self, text: str) -> str:
         out, position = [], 0
         while match := _TEX_COMMAND.search(text, position):
             out.append(text[position : match.start()])
@@ -252,6 +270,20 @@ class _TexConverter:
         while _STASHED.search(text):
             text = _STASHED.sub(lambda m: self.stash[int(m.group(1))], text)
         return _unescape_tex(text)
+
+
+def _tex_math_closer(opener: re.Match[str]) -> Closer:
+    if opener.group(1):
+        return f"\\end{{{opener.group(1)}{opener.group(2)}}}"
+    return _TEX_MATH_CLOSERS.get(opener.group(0), _close_inline_math)
+
+
+def _close_inline_math(text: str, position: int) -> int:
+    """After the `$` that closes inline math opened at `position`: one character at least, no blank line."""
+    end = text.find("$", position)
+    if end <= position or _TEX_BLANK_LINE.search(text, position, end):
+        return -1
+    return end + 1
 
 
 def _unescape_tex(text: str, *, in_math: bool = False) -> str:

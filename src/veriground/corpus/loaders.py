@@ -19,7 +19,7 @@ import yaml
 from veriground.corpus.html_markup import convert_html
 from veriground.corpus.latex_markup import convert_tex
 from veriground.corpus.markdown_markup import clean_markdown
-from veriground.corpus.markup import ConvertedMarkup, find_heading_title
+from veriground.corpus.markup import ConvertedMarkup, MarkupTooDeep, find_heading_title
 from veriground.corpus.normalize import normalize_text
 from veriground.corpus.pdf import load_pdf
 from veriground.corpus.pretext_markup import convert_ptx
@@ -69,6 +69,12 @@ def load_file(path: Path, *, max_bytes: int) -> list[LoadedDocument]:
         return _TEXT_LOADERS[loader](path, _read_text(path))
     except InputFileError:
         raise
+    except MarkupTooDeep as err:
+        raise InputFileError(path, f"cannot be read: {err}", "flatten the nesting or split the file") from None
+    except RecursionError:
+        raise InputFileError(
+            path, "cannot be read: nesting too deep for the parser", "flatten the nesting or split the file"
+        ) from None
     except Exception as err:
         raise InputFileError(
             path,
@@ -265,6 +271,9 @@ def _read_jsonl_record(line: str, seen: set[str]) -> LoadedDocument:
         record = json.loads(line)
     except json.JSONDecodeError as err:
         raise ValueError(f"invalid JSON ({err.msg} at column {err.colno})") from None
+    except RecursionError:
+        raise ValueError("JSON nesting too deep to read (arrays or objects inside each other)") from None
+    _check_unicode(record)
     if not isinstance(record, dict):
         raise ValueError(f"expected a JSON object, got {_JSON_TYPE_NAMES.get(type(record), 'a value')}")
     record_id = record.get("id")
@@ -290,6 +299,17 @@ def _read_jsonl_record(line: str, seen: set[str]) -> LoadedDocument:
         title=title if isinstance(title, str) and title else None,
         metadata=metadata,
     )
+
+
+def _check_unicode(value: Any) -> None:
+    """JSON's \\ud800 escapes decode to lone surrogates, which no file or database can hold: refuse the record."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError as err:
+        bad = err.object[err.start : err.end].encode("unicode_escape").decode()
+        raise ValueError(f"a string holds {bad}, a lone UTF-16 surrogate that is not valid Unicode") from None
+    except RecursionError:
+        raise ValueError("JSON nesting too deep to read (arrays or objects inside each other)") from None
 
 
 _TEXT_LOADERS: dict[str, Callable[[Path, str], list[LoadedDocument]]] = {

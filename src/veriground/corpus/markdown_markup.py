@@ -8,16 +8,22 @@ from __future__ import annotations
 import html
 import re
 
+from veriground.corpus.delimited import replace_delimited
+from veriground.corpus.exponents import replace_superscript_tags
 from veriground.corpus.markup import BLOCK_SEPARATOR
 
 _MARKUP_REMOVED = "\ue020"  # marks where a comment or template tag was, so emptied lines can go
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _MD_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t].*)?$")
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_LIQUID_COMMENT = re.compile(r"\{%-?\s*comment\s*-?%\}.*?\{%-?\s*endcomment\s*-?%\}", re.DOTALL)
-_LIQUID_VALUE_TAG = re.compile(r"\{%-?\s*(page|link|slack_channel|alert)\s+(?:\"([^\"]*)\"|'([^']*)')[^%]*?-?%\}")
-_LIQUID_TAG = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.DOTALL)
+# Comments and template tags are removed by replace_delimited (linear when closers are missing), opener by closer.
+_HTML_COMMENT_OPEN = re.compile(r"<!--")
+_LIQUID_COMMENT_OPEN = re.compile(r"\{%-?\s*comment\s*-?%\}")
+_LIQUID_COMMENT_CLOSE = re.compile(r"\{%-?\s*endcomment\s*-?%\}")
+# A quoted value never holds a newline or a `%`, so an unclosed quote cannot make each tag scan to the end.
+_LIQUID_VALUE_TAG = re.compile(r"\{%-?\s*(page|link|slack_channel|alert)\s+(?:\"([^\"%\n]*)\"|'([^'%\n]*)')[^%]*?-?%\}")
+_LIQUID_TAG_OPEN = re.compile(r"\{[%{]")
+_LIQUID_TAG_CLOSERS = {"{%": "%}", "{{": "}}"}
 _LIQUID_RAW_TAG = re.compile(r"\{%-?\s*(?:raw|endraw)\s*-?%\}")
 _HTML_ATTRIBUTES = r"""(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*\s*"""
 _HTML_TAG = re.compile(  # CommonMark's open and closing tags; inline code is matched first and kept
@@ -132,10 +138,11 @@ def _clean_fence(lines: list[str]) -> str:
 
 
 def _clean_prose(text: str) -> str:
-    text = _HTML_COMMENT.sub(_MARKUP_REMOVED, text)
-    text = _LIQUID_COMMENT.sub(_MARKUP_REMOVED, text)
+    text = replace_delimited(text, _HTML_COMMENT_OPEN, lambda _: "-->", _removed)
+    text = replace_delimited(text, _LIQUID_COMMENT_OPEN, lambda _: _LIQUID_COMMENT_CLOSE, _removed)
     text = _LIQUID_VALUE_TAG.sub(_render_liquid_value, text)
-    text = _LIQUID_TAG.sub(_MARKUP_REMOVED, text)
+    text = replace_delimited(text, _LIQUID_TAG_OPEN, lambda match: _LIQUID_TAG_CLOSERS[match.group(0)], _removed)
+    text = replace_superscript_tags(text)  # 10<sup>8</sup> must not become "108"
     text = _HTML_TAG.sub(_strip_html_tag, _dedent_html_blocks(text))
     text = _HTML_ENTITY.sub(lambda match: html.unescape(match.group(0)), text)
     text = _EMPTIED_LINE.sub("", text).replace(_MARKUP_REMOVED, "")
@@ -146,6 +153,10 @@ def _clean_prose(text: str) -> str:
         else:
             lines.append(line)
     return "\n".join(lines)
+
+
+def _removed(_opener: re.Match[str], _span: str) -> str:
+    return _MARKUP_REMOVED
 
 
 def _dedent_html_blocks(text: str) -> str:

@@ -7,12 +7,33 @@ as LaTeX source. The output still goes through `normalize_text` in the loader.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from veriground.schema import MetadataValue
 
 BLOCK_SEPARATOR = "\n\n"
 LIST_INDENT = "  "
+# The converters walk element trees recursively; real documents nest a few dozen levels, so a file nesting deeper
+# is refused with a named error instead of exhausting Python's recursion limit (about 1000 frames).
+MAX_NESTING_LEVELS = 200
+
+
+class MarkupTooDeep(ValueError):
+    """A document nests elements or environments deeper than MAX_NESTING_LEVELS; the loader names the file."""
+
+    def __init__(self, what: str, limit: int = MAX_NESTING_LEVELS) -> None:
+        super().__init__(f"{what} nesting deeper than {limit} levels")
+
+
+def check_nesting(root: object, children: Callable[[object], Iterable[object]], what: str) -> None:
+    """Raise MarkupTooDeep when the tree under `root` is deeper than MAX_NESTING_LEVELS (walked without recursion)."""
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING_LEVELS:
+            raise MarkupTooDeep(what)
+        stack.extend((child, depth + 1) for child in children(node))
 
 
 @dataclass(frozen=True)

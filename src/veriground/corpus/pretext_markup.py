@@ -10,6 +10,7 @@ from veriground.corpus.markup import (
     BLOCK_SEPARATOR,
     LIST_INDENT,
     ConvertedMarkup,
+    check_nesting,
     collapse_spaces,
 )
 from veriground.schema import MetadataValue
@@ -158,6 +159,7 @@ _PTX_MATH_MACRO = re.compile(r"\\(amp|lt|gt)(?![A-Za-z])")
 def convert_ptx(source: str) -> ConvertedMarkup:
     """PreTeXt XML as blocks; `<m>` becomes `$...$`, display math `$$...$$`. Raises ET.ParseError."""
     root = ET.fromstring(_replace_html_entities(source))
+    check_nesting(root, list, "PreTeXt element")  # the converter below recurses once per level
     converter = _PtxConverter()
     blocks = converter.blocks(root)
     title_element = root.find("title")

@@ -13,11 +13,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from veriground.corpus.passage_kinds import classify_passages
 from veriground.errors import NotFoundError, StoreError
-from veriground.schema import DocumentInfo, LoadedDocument, Passage, SourceType
+from veriground.schema import DocumentInfo, LoadedDocument, Passage, PassageKind, SourceType
 
 DB_FILE_NAME = "corpus.sqlite3"
-SCHEMA_VERSION = "1"
+# 2: passages.kind (text, heading, exercise, quiz, glossary) and versions.deleted (tombstones). A version-1 store is
+# migrated on open: the columns are added and every stored version's passages are classified from its stored text;
+# ids and offsets stay.
+SCHEMA_VERSION = "2"
+_MIGRATABLE_SCHEMAS = ("1",)
 BUSY_TIMEOUT_MS = 10_000
 
 _DDL = """
@@ -38,6 +43,7 @@ CREATE TABLE IF NOT EXISTS versions (
     metadata TEXT NOT NULL,
     pages TEXT NOT NULL,
     text TEXT NOT NULL,
+    deleted INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (doc_id, version)
 );
 CREATE TABLE IF NOT EXISTS passage_texts (
@@ -53,6 +59,7 @@ CREATE TABLE IF NOT EXISTS passages (
     char_start INTEGER NOT NULL,
     char_end INTEGER NOT NULL,
     page INTEGER,
+    kind TEXT NOT NULL DEFAULT 'text',
     PRIMARY KEY (doc_id, version, ordinal),
     FOREIGN KEY (doc_id, version) REFERENCES versions(doc_id, version)
 );
@@ -67,7 +74,7 @@ CREATE TABLE IF NOT EXISTS embeddings (
 
 _PASSAGE_COLUMNS = """
     p.passage_id, p.doc_id, p.version, p.ordinal, t.text, p.char_start, p.char_end, p.page,
-    v.source_id, v.source_type
+    v.source_id, v.source_type, p.kind, v.sha256
 """
 
 
@@ -80,6 +87,7 @@ class NewPassage:
     char_end: int
     page: int | None
     tokens: str
+    kind: PassageKind = "text"
 
 
 @dataclass(frozen=True)
@@ -112,6 +120,8 @@ class CorpusStore:
             self._conn.executescript(_DDL)
             self._conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
             self._conn.execute("INSERT OR IGNORE INTO meta VALUES ('generation', '0')")
+            if self._meta("schema_version") in _MIGRATABLE_SCHEMAS:
+                self._migrate_to_passage_kinds()
         except (sqlite3.Error, OSError) as err:
             raise StoreError(f"cannot open the corpus store at {db_path}: {err}") from None
         found = self._meta("schema_version")
@@ -120,6 +130,33 @@ class CorpusStore:
                 f"corpus at {corpus_dir} has store schema {found}, this veriground reads {SCHEMA_VERSION}; "
                 "re-ingest into a new --corpus directory"
             )
+
+    def _migrate_to_passage_kinds(self) -> None:
+        """Schema 1 -> 2 in one write transaction (a second process opening the store meanwhile waits, then
+        finds it done): add passages.kind and classify every stored version's passages from its text."""
+        with self._transaction():
+            if self._meta("schema_version") not in _MIGRATABLE_SCHEMAS:
+                return
+            columns = {row[1] for row in self._conn.execute("PRAGMA table_info(passages)")}
+            if "kind" not in columns:
+                self._conn.execute("ALTER TABLE passages ADD COLUMN kind TEXT NOT NULL DEFAULT 'text'")
+            columns = {row[1] for row in self._conn.execute("PRAGMA table_info(versions)")}
+            if "deleted" not in columns:
+                self._conn.execute("ALTER TABLE versions ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0")
+            versions = self._conn.execute("SELECT doc_id, version, text FROM versions ORDER BY doc_id, version")
+            for doc_id, version, text in versions.fetchall():
+                rows = self._conn.execute(
+                    "SELECT ordinal, char_start, char_end FROM passages WHERE doc_id = ? AND version = ? "
+                    "ORDER BY ordinal",
+                    (doc_id, version),
+                ).fetchall()
+                kinds = classify_passages(text, [(start, end) for _, start, end in rows])
+                self._conn.executemany(
+                    "UPDATE passages SET kind = ? WHERE doc_id = ? AND version = ? AND ordinal = ?",
+                    [(kind, doc_id, version, ordinal) for (ordinal, _, _), kind in zip(rows, kinds, strict=True)],
+                )
+            self._conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION,))
+            self._conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
 
     def __enter__(self) -> CorpusStore:
         return self
@@ -154,9 +191,25 @@ class CorpusStore:
         row = self._conn.execute("SELECT source_key FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
         return None if row is None else row[0]
 
-    def list_documents(self) -> list[DocumentInfo]:
-        rows = self._conn.execute("SELECT doc_id, latest_version FROM documents ORDER BY doc_id").fetchall()
+    def list_documents(self, *, include_deleted: bool = False) -> list[DocumentInfo]:
+        """Every document at its latest version; removed ones (a tombstone latest) only when asked."""
+        rows = self._conn.execute(
+            "SELECT d.doc_id, d.latest_version FROM documents d "
+            "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.latest_version "
+            "WHERE ? OR v.deleted = 0 ORDER BY d.doc_id",
+            (include_deleted,),
+        ).fetchall()
         return [self.document(doc_id, version) for doc_id, version in rows]
+
+    def live_documents_under(self, key_prefix: str) -> list[tuple[str, str]]:
+        """(doc_id, source_key) of documents not removed whose source key starts with `key_prefix`."""
+        rows = self._conn.execute(
+            "SELECT d.doc_id, d.source_key FROM documents d "
+            "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.latest_version "
+            "WHERE v.deleted = 0 AND substr(d.source_key, 1, ?) = ? ORDER BY d.doc_id",
+            (len(key_prefix), key_prefix),
+        ).fetchall()
+        return [(doc_id, source_key) for doc_id, source_key in rows]
 
     def document(self, doc_id: str, version: int | None = None) -> DocumentInfo:
         head = self._conn.execute(
@@ -168,13 +221,13 @@ class CorpusStore:
         wanted = latest if version is None else version
         row = self._conn.execute(
             "SELECT sha256, loader, title, source_id, source_type, metadata, length(text), "
-            "(SELECT count(*) FROM passages p WHERE p.doc_id = v.doc_id AND p.version = v.version) "
+            "(SELECT count(*) FROM passages p WHERE p.doc_id = v.doc_id AND p.version = v.version), deleted "
             "FROM versions v WHERE doc_id = ? AND version = ?",
             (doc_id, wanted),
         ).fetchone()
         if row is None:
             raise NotFoundError(f"document {doc_id!r} has versions 1..{latest}, not {wanted}")
-        sha256, loader, title, source_id, source_type, metadata, n_chars, n_passages = row
+        sha256, loader, title, source_id, source_type, metadata, n_chars, n_passages, deleted = row
         return DocumentInfo(
             doc_id=doc_id,
             version=wanted,
@@ -188,6 +241,7 @@ class CorpusStore:
             n_passages=n_passages,
             n_chars=n_chars,
             metadata=json.loads(metadata),
+            deleted=bool(deleted),
         )
 
     def document_text(self, doc_id: str, version: int) -> str:
@@ -237,6 +291,21 @@ class CorpusStore:
             ).fetchall()
             found.update((row[0], _passage(row)) for row in rows)
         return found
+
+    def latest_passage_kinds(self, excluded_kinds: Iterable[str]) -> dict[str, str]:
+        """passage_id -> kind for the passages of latest versions whose kind is one of `excluded_kinds`."""
+        kinds = sorted(set(excluded_kinds))
+        if not kinds:
+            return {}
+        marks = ",".join("?" * len(kinds))
+        return dict(
+            self._conn.execute(
+                "SELECT p.passage_id, p.kind FROM passages p "
+                "JOIN documents d ON d.doc_id = p.doc_id AND d.latest_version = p.version "
+                f"WHERE p.kind IN ({marks})",
+                kinds,
+            ).fetchall()
+        )
 
     def iter_index_tokens(self) -> Iterator[tuple[str, str]]:
         """(passage_id, tokens) for every passage of every latest version, in a stable order."""
@@ -301,17 +370,27 @@ class CorpusStore:
         source_id: str,
         source_type: SourceType,
         passages: Sequence[NewPassage],
-    ) -> int:
-        """Store a new version of a document (version 1 for a new one) in one transaction."""
+    ) -> tuple[int, bool]:
+        """Store a new version of a document (version 1 for a new one) in one transaction: (version, written).
+
+        The check against the latest version happens inside the write transaction, so two processes ingesting
+        the same file never both add a version: the second finds the first one's and writes nothing.
+        """
         with self._transaction():
-            row = self._conn.execute("SELECT latest_version FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()
+            row = self._conn.execute(
+                "SELECT d.latest_version, v.sha256, v.source_id, v.source_type FROM documents d "
+                "JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.latest_version WHERE d.doc_id = ?",
+                (doc_id,),
+            ).fetchone()
+            if row is not None and tuple(row[1:]) == (sha256, source_id, source_type.value):
+                return row[0], False
             version = 1 if row is None else row[0] + 1
             if row is None:
                 self._conn.execute("INSERT INTO documents VALUES (?, ?, ?)", (doc_id, source_key, version))
             else:
                 self._conn.execute("UPDATE documents SET latest_version = ? WHERE doc_id = ?", (version, doc_id))
             self._conn.execute(
-                "INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO versions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0)",
                 (
                     doc_id,
                     version,
@@ -328,7 +407,34 @@ class CorpusStore:
             for ordinal, passage in enumerate(passages):
                 self._insert_passage(doc_id, version, ordinal, passage, loaded.text)
             self._conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
-        return version
+        return version, True
+
+    def remove_document(self, doc_id: str) -> tuple[int, bool]:
+        """Record a tombstone version (no text, no passages) in one transaction: (version, written).
+
+        Search and verification read latest versions only, so they stop seeing the document; older versions stay
+        readable by number. Removing a removed document writes nothing and returns its tombstone's version.
+        """
+        with self._transaction():
+            row = self._conn.execute(
+                "SELECT d.latest_version, v.loader, v.title, v.source_id, v.source_type, v.metadata, v.deleted "
+                "FROM documents d JOIN versions v ON v.doc_id = d.doc_id AND v.version = d.latest_version "
+                "WHERE d.doc_id = ?",
+                (doc_id,),
+            ).fetchone()
+            if row is None:
+                raise NotFoundError(f"no document {doc_id!r} in this corpus; `veriground corpus list` shows the ids")
+            latest, loader, title, source_id, source_type, metadata, deleted = row
+            if deleted:
+                return latest, False
+            version = latest + 1
+            self._conn.execute(
+                "INSERT INTO versions VALUES (?, ?, '', ?, ?, ?, ?, ?, '[]', '', 1)",
+                (doc_id, version, loader, title, source_id, source_type, metadata),
+            )
+            self._conn.execute("UPDATE documents SET latest_version = ? WHERE doc_id = ?", (version, doc_id))
+            self._conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
+        return version, True
 
     def _insert_passage(self, doc_id: str, version: int, ordinal: int, passage: NewPassage, text: str) -> None:
         self._conn.execute(
@@ -336,8 +442,18 @@ class CorpusStore:
             (passage.passage_id, text[passage.char_start : passage.char_end], passage.tokens),
         )
         self._conn.execute(
-            "INSERT INTO passages VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (doc_id, version, ordinal, passage.passage_id, passage.char_start, passage.char_end, passage.page),
+            "INSERT INTO passages (doc_id, version, ordinal, passage_id, char_start, char_end, page, kind) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                doc_id,
+                version,
+                ordinal,
+                passage.passage_id,
+                passage.char_start,
+                passage.char_end,
+                passage.page,
+                passage.kind,
+            ),
         )
 
     @contextmanager
@@ -359,7 +475,7 @@ class CorpusStore:
 
 
 def _passage(row: tuple) -> Passage:
-    passage_id, doc_id, version, ordinal, text, char_start, char_end, page, source_id, source_type = row
+    passage_id, doc_id, version, ordinal, text, char_start, char_end, page, source_id, source_type, kind, sha256 = row
     return Passage(
         passage_id=passage_id,
         doc_id=doc_id,
@@ -371,4 +487,6 @@ def _passage(row: tuple) -> Passage:
         page=page,
         source_id=source_id,
         source_type=SourceType(source_type),
+        kind=kind,
+        doc_sha256=sha256,
     )

@@ -13,10 +13,13 @@ model, fakes; a torch model's float sums can move a score in the 6th decimal wit
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice
+from pathlib import Path
 
 from veriground.backends.protocols import NLIModel
 from veriground.config import Config
@@ -40,6 +43,7 @@ class VerifyJob:
 
     text: str
     source: EvidenceSource
+    query: str | None = None  # the question the text answers, when it is an answer
 
 
 def verify_batched(
@@ -126,7 +130,7 @@ class _Turn:
     def _run(self, job: VerifyJob, config: Config, nli: NLIModel) -> None:
         self._go.acquire()
         try:
-            self.report = verify_text(job.text, config=config, source=job.source, nli=nli)
+            self.report = verify_text(job.text, config=config, source=job.source, nli=nli, query=job.query)
         except BaseException as err:  # noqa: BLE001 - raised on the main thread, in the job's turn
             self.error = err
         finally:
@@ -146,18 +150,46 @@ class _AskingNLIModel:
 
 class MemoNLIModel:
     """Remembers every pair's scores and sends the model only pairs it has not scored: for a run that verifies the
-    same claims again (contamination re-checks the clean claims at every rate)."""
+    same claims again (contamination re-checks the clean claims at every rate). With `path`, the scores also persist
+    as JSONL keyed by the SHA-256 of (model name, checksum, premise, hypothesis), so a rerun (`calibrate` after a
+    feature change) scores only new pairs."""
 
-    def __init__(self, model: NLIModel) -> None:
+    def __init__(self, model: NLIModel, path: Path | None = None) -> None:
         self.model = model
         self.name, self.model_id, self.checksum = model.name, model.model_id, model.checksum
         self._scores: dict[Pair, NLIScores] = {}
+        self._path = path
+        self._stored: dict[str, NLIScores] = _read_memo(path) if path is not None else {}
 
     def predict(self, pairs: Sequence[Pair]) -> list[NLIScores]:
+        for pair in dict.fromkeys(pairs):
+            if pair not in self._scores and (stored := self._stored.get(self._key(pair))) is not None:
+                self._scores[pair] = stored
         missing = [pair for pair in dict.fromkeys(pairs) if pair not in self._scores]
         if missing:
             scores = self.model.predict(missing)
             if len(scores) != len(missing):
                 raise ValueError(f"returned {len(scores)} scores for {len(missing)} pairs")
             self._scores.update(zip(missing, scores, strict=True))
+            if self._path is not None:
+                with self._path.open("a", encoding="utf-8") as file:
+                    for pair, score in zip(missing, scores, strict=True):
+                        file.write(json.dumps({"key": self._key(pair), **score.model_dump()}) + "\n")
         return [self._scores[pair] for pair in pairs]
+
+    def _key(self, pair: Pair) -> str:
+        parts = (self.name, self.checksum or "", *pair)
+        return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _read_memo(path: Path) -> dict[str, NLIScores]:
+    if not path.exists():
+        return {}
+    stored = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            data = json.loads(line)
+            stored[data.pop("key")] = NLIScores(**data)
+        except (ValueError, KeyError, TypeError):
+            continue  # a line cut short by an interrupted run is scored again
+    return stored

@@ -2,7 +2,7 @@
 §2.3): answer claims with the passages they cite -> per claim, do its citations entail it (citation recall) and
 which of its citations count for citation precision, judged by the configured NLI; then the run's averages.
 
-A premise "entails" a claim when the NLI's entailment probability reaches verification.min_entailment_prob. A
+A premise "entails" a claim when the NLI's entailment probability reaches 0.60 (seed 000, on raw NLI probabilities). A
 premise over signals.nli.MAX_PREMISE_CHARS is read in the same overlapping sentence windows verification uses,
 and entails when one window does. Following ALCE's scorer: a claim with no citation has recall 0; when the
 joined citations do not entail the claim, none of them counts for precision; a single citation counts when it

@@ -31,7 +31,7 @@ DEFINITIONS = {
     "passage (gold-id overlap, NOT ALCE's NLI-judged citation recall)",
     "citation.alce_recall": "answered rows that state a claim (any kind): per answer, share of its claims that "
     "the joined text of their cited passages entails (configured NLI, entailment >= "
-    "verification.min_entailment_prob; no citation = 0), averaged over answers (ALCE, Gao et al. 2023)",
+    "0.60, seed 000; no citation = 0), averaged over answers (ALCE, Gao et al. 2023)",
     "citation.alce_precision": "same rows: per answer, share of its citations that count, averaged over answers; "
     "a citation does not count when its claim's citations do not entail the claim, or when it alone does not "
     "entail the claim and the others without it still do (ALCE)",

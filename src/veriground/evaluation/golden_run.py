@@ -20,15 +20,18 @@ from pathlib import Path
 from typing import Any
 
 from veriground import __version__
+from veriground.answering.pipeline import qa_verification
 from veriground.backends.protocols import NLIModel
 from veriground.config import Config
 from veriground.corpus.store import CorpusStore
+from veriground.engine import with_thresholds
 from veriground.evaluation import metrics as m
 from veriground.evaluation.citation_support import judge_citation_support
 from veriground.evaluation.golden import read_golden
 from veriground.evaluation.golden_metrics import DEFINITIONS, answered_correctly, summarize
 from veriground.evaluation.run_files import FIGURES_DIR, write_run
 from veriground.schema import GoldenQuery, GroundedAnswer
+from veriground.verdicts.aggregator import SEED_THRESHOLDS, load_aggregator
 
 # Evidence-gate thresholds (answer.min_query_coverage) swept for the abstention-vs-accuracy curve.
 GATE_SWEEP = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -133,7 +136,16 @@ def run_config(inputs: GoldenInputs, config: Config, *, runs_dir: Path, figures:
         backends = AnswerBackends(store=inputs.store, retriever=retriever, nli=nli, llm=llm)
         answers = [_answer(query, config, backends) for query in inputs.queries]
         predictions = [predict_row(query, answer) for query, answer in zip(inputs.queries, answers, strict=True)]
-        _judge_citations(predictions, answers, nli, config.verification.min_entailment_prob)
+        # ALCE reads the NLI's own entailment of cited passages, so it keeps seed 000's raw threshold.
+        _judge_citations(predictions, answers, nli, SEED_THRESHOLDS["min_entailment_prob"])
+        aggregator = load_aggregator(nli.name, config.verification.aggregator, config.verification.aggregator_path)
+        applied = qa_verification(with_thresholds(config, aggregator)).verification
+        settings["thresholds"] = {
+            key: getattr(applied, key)
+            for key in ("min_entailment_prob", "weak_entailment_prob", "max_contradiction_prob")
+            + ("min_supporting_sources",)
+        }
+        settings["aggregator"] = aggregator.name
         summary = summarize(predictions)
         summary.update(run_id=run_id, runnable=True, settings=settings, definitions=DEFINITIONS)
         summary["tradeoff"] = sweep_gate(inputs.queries, inputs.store, config) if figures else []
@@ -276,7 +288,7 @@ def _settings(config: Config, split: str) -> dict[str, Any]:
         "retrieval": config.retrieval.mode,
         "nli": config.models.nli,
         "reranker": config.models.reranker,
-        "min_sources": config.verification.min_supporting_sources,
+        "min_sources": qa_verification(config).verification.min_supporting_sources,
         "verify": config.answer.verify,
         "contradictions": config.verification.contradictions,
         "atomic": config.verification.atomic,

@@ -150,7 +150,10 @@ def evaluate_pairs(
     rows = list(rows)
     _check_unique_ids(rows)
     packs = [_evidence_pack(number, row, resolve) for number, row in enumerate(rows, start=1)]
-    jobs = (VerifyJob(row.text, PackEvidence(pack, config.retrieval)) for row, pack in zip(rows, packs, strict=True))
+    jobs = (
+        VerifyJob(row.text, PackEvidence(pack, config.retrieval), query=row.question)
+        for row, pack in zip(rows, packs, strict=True)
+    )
     reports = verify_batched(jobs, config=config, nli=nli, batch_rows=batch_rows)
     predictions = []
     for done, (row, report) in enumerate(zip(rows, reports, strict=True), start=1):
@@ -238,6 +241,8 @@ def read_pairs(path: Path) -> list[LabelledPair]:
 
 
 def _parse_row(data: dict[str, Any], where: str) -> LabelledPair:
+    if isinstance(data.get("evidence"), str):  # one passage given as a plain string
+        data = {**data, "evidence": [data["evidence"]]}
     try:
         row = LabelledPair.model_validate(data)
     except ValidationError as err:

@@ -7,6 +7,13 @@ verification.min_entailment_prob). In the mitigated answer a Contradictory claim
 warning, Low Confidence / Unsupported / Unverified claims keep their text with a visible flag, and Supported
 claims are kept with their citations. Edits are made at claim spans in the input, so headings, lists and line
 breaks stay as written.
+
+A sentence split into pieces (claims with one parent_claim_id) is rewritten as a whole: consecutive
+Contradictory pieces become one warning, and no connector is left hanging by one. When every piece is
+suppressed, the sentence's whole span is one warning. A suppressed run after a kept piece takes the connector
+before it ("A [1] [Warning …]" for "A [1] and it B."); a run that opens the sentence takes the connector
+after it, and the next kept piece gets back the subject atomicity copied onto it ("[Warning …] Merge sort is
+stable." for "Merge sort is O(1) and it is stable.").
 """
 
 from __future__ import annotations
@@ -96,15 +103,18 @@ def rewrite_answer(text: str, outcomes: Sequence[ClaimOutcome]) -> Rewritten:
 def _apply(text: str, outcomes: Sequence[ClaimOutcome], citation_map: dict[str, list[int]], *, mitigate: bool) -> str:
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement), non-overlapping
     suppressed: list[tuple[int, int]] = []
+    if mitigate:
+        for sentence in _sentences(outcomes):
+            for start, end, replacement in _suppression_edits(text, sentence):
+                edits.append((start, end, replacement))
+                suppressed.append((start, end))
     for outcome in outcomes:
         start, end = outcome.claim.answer_char_span
         decision = outcome.decision
         numbers = citation_map[outcome.claim.claim_id]
         markers = " " + "".join(f"[{number}]" for number in numbers) if numbers else ""
         if mitigate and decision.status == "Contradictory":
-            where = f" ({decision.primary_evidence})" if decision.primary_evidence else ""
-            edits.append((start, end, f"[Warning: a claim was removed because it contradicts the source{where}]"))
-            suppressed.append((start, end))
+            continue  # its warning is among the suppression edits
         elif mitigate and decision.status != "Supported":
             edits.append((end, end, f"{markers} [{decision.status}: {decision.reason}]"))
         elif markers:
@@ -126,3 +136,63 @@ def _apply(text: str, outcomes: Sequence[ClaimOutcome], citation_map: dict[str, 
         cursor = end
     result.append(text[cursor:])
     return "".join(result)
+
+
+def _sentences(outcomes: Sequence[ClaimOutcome]) -> list[list[ClaimOutcome]]:
+    """The outcomes grouped by the sentence they came from (a split sentence's pieces share a parent id),
+    each group in span order."""
+    groups: dict[str, list[ClaimOutcome]] = {}
+    for outcome in outcomes:
+        groups.setdefault(outcome.claim.parent_claim_id or outcome.claim.claim_id, []).append(outcome)
+    return [sorted(group, key=lambda outcome: outcome.claim.answer_char_span) for group in groups.values()]
+
+
+def _suppression_edits(text: str, pieces: list[ClaimOutcome]) -> list[tuple[int, int, str]]:
+    """One (start, end, warning) edit per run of consecutive Contradictory pieces of one sentence."""
+    edits = []
+    index = 0
+    while index < len(pieces):
+        if pieces[index].decision.status != "Contradictory":
+            index += 1
+            continue
+        run_end = index
+        while run_end < len(pieces) and pieces[run_end].decision.status == "Contradictory":
+            run_end += 1
+        warning = _warning([outcome.decision for outcome in pieces[index:run_end]])
+        start, end = pieces[index].claim.answer_char_span[0], pieces[run_end - 1].claim.answer_char_span[1]
+        if index > 0:  # a kept piece before the run: the connector between them goes with the run
+            edits.append((pieces[index - 1].claim.answer_char_span[1], end, f" {warning}"))
+        elif run_end < len(pieces):  # the run opens the sentence: so does the warning, then the next piece
+            opening, consumed = _reopen(text, pieces[run_end].claim)
+            edits.append((start, pieces[run_end].claim.answer_char_span[0] + consumed, f"{warning} {opening}"))
+        else:
+            edits.append((start, end, warning))
+        index = run_end
+    return edits
+
+
+def _warning(decisions: Sequence[ClaimDecision]) -> str:
+    sources = list(dict.fromkeys(d.primary_evidence for d in decisions if d.primary_evidence))
+    where = f" ({', '.join(sources)})" if sources else ""
+    if len(decisions) == 1:
+        return f"[Warning: a claim was removed because it contradicts the source{where}]"
+    return f"[Warning: {len(decisions)} claims were removed because they contradict the source{where}]"
+
+
+def _reopen(text: str, claim: Claim) -> tuple[str, int]:
+    """How a kept piece starts once the piece before it is gone: (text to insert, characters of the span it
+    replaces). The subject atomicity copied onto it comes back ("is stable" -> "Merge sort is stable");
+    otherwise its first letter is capitalised."""
+    start, end = claim.answer_char_span
+    words = text[start:end].split()
+    if not words:
+        return "", 0
+    first = words[0]
+    if not claim.text.startswith(first):
+        position = claim.text.find(f" {first}")
+        if position > 0:
+            subject = claim.text[:position]
+            return f"{subject[0].upper()}{subject[1:]} ", 0
+    if len(first) > 1 and first.isalpha() and first.islower():
+        return text[start].upper(), 1
+    return "", 0

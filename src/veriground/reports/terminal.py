@@ -21,6 +21,7 @@ _OUTCOME_STYLE = {
     "unchanged": "dim",
     "skipped": "dim yellow",
     "failed": "red",
+    "removed": "magenta",
 }
 
 
@@ -35,6 +36,8 @@ def print_ingest_item(item: IngestItem) -> None:
         target.print(Text(f"{item.outcome:<11}{item.problem}", style=_OUTCOME_STYLE[item.outcome]))
         return
     detail = f"{item.doc_id} v{item.version}, {item.n_passages} passages"
+    if item.outcome == "removed":
+        detail = f"{item.doc_id} v{item.version}: a tombstone; its file is gone"
     if item.outcome == "new_version":
         detail += f", {item.passages_changed} changed"
     console.print(Text(f"{item.outcome:<11}{item.path}  ({detail})", style=_OUTCOME_STYLE[item.outcome]))
@@ -43,7 +46,9 @@ def print_ingest_item(item: IngestItem) -> None:
 def print_ingest_summary(report: IngestReport, corpus_dir: Path) -> None:
     console.print(
         f"{report.added} added, {report.new_version} new versions, {report.unchanged} unchanged, "
-        f"{report.skipped} skipped, {report.failed} failed; {report.passages_indexed} passages indexed in {corpus_dir}"
+        f"{report.skipped} skipped, {report.failed} failed"
+        + (f", {report.removed} removed" if report.removed else "")
+        + f"; {report.passages_indexed} passages indexed in {corpus_dir}"
     )
 
 
@@ -92,7 +97,7 @@ def print_documents(documents: list[DocumentInfo]) -> None:
     for doc in documents:
         table.add_row(
             doc.doc_id,
-            str(doc.version),
+            f"{doc.version} (removed)" if doc.deleted else str(doc.version),
             doc.source_id,
             doc.source_type.value,
             str(doc.n_passages),
@@ -109,10 +114,25 @@ def print_document(document: DocumentInfo, passages: list[Passage]) -> None:
         f"source: {document.source_key}  source_id={document.source_id}  "
         f"type={document.source_type.value}  loader={document.loader}"
     )
+    if document.deleted:
+        console.print(
+            f"removed in this version (a tombstone): no text, no passages; "
+            f"`corpus show {document.doc_id} --version {document.version - 1}` shows the last text"
+        )
     console.print(f"sha256: {document.sha256}  chars: {document.n_chars}")
     for passage in passages:
-        console.print(Text(f"{passage.passage_id}  [{passage.char_start}:{passage.char_end}]", style="cyan"))
+        console.print(
+            Text(f"{passage.passage_id}  [{passage.char_start}:{passage.char_end}]  {passage.kind}", style="cyan")
+        )
         console.print("  " + snippet(passage.text, 160))
+
+
+def print_removed(doc_id: str, version: int, removed_now: bool) -> None:
+    """One line per `corpus remove` argument."""
+    if removed_now:
+        console.print(f"removed    {doc_id}  (v{version} is a tombstone; --version {version - 1} shows the last text)")
+    else:
+        console.print(f"unchanged  {doc_id}  (already removed in v{version})")
 
 
 def print_passage(passage: Passage) -> None:
@@ -121,6 +141,6 @@ def print_passage(passage: Passage) -> None:
     if passage.page is not None:
         where += f", page {passage.page}"
     console.print(Text(passage.passage_id, style="bold cyan"))
-    console.print(f"{where}; source {passage.source_id} ({passage.source_type.value})")
+    console.print(f"{where}; kind {passage.kind}; source {passage.source_id} ({passage.source_type.value})")
     sys.stdout.flush()
     console.print(Text(passage.text))

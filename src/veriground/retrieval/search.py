@@ -3,12 +3,14 @@
 `BM25Retriever` is keyword search; its index is rebuilt from the store's cached tokens whenever the store's
 generation moved on. `CorpusRetriever` adds the dense and hybrid modes (reciprocal-rank fusion of BM25 and
 dense ranks) and an optional cross-encoder rerank of the best `rerank_candidates`; if the reranker fails it
-keeps the retrieval order and records why in `notes`, which reports show.
+keeps the retrieval order and records why in `notes`, which reports show. Only passages whose kind is in
+`retrieval.evidence_kinds` are returned: both indexes hold every passage, and a search goes deeper by the number of
+passages left out, so the filtered top-k is exactly the top-k among evidence passages.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from veriground.backends.protocols import Embedder, Reranker
@@ -18,7 +20,43 @@ from veriground.errors import BackendError, ConfigError
 from veriground.retrieval.bm25 import BM25Index, tokenize
 from veriground.retrieval.dense import DenseIndex
 from veriground.retrieval.fusion import fuse_rankings
-from veriground.schema import EvidenceChunk, Passage
+from veriground.schema import PASSAGE_KINDS, EvidenceChunk, Passage
+
+_Hit = tuple[str, float]  # (passage_id, score)
+
+
+# The first search goes this many times deeper than asked; only when too few evidence passages survive the kind
+# filter does it go as deep as the number of passages left out, which makes the result exact.
+OVERFETCH_FACTOR = 4
+
+
+class KindFilter:
+    """Which latest-version passages are left out of results (their kind is not in retrieval.evidence_kinds)."""
+
+    def __init__(self, store: CorpusStore, evidence_kinds: Sequence[str]) -> None:
+        self._store = store
+        self._left_out_kinds = frozenset(PASSAGE_KINDS) - frozenset(evidence_kinds)
+        self._generation: int | None = None
+        self._left_out: frozenset[str] = frozenset()
+
+    def left_out(self) -> frozenset[str]:
+        generation = self._store.generation
+        if generation != self._generation:
+            self._left_out = frozenset(self._store.latest_passage_kinds(self._left_out_kinds))
+            self._generation = generation
+        return self._left_out
+
+    def search(self, search: Callable[[int], list[_Hit]], depth: int) -> list[_Hit]:
+        """The best `depth` hits of `search(k)` (best first) whose passage is evidence."""
+        left_out = self.left_out()
+        if not left_out:
+            return search(depth)
+        first = depth * OVERFETCH_FACTOR
+        hits = search(first)
+        kept = [hit for hit in hits if hit[0] not in left_out]
+        if len(kept) < depth and len(hits) == first and first < depth + len(left_out):
+            kept = [hit for hit in search(depth + len(left_out)) if hit[0] not in left_out]
+        return kept[:depth]
 
 
 @dataclass(frozen=True)
@@ -34,6 +72,7 @@ class BM25Retriever:
         self._store = store
         self._config = config
         self._index: BM25Index | None = None
+        self._kinds = KindFilter(store, config.evidence_kinds)
 
     def refresh(self) -> BM25Index:
         """The index for the store's current generation, loading or rebuilding it as needed."""
@@ -54,17 +93,20 @@ class BM25Retriever:
     def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[EvidenceChunk]]:
         """One ranked list per query, from one index load and one passage lookup for the whole batch."""
         k = _checked_top_k(self._config, top_k)
-        index = self.refresh()
-        all_hits = [index.search(query, k) for query in queries]
-        passages = self._store.latest_passages(list(dict.fromkeys(hit.passage_id for hits in all_hits for hit in hits)))
+        all_hits = [self.search_ids(query, k) for query in queries]
+        passages = self._store.latest_passages(list(dict.fromkeys(pid for hits in all_hits for pid, _ in hits)))
         return [
             [
-                to_evidence_chunk(passages[hit.passage_id], rank=hit.rank, score_bm25=hit.bm25_score)
-                for hit in hits
-                if hit.passage_id in passages
+                to_evidence_chunk(passages[pid], rank=rank, score_bm25=score)
+                for rank, (pid, score) in enumerate((hit for hit in hits if hit[0] in passages), start=1)
             ]
             for hits in all_hits
         ]
+
+    def search_ids(self, query: str, depth: int) -> list[_Hit]:
+        """(passage_id, bm25_score) of the best `depth` evidence passages for `query`, best first."""
+        index = self.refresh()
+        return self._kinds.search(lambda k: [(hit.passage_id, hit.bm25_score) for hit in index.search(query, k)], depth)
 
 
 class CorpusRetriever:
@@ -88,6 +130,7 @@ class CorpusRetriever:
         self._embedder = embedder
         self._reranker = reranker
         self._dense: DenseIndex | None = None
+        self._kinds = KindFilter(store, config.evidence_kinds)
         self.notes: list[str] = []
 
     def query_terms(self, query: str) -> QueryTerms:
@@ -119,12 +162,11 @@ class CorpusRetriever:
         bm25 = [[] for _ in queries]
         dense = [[] for _ in queries]
         if mode in ("bm25", "hybrid"):
-            index = self._bm25.refresh()
-            bm25 = [[(hit.passage_id, hit.bm25_score) for hit in index.search(q, pool)] for q in queries]
+            bm25 = [self._bm25.search_ids(q, pool) for q in queries]
         if mode in ("dense", "hybrid"):
             index = self.dense_index()
             vectors = self._embedder.encode(list(queries))
-            dense = [[(hit.passage_id, hit.dense_score) for hit in index.search(v, pool)] for v in vectors]
+            dense = [self._dense_search(index, v, pool) for v in vectors]
         ranked = []
         for bm25_hits, dense_hits in zip(bm25, dense, strict=True):
             if mode == "hybrid":
@@ -156,6 +198,11 @@ class CorpusRetriever:
                 )
             results.append(chunks)
         return results
+
+    def _dense_search(self, index: DenseIndex, vector: object, depth: int) -> list[_Hit]:
+        return self._kinds.search(
+            lambda k: [(hit.passage_id, hit.dense_score) for hit in index.search(vector, k)], depth
+        )
 
     def backends(self) -> list[tuple[str, object]]:
         """(role, backend) of every model this retriever uses, for the report manifest."""
@@ -219,6 +266,8 @@ def to_evidence_chunk(
         source_type=passage.source_type,
         version=f"{passage.doc_id}@v{passage.version}",
         page=passage.page,
+        kind=passage.kind,
+        doc_sha256=passage.doc_sha256,
     )
 
 

@@ -1,4 +1,5 @@
-"""Who may call the server and how much they may send: ASGI middleware for the API token and the body limit.
+"""Who may call the server and how much they may send: ASGI middleware for the API token, the same-origin and
+Host checks, and the body limit.
 
 The token's *value* lives in the environment variable that service.api_token_env names, never in config.
 """
@@ -10,6 +11,7 @@ import ipaddress
 import json
 import os
 from http.cookies import SimpleCookie
+from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -18,8 +20,9 @@ from veriground.errors import ConfigError
 from veriground.service.problems import PROBLEM_MEDIA_TYPE, problem_body
 
 TOKEN_COOKIE = "veriground_token"
-# Reachable without the token: the liveness probe, the token form and the page's own CSS/JS.
-OPEN_PATHS = ("/health", "/login", "/static/")
+# Reachable without the token: the liveness and readiness probes, the token form and the page's own CSS/JS.
+OPEN_PATHS = ("/health", "/ready", "/login", "/static/")
+DEFAULT_PORTS = {"http": 80, "https": 443}
 _BYTES_PER_MB = 1024 * 1024
 
 
@@ -92,8 +95,9 @@ class TokenMiddleware:
 
 
 class SameOriginMiddleware:
-    """Refuse a browser's cross-site write (another site posting to /documents) and, on loopback, any Host
-    that is not loopback (DNS rebinding). Requests without an Origin header (curl, scripts) pass."""
+    """Refuse a request without a Host, a browser's cross-site write (another site posting to /documents: its
+    Origin's scheme, host and port must all be this server's) and, on loopback, any Host that is not loopback
+    (DNS rebinding). Requests without an Origin header (curl, scripts) pass."""
 
     def __init__(self, app: ASGIApp, allowed_origins: tuple[str, ...], loopback_only: bool) -> None:
         self.app, self.allowed, self.loopback_only = app, set(allowed_origins), loopback_only
@@ -102,15 +106,24 @@ class SameOriginMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        host = _header(scope, b"host") or ""
-        if self.loopback_only and host and not is_loopback(_hostname(host)):
+        host = (_header(scope, b"host") or "").strip()
+        if not host:
+            await send_problem(
+                send,
+                400,
+                "Host header missing",
+                "the request has no Host header, or an empty one; send the "
+                "address you reached this server at, e.g. Host: 127.0.0.1:8000",
+            )
+            return
+        if self.loopback_only and not is_loopback(_hostname(host)):
             await send_problem(
                 send, 421, "Wrong host", f"this server answers on loopback only, not for Host {host!r}; use 127.0.0.1"
             )
             return
         origin = _header(scope, b"origin")
         unsafe = scope["method"] not in ("GET", "HEAD", "OPTIONS")
-        if unsafe and origin is not None and origin not in self.allowed and _hostport(origin) != host:
+        if unsafe and origin is not None and origin not in self.allowed and not same_origin(origin, scope, host):
             await send_problem(
                 send,
                 403,
@@ -129,8 +142,22 @@ def _hostname(host: str) -> str:
     return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
 
 
-def _hostport(origin: str) -> str:
-    return origin.split("://", 1)[-1].rstrip("/")
+def same_origin(origin: str, scope: Scope, host: str) -> bool:
+    """Whether a browser's Origin names this server as the request reached it: scheme, host and port."""
+    scheme = scope.get("scheme", "http")
+    try:
+        sent = urlsplit(origin.strip())
+        reached = urlsplit(f"//{host}")
+        sent_port = sent.port or DEFAULT_PORTS.get(sent.scheme)
+        reached_port = reached.port or DEFAULT_PORTS.get(scheme)
+    except ValueError:  # a port that is not a number: not our origin
+        return False
+    return (
+        sent.scheme == scheme
+        and bool(sent.hostname)
+        and sent.hostname == reached.hostname
+        and sent_port == reached_port
+    )
 
 
 class BodyLimitMiddleware:

@@ -1,7 +1,7 @@
 """The HTTP app: config -> a FastAPI app with the JSON API, the web page and the middleware around them.
 
-Middleware, outermost first: request log, API token, same-origin check, body limit (and CORS only when
-service.cors_origins lists origins).
+Middleware, outermost first: request log, security headers, API token, same-origin and Host check, body limit
+(and CORS only when service.cors_origins lists origins).
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ from veriground.service.access import (
     resolve_token,
 )
 from veriground.service.api_routes import router as api_router
+from veriground.service.critic_routes import router as critic_router
 from veriground.service.engine_worker import EngineWorker
 from veriground.service.exports import ExportShelf
 from veriground.service.pages import STATIC_DIR
 from veriground.service.pages import router as page_router
 from veriground.service.problems import install_problem_handlers
 from veriground.service.request_log import RequestLogMiddleware
+from veriground.service.security_headers import SecurityHeadersMiddleware
 
 # Only the package's bundled Swagger UI 5 files are used (FastAPI's own /docs loads them from a CDN).
 SWAGGER_UI_FILES = resources.files("fastapi_swagger") / "resources"
@@ -43,7 +45,10 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        from veriground.service.jobs import health
+
         engine.start()
+        engine.health = await engine.run(health)  # /health answers from this snapshot, never from the queue
         try:
             yield
         finally:
@@ -63,6 +68,7 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
     app.state.exports = ExportShelf(config.service.exports_kept)
     app.include_router(api_router)
     app.include_router(page_router)
+    app.include_router(critic_router)
     app.mount("/static/swagger", StaticFiles(directory=str(SWAGGER_UI_FILES)), name="swagger")
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     _add_docs(app)
@@ -84,20 +90,34 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
         loopback_only=is_loopback(config.service.host),
     )
     app.add_middleware(TokenMiddleware, token=token, token_env=config.service.api_token_env)
+    app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestLogMiddleware)
     return app
 
 
+# FastAPI's get_swagger_ui_html starts Swagger UI with an inline <script>, which the CSP forbids; this page loads
+# the same bundle and starts it from static/docs.js.
+DOCS_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>veriground API</title>
+<link rel="stylesheet" href="/static/swagger/swagger-ui.css">
+<link rel="icon" href="/static/swagger/favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="/static/swagger/swagger-ui-bundle.js"></script>
+<script src="/static/docs.js"></script>
+</body>
+</html>
+"""
+
+
 def _add_docs(app: FastAPI) -> None:
-    from fastapi.openapi.docs import get_swagger_ui_html
     from fastapi.responses import HTMLResponse
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url="/openapi.json",
-            title="veriground API",
-            swagger_js_url="/static/swagger/swagger-ui-bundle.js",
-            swagger_css_url="/static/swagger/swagger-ui.css",
-            swagger_favicon_url="/static/swagger/favicon-32x32.png",
-        )
+        return HTMLResponse(DOCS_PAGE)

@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 
 from veriground import __version__
-from veriground.errors import InputFileError, InputTextError
+from veriground.errors import InputFileError, InputTextError, InputTooLargeError
 from veriground.schema import (
     DocumentInfo,
     GroundedAnswer,
@@ -24,6 +24,7 @@ from veriground.schema import (
     SourceType,
     VerificationReport,
 )
+from veriground.service.admission import claim_limit, too_many_claims
 from veriground.service.engine_worker import EngineContext
 
 PASSING_VERDICTS = frozenset({"Supported", "Low Confidence"})
@@ -47,6 +48,7 @@ def verify(ctx: EngineContext, text: str, query: str | None = None) -> Verificat
     from veriground.engine import verify_text
     from veriground.evidence.gather import CorpusEvidence
 
+    check_claim_count(ctx, text)
     source = CorpusEvidence(ctx.store, ctx.config.retrieval, ctx.retriever)
     return verify_text(text, config=ctx.config, source=source, nli=ctx.nli, query=query, judge=ctx.judge)
 
@@ -60,12 +62,29 @@ def verify_candidate(ctx: EngineContext, request: QAVerifyRequest) -> QAVerifyRe
     pack = complete_pack(request.evidence, lambda passage_id: ctx.store.passage(passage_id).text, origin="evidence")
     text = request.answer if isinstance(request.answer, str) else cited_text(request.answer)
     query = request.query or pack.query or (None if isinstance(request.answer, str) else request.answer.query)
+    check_claim_count(ctx, text)
     report = verify_text(
         text, config=ctx.config, source=PackEvidence(pack, ctx.config.retrieval), nli=ctx.nli, query=query
     )
     failing = [item for item in report.claims if item.decision.status not in PASSING_VERDICTS]
     codes = sorted({item.decision.reason.value for item in failing})
     return QAVerifyResult(passed=bool(report.claims) and not failing, reason_codes=tuple(codes), report=report)
+
+
+def check_claim_count(ctx: EngineContext, text: str) -> None:
+    """service.max_claims, counted exactly (by the claim extractor, which stops at the limit) when it is lower
+    than verification.max_claims; otherwise the engine's own check names the binding key."""
+    from veriground.claims import extract_claims
+
+    limit = claim_limit(ctx.config)
+    if limit >= ctx.config.verification.max_claims:
+        return
+    try:
+        extract_claims(text, answer_id="ans_limit_check", max_claims=limit)
+    except InputTooLargeError:
+        raise InputTooLargeError(too_many_claims("the text", f"over {limit}", ctx.config)) from None
+    except InputTextError:
+        return  # an empty text: verify_text says so in its own words
 
 
 def cited_text(answer: GroundedAnswer) -> str:

@@ -1,7 +1,9 @@
 """The web page: server-rendered forms (check a text, ask a question, give the token) -> HTML result pages.
 
 Results embed the same HTML views as the exported audit report; a little plain JS (static/page.js) opens a
-claim's evidence when its row in the trace or the inspector is clicked. Every user string is escaped.
+claim's evidence when its row in the trace or the inspector is clicked. Every user string is escaped, and no page
+carries inline script or style (the Content-Security-Policy forbids both): the report's style is served as
+/static/report.css, the API docs' start-up code as /static/docs.js.
 """
 
 from __future__ import annotations
@@ -17,8 +19,11 @@ from veriground.errors import InputTextError, VerigroundError
 from veriground.schema import QARequest
 from veriground.service import jobs
 from veriground.service.access import TOKEN_COOKIE
+from veriground.service.admission import answer_units, check_text_limits, verify_units
+from veriground.service.api_routes import run_job
+from veriground.service.cancellation import ServerBusyError, whole_seconds
 from veriground.service.exports import render_export
-from veriground.service.problems import status_for
+from veriground.service.problems import engine_retry_after_s, status_for
 from veriground.service.request_log import answer_fields, report_fields
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -31,20 +36,20 @@ TextField = Annotated[str, Form()]
 SERVER_INPUT_LIMIT_HINT = "VERIGROUND_VERIFICATION__MAX_INPUT_CHARS on the server"
 
 
-def _page(title: str, body: str, *, status: int = 200) -> HTMLResponse:
-    from veriground.reports.html import REPORT_STYLE
-
+def _page(title: str, body: str, *, status: int = 200, retry_after_s: float = 1.0) -> HTMLResponse:
     html = (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(title)} · veriground</title>\n<style>{REPORT_STYLE}</style>\n"
+        f"<title>{escape(title)} · veriground</title>\n"
+        '<link rel="stylesheet" href="/static/report.css">\n'
         '<link rel="stylesheet" href="/static/page.css">\n<script src="/static/page.js" defer></script>\n'
         "</head>\n<body>\n"
         '<header class="site"><a class="brand" href="/">veriground</a><nav aria-label="Main">'
         '<a href="/">Check a text</a><a href="/ask">Ask a question</a><a href="/docs">API</a></nav></header>\n'
         f"<main>\n{body}\n</main>\n</body>\n</html>\n"
     )
-    return HTMLResponse(html, status_code=status)
+    headers = {"Retry-After": str(whole_seconds(retry_after_s))} if status == 503 else None
+    return HTMLResponse(html, status_code=status, headers=headers)
 
 
 def _verify_form(text: str = "") -> str:
@@ -77,14 +82,14 @@ def _ask_form(query: str = "", mode: str = "brief") -> str:
     )
 
 
-def _error_box(err: VerigroundError) -> tuple[str, int]:
-    status, title = status_for(err)
-    return _alert(title, status, str(err)), status
+def _error_page(request: Request, title: str, err: VerigroundError, form: str) -> HTMLResponse:
+    status, heading = status_for(err)
+    retry = err.retry_after_s if isinstance(err, ServerBusyError) else engine_retry_after_s(request)
+    return _page(title, _alert(heading, status, str(err)) + form, status=status, retry_after_s=retry)
 
 
 def _alert(title: str, status: int, message: str) -> str:
     return f'<div class="error" role="alert"><strong>{escape(title)}</strong> ({status}): {escape(message)}</div>'
-
 
 
 def _exports(export_id: str) -> str:
@@ -93,6 +98,14 @@ def _exports(export_id: str) -> str:
         f'<a id="export-html" href="/exports/{export_id}.html" download>Download audit report (HTML)</a>'
         f'<a id="export-json" href="/exports/{export_id}.json" download>Download audit report (JSON)</a></nav>'
     )
+
+
+@router.get("/static/report.css")
+async def report_css() -> Response:
+    """The audit report's style (reports.html.REPORT_STYLE), as a file so the pages need no inline <style>."""
+    from veriground.reports.html import REPORT_STYLE
+
+    return Response(REPORT_STYLE, media_type="text/css; charset=utf-8")
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -119,10 +132,10 @@ async def verify_submit(
             text = decode_text(await file.read(), file.filename, limit, limit_hint=SERVER_INPUT_LIMIT_HINT)
         if not text.strip():
             raise InputTextError("there is no text to check; paste a text or choose a file")
-        report = await request.app.state.worker.run(lambda ctx: jobs.verify(ctx, text))
+        units = verify_units(check_text_limits(text, config), config)
+        report = await run_job(request, lambda ctx: jobs.verify(ctx, text), units=units)
     except VerigroundError as err:
-        box, status = _error_box(err)
-        return _page("Check a text", box + _verify_form(text), status=status)
+        return _error_page(request, "Check a text", err, _verify_form(text))
     request.state.log_fields.update(report_fields(report, text=text, log_text=config.service.log_text))
     export_id = request.app.state.exports.put(report)
     result = f'<section id="result">{_exports(export_id)}{render_verification_body(report)}</section>'
@@ -135,10 +148,10 @@ async def ask_submit(request: Request, query: TextField = "", mode: TextField = 
 
     try:
         body = QARequest.model_validate({"query": query.strip() or " ", "mode": mode})
-        answer = await request.app.state.worker.run(lambda ctx: jobs.answer(ctx, body))
+        units = answer_units(request.app.state.config, body.mode)
+        answer = await run_job(request, lambda ctx: jobs.answer(ctx, body), units=units)
     except VerigroundError as err:
-        box, status = _error_box(err)
-        return _page("Ask a question", box + _ask_form(query, mode), status=status)
+        return _error_page(request, "Ask a question", err, _ask_form(query, mode))
     except ValueError as err:  # pydantic: an unknown mode or an over-long question
         return _page("Ask a question", _alert("Input cannot be used", 422, str(err)) + _ask_form(query), status=422)
     request.state.log_fields.update(answer_fields(answer, log_text=request.app.state.config.service.log_text))

@@ -1,6 +1,7 @@
 """Errors as HTTP answers: one table from exception class to status code, and RFC 9457 problem bodies.
 
-The `detail` of a problem is the same message the CLI prints for the same error.
+The `detail` of a problem is the same message the CLI prints for the same error. Every 503 carries Retry-After
+(the error's own estimate, else the engine's queued work at its measured rate).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 
 from veriground.errors import (
     BackendError,
@@ -23,9 +25,11 @@ from veriground.errors import (
     UnitConversionError,
     VerigroundError,
 )
-from veriground.service.engine_worker import ServerBusyError
+from veriground.service.cancellation import RequestCancelledError, ServerBusyError, whole_seconds
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
+# nginx's "client closed request": nobody reads it, but the request log says what happened.
+CLIENT_CLOSED_REQUEST = 499
 log = logging.getLogger("veriground.service")
 
 # Most specific class first: the first match decides the status.
@@ -37,6 +41,7 @@ STATUS_BY_ERROR: tuple[tuple[type[VerigroundError], int, str], ...] = (
     (UnitConversionError, 422, "Unit cannot be read"),
     (ConfigError, 400, "Bad setting"),
     (ServerBusyError, 503, "Server busy"),
+    (RequestCancelledError, CLIENT_CLOSED_REQUEST, "Client closed the request"),
     (BackendError, 503, "Model backend failed"),
     (StoreError, 500, "Corpus store failed"),
     (VerigroundError, 500, "veriground failed"),
@@ -53,9 +58,12 @@ def problem_body(status: int, title: str, detail: str, **extra: object) -> dict[
     return {"type": "about:blank", "status": status, "title": title, "detail": detail, **extra}
 
 
-def problem(status: int, title: str, detail: str, **extra: object) -> JSONResponse:
+def problem(status: int, title: str, detail: str, *, retry_after_s: float = 1.0, **extra: object) -> JSONResponse:
+    headers = None
+    if status == 503:
+        extra["retry_after_s"] = whole_seconds(retry_after_s)
+        headers = {"Retry-After": str(whole_seconds(retry_after_s))}
     body = problem_body(status, title, detail, **extra)
-    headers = {"Retry-After": "1"} if status == 503 else None
     return JSONResponse(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
@@ -63,20 +71,31 @@ def status_for(err: VerigroundError) -> tuple[int, str]:
     return next((status, title) for kind, status, title in STATUS_BY_ERROR if isinstance(err, kind))
 
 
-def problem_for(err: VerigroundError) -> JSONResponse:
+def problem_for(err: VerigroundError, *, retry_after_s: float = 1.0) -> JSONResponse:
+    """`retry_after_s` is used for a 503 whose error carries no estimate of its own."""
     status, title = status_for(err)
     extra: dict[str, object] = {"error": type(err).__name__}
     if status == 413:
         extra["fix"] = SERVER_LIMIT_FIX
-    return problem(status, title, str(err), **extra)
+    retry = err.retry_after_s if isinstance(err, ServerBusyError) else retry_after_s
+    return problem(status, title, str(err), retry_after_s=retry, **extra)
+
+
+def engine_retry_after_s(request: Request) -> float:
+    worker = getattr(request.app.state, "worker", None)
+    return 1.0 if worker is None else worker.retry_after_s()
 
 
 def install_problem_handlers(app: FastAPI) -> None:
     """Every error the app can meet answers as a problem body; none shows a traceback."""
 
     @app.exception_handler(VerigroundError)
-    async def _veriground(_: Request, err: VerigroundError) -> JSONResponse:
-        return problem_for(err)
+    async def _veriground(request: Request, err: VerigroundError) -> JSONResponse:
+        return problem_for(err, retry_after_s=engine_retry_after_s(request))
+
+    @app.exception_handler(ClientDisconnect)
+    async def _gone(_: Request, __: ClientDisconnect) -> JSONResponse:
+        return problem(CLIENT_CLOSED_REQUEST, "Client closed the request", "the client hung up before its body arrived")
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, err: RequestValidationError) -> JSONResponse:

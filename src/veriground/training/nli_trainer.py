@@ -6,6 +6,12 @@ windows of LENGTH_WINDOW batches (so padding stays short on 2 cores) and the ord
 A 2-way "not_entailment" pair is trained on log P(neutral or contradiction), so it never claims to know which.
 Checkpoints (model, optimiser, scheduler, step) go to OUT/checkpoints/step-N every `checkpoint_every` steps and at
 each epoch's end; `resume=True` continues from the newest one.
+
+Class weights (inverse label frequency, clipped to CLASS_WEIGHT_RANGE) keep the larger labels from drowning the
+rest. With dev pairs, the model is scored on them every `eval_every` steps (macro mean over sources of the mixed
+NLL, so the easy synthetic pairs do not decide alone); the best so far is kept in OUT/best and returned, and
+training stops early after `patience` evaluations without improvement, or when a wall-clock limit is reached (at a
+checkpoint, so `--resume` can go on later).
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ from __future__ import annotations
 import json
 import random
 import shutil
+import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -24,6 +32,10 @@ from veriground.training.nli_mix import LABEL_INDEX, TRAIN_LABELS, TrainPair
 MODEL_LABELS = TRAIN_LABELS[:3]
 LENGTH_WINDOW = 50
 CHECKPOINTS_KEPT = 2
+CLASS_WEIGHT_RANGE = (0.5, 2.0)  # inverse-frequency weights, clipped: a tiny class must not dominate either
+DEV_BATCH = 64
+DEV_SCORE_PER_SOURCE = 80  # dev pairs per source scored during training: a minute, not several, on 2 busy cores
+BEST = "best"
 
 # steps done, steps in total, running loss
 TrainProgress = Callable[[int, int, float], None]
@@ -41,6 +53,8 @@ class TrainSettings:
     seed: int = 13
     checkpoint_every: int = 200
     device: str = "cpu"
+    eval_every: int = 200
+    patience: int = 4
 
 
 def pick_device(requested: str | None) -> str:
@@ -56,13 +70,17 @@ def train_classifier(
     settings: TrainSettings,
     out: Path,
     *,
+    dev: Sequence[TrainPair] = (),
     resume: bool = False,
+    time_limit_s: float | None = None,
     progress: TrainProgress | None = None,
+    log: Callable[[str], None] | None = None,
 ) -> Path:
-    """Train on `pairs`; the final model and tokenizer are saved to OUT/model (returned)."""
+    """Train on `pairs`; returns the model folder to ship: OUT/best (best dev score) with dev pairs, else OUT/model."""
     import torch
     import transformers
 
+    started = time.monotonic()
     transformers.set_seed(settings.seed)
     torch.use_deterministic_algorithms(True, warn_only=True)
     tokenizer = transformers.AutoTokenizer.from_pretrained(settings.base)
@@ -83,6 +101,7 @@ def train_classifier(
     )
     keys = list(encoded.keys())
     lengths = [len(ids) for ids in encoded["input_ids"]]
+    weights = torch.tensor(class_weights(pairs), dtype=torch.float32, device=settings.device)
     batches_per_epoch = (len(pairs) + settings.batch_size - 1) // settings.batch_size
     total_steps = max(1, round(batches_per_epoch * settings.epochs))
     optimizer = torch.optim.AdamW(model.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay)
@@ -91,15 +110,20 @@ def train_classifier(
     )
     step = 0
     checkpoints = out / "checkpoints"
+    best_path = out / BEST
+    best = {"step": 0, "score": float("inf"), "since": 0}
     if resume and (latest := _latest_checkpoint(checkpoints)) is not None:
         step = _load_checkpoint(latest, model, optimizer, scheduler, settings)
+        if (best_path / "best.json").is_file():
+            best = json.loads((best_path / "best.json").read_text())
     model.train()
     running = 0.0
+    stopped = False
     for batch in _schedule(lengths, settings, total_steps)[step:]:
         features = tokenizer.pad([{key: encoded[key][i] for key in keys} for i in batch], return_tensors="pt")
         targets = torch.tensor([LABEL_INDEX[pairs[i].label] for i in batch], device=settings.device)
         logits = model(**{k: v.to(settings.device) for k, v in features.items()}).logits
-        loss = mixed_nli_loss(torch, logits, targets)
+        loss = mixed_nli_loss(torch, logits, targets, weights)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         optimizer.step()
@@ -109,21 +133,107 @@ def train_classifier(
         running = loss.item() if step == 1 else 0.98 * running + 0.02 * loss.item()
         if progress is not None:
             progress(step, total_steps, running)
-        if step % settings.checkpoint_every == 0 or step % batches_per_epoch == 0:
+        out_of_time = time_limit_s is not None and time.monotonic() - started > time_limit_s
+        if dev and (step % settings.eval_every == 0 or step == total_steps or out_of_time):
+            score = dev_score(model, tokenizer, dev, settings)
+            model.train()
+            if score < best["score"]:
+                best = {"step": step, "score": score, "since": 0}
+                _save_model(best_path, model, tokenizer)
+                (best_path / "best.json").write_text(json.dumps(best) + "\n")
+            else:
+                best["since"] += 1
+                (best_path / "best.json").write_text(json.dumps(best) + "\n")
+            if log is not None:
+                log(f"step {step}: dev score {score:.4f} (best {best['score']:.4f} at step {best['step']})")
+            stopped = best["since"] >= settings.patience
+        if stopped or out_of_time or step % settings.checkpoint_every == 0 or step % batches_per_epoch == 0:
             _save_checkpoint(checkpoints / f"step-{step}", model, tokenizer, optimizer, scheduler, step, settings)
+        if stopped or out_of_time:
+            if log is not None:
+                log(f"stopped at step {step}: " + ("no dev improvement" if stopped else "time limit reached"))
+            break
+    if dev and best_path.is_dir():
+        return best_path
     final = out / "model"
-    model.save_pretrained(final)
-    tokenizer.save_pretrained(final)
+    _save_model(final, model, tokenizer)
     return final
 
 
-def mixed_nli_loss(torch: Any, logits: Any, targets: Any) -> Any:
-    """Cross-entropy for 3-way targets (0, 1, 2); -log(P(neutral) + P(contradiction)) for target 3."""
+def class_weights(pairs: Sequence[TrainPair]) -> list[float]:
+    """One weight per training label (TRAIN_LABELS order): inverse frequency, mean 1 over present labels, clipped."""
+    counts = Counter(pair.label for pair in pairs)
+    present = [label for label in TRAIN_LABELS if counts[label]]
+    raw = {label: len(pairs) / (len(present) * counts[label]) for label in present}
+    low, high = CLASS_WEIGHT_RANGE
+    return [round(min(high, max(low, raw.get(label, 1.0))), 4) for label in TRAIN_LABELS]
+
+
+def dev_score(model: Any, tokenizer: Any, dev: Sequence[TrainPair], settings: TrainSettings) -> float:
+    """Macro mean over sources (all synthetic edits count as one source) of the mixed NLL on the dev pairs (the
+    first DEV_SCORE_PER_SOURCE of each source)."""
+    import numpy as np
+    import torch
+
+    from veriground.training.calibration import mixed_nll
+
+    model.eval()
+    dev = _per_source(dev, DEV_SCORE_PER_SOURCE)
+    with torch.inference_mode():
+        order = sorted(range(len(dev)), key=lambda i: len(dev[i].premise) + len(dev[i].hypothesis))
+        logits = np.zeros((len(dev), len(MODEL_LABELS)))
+        for start in range(0, len(order), DEV_BATCH):
+            chunk = order[start : start + DEV_BATCH]
+            features = tokenizer(
+                [dev[i].premise for i in chunk],
+                [dev[i].hypothesis for i in chunk],
+                truncation="only_first",
+                max_length=settings.max_length,
+                padding=True,
+                return_tensors="pt",
+            )
+            out = model(**{k: v.to(settings.device) for k, v in features.items()}).logits.float().cpu().numpy()
+            logits[chunk] = out
+    sources: dict[str, list[int]] = {}
+    for index, pair in enumerate(dev):
+        sources.setdefault(pair.source.split(":")[0], []).append(index)
+    targets = np.array([LABEL_INDEX[pair.label] for pair in dev])
+    return float(np.mean([mixed_nll(logits[members], targets[members]) for members in sources.values()]))
+
+
+def _per_source(pairs: Sequence[TrainPair], limit: int) -> list[TrainPair]:
+    """The first `limit` pairs of each source (all synthetic edits one source), in input order."""
+    seen: Counter[str] = Counter()
+    kept = []
+    for pair in pairs:
+        source = pair.source.split(":")[0]
+        if seen[source] < limit:
+            seen[source] += 1
+            kept.append(pair)
+    return kept
+
+
+def _save_model(folder: Path, model: Any, tokenizer: Any) -> None:
+    partial = folder.with_name(folder.name + ".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    model.save_pretrained(partial)
+    tokenizer.save_pretrained(partial)
+    shutil.rmtree(folder, ignore_errors=True)
+    partial.rename(folder)
+
+
+def mixed_nli_loss(torch: Any, logits: Any, targets: Any, weights: Any = None) -> Any:
+    """Cross-entropy for 3-way targets (0, 1, 2); -log(P(neutral) + P(contradiction)) for target 3; each pair
+    weighted by its label's weight (`weights`, indexed by target) when given, as a weighted mean."""
     log_probs = torch.log_softmax(logits.float(), dim=-1)
     three_way = targets < 3
     picked = log_probs.gather(1, targets.clamp(max=2).unsqueeze(1)).squeeze(1)
     not_entail = torch.logsumexp(log_probs[:, 1:], dim=-1)
-    return -torch.where(three_way, picked, not_entail).mean()
+    losses = -torch.where(three_way, picked, not_entail)
+    if weights is None:
+        return losses.mean()
+    pair_weights = weights[targets]
+    return (losses * pair_weights).sum() / pair_weights.sum()
 
 
 def _schedule(lengths: Sequence[int], settings: TrainSettings, total_steps: int) -> list[list[int]]:

@@ -19,7 +19,8 @@ from veriground.training.nli_mix import TrainPair
 
 MANIFEST = "veriground-nli.json"
 ONNX_FILE = "model.onnx"
-SHIPPED_MODEL_ID = "veriground/nli-minilm-l6-v1"
+SHIPPED_MODEL_ID = "veriground/nli-minilm-l6-v2"
+SHIPPED_NAME = "veriground-nli.v2"  # what reports name the model by (with its SHA-256)
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt", "config.json")
 
 
@@ -60,6 +61,7 @@ def write_shipped_folder(model_folder: Path, out: Path, *, temperature: float, f
             shutil.copyfile(model_folder / name, out / name)
     manifest = {
         "model_id": SHIPPED_MODEL_ID,
+        "name": SHIPPED_NAME,
         "onnx_file": ONNX_FILE,
         "sha256": file_sha256(out / ONNX_FILE),
         "temperature": temperature,

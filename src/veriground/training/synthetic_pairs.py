@@ -1,11 +1,20 @@
-"""Synthetic NLI pairs from the open-licensed domain corpora (physics, data structures, discrete maths, policy):
-a window of sentences is the premise; one of its sentences, edited, is the hypothesis.
+"""Synthetic NLI pairs from the open-licensed domain corpora (physics, data structures, discrete maths, policy),
+balanced so that "the hypothesis is a near copy of the premise" says nothing about the label.
 
-Meaning-keeping edits (label entailment): the sentence itself, the sentence with an unneeded clause deleted,
-"X because Y" reordered to "Because Y, X". Meaning-changing edits (label contradiction): a number or unit changed,
-a sign flipped, a negation added or removed, an antonym, "all/every/always" turned into "no/never", paired terms
-swapped. Not entailed (label not_entailment, i.e. neutral or contradiction): "some" strengthened to "all", a
-causal claim reversed. Neutral: a sentence from elsewhere in the same document.
+For each target sentence S of a paragraph, with W its window (S and up to one sentence either side, as the
+verifier's evidence units are), the pairs are:
+- entailment: (W, S) always; (S, S) for half the targets; one meaning-keeping edit of S (an unneeded clause or
+  opener deleted, the first conjunct, "X because Y" -> "Because Y, X", a quantity converted to another unit with
+  its value scaled, 9.8 m/s2 -> 980 cm/s2) against W or S;
+- contradiction: one meaning-changing edit of S (a number or unit changed, a negation toggled, an antonym,
+  "all/every/always" -> "no/never", paired terms swapped, a unit converted without scaling the value) against the
+  same premise as the keeping edit; not_entailment (neutral or contradiction): a sign flipped, "some" -> "all", a
+  causal claim reversed;
+  (number, antonym and "all -> no" edits are made whenever they apply, the rest one per target);
+- neutral: a sentence from elsewhere in the same document that shares the most content words with S (same topic,
+  different fact), and for half the targets one from a far paragraph.
+So near-copy entailments outnumber near-copy contradictions, and most edited contradictions (87 % in the shipped
+mix) have an entailed near copy with the same premise.
 
 Sentences sharing an 8-word run with the bundled demo corpus are skipped, so the demo golden set and the
 contamination study never see a training sentence. Every choice is a function of the text (CRC32), so the same
@@ -27,11 +36,17 @@ from veriground.evaluation.contamination_edits import (
     toggle_negation,
 )
 from veriground.training.nli_mix import TrainPair
+from veriground.training.unit_conversions import convert_unit, convert_unit_unscaled
 
 CORPORA = ("openstax-physics", "open-data-structures", "discrete-math-levin", "18f-handbook")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _WORD = re.compile(r"[A-Za-z]+(?:'[a-z]+)?")
 _SHINGLE = 8
+_HARD_NEUTRAL_MAX_OVERLAP = 0.6  # a "different fact" sharing more of S's content words may restate it: skipped
+_STOP = frozenset(
+    ("the", "a", "an", "of", "to", "in", "on", "and", "or", "is", "are", "was", "were", "be", "by", "for", "with",
+     "as", "at", "it", "its", "this", "that", "these", "from", "can", "which")
+)  # fmt: skip
 _MIN_WORDS, _MAX_WORDS = 8, 45
 _ANTONYMS = (
     ("increases", "decreases"), ("increase", "decrease"), ("larger", "smaller"), ("greater", "less"),
@@ -82,7 +97,7 @@ def read_corpus_sentences(corpora_dir: Path, *, exclude_text: str = "") -> Itera
 
 
 def synthetic_pairs(documents: Iterable[tuple[str, list[list[str]]]], *, per_document: int) -> list[TrainPair]:
-    """Up to `per_document` target sentences per document, each giving an entailed, a changed and a neutral pair."""
+    """Up to `per_document` target sentences per document, each giving the entailed, changed and neutral pairs."""
     pairs: list[TrainPair] = []
     for name, paragraphs in documents:
         targets = sorted(
@@ -90,14 +105,20 @@ def synthetic_pairs(documents: Iterable[tuple[str, list[list[str]]]], *, per_doc
             key=lambda ps: zlib.crc32(f"{name}:{paragraphs[ps[0]][ps[1]]}".encode()),
         )[:per_document]
         for p, s in sorted(targets):
-            paragraph = paragraphs[p]
-            premise = " ".join(paragraph[max(0, s - 1) : s + 2])
-            sentence = paragraph[s]
-            pairs.extend(_pairs_for(name, paragraphs, p, premise, sentence))
+            pairs.extend(_pairs_for(paragraphs, p, s))
     return pairs
 
 
-def _pairs_for(name: str, paragraphs: Sequence[list[str]], p: int, premise: str, sentence: str) -> Iterator[TrainPair]:
+def _pairs_for(paragraphs: Sequence[list[str]], p: int, s: int) -> Iterator[TrainPair]:
+    paragraph = paragraphs[p]
+    sentence = paragraph[s]
+    window = " ".join(paragraph[max(0, s - 1) : s + 2])
+    checksum = zlib.crc32(sentence.encode())
+    if window != sentence:
+        yield TrainPair(window, sentence, "entailment", "synthetic:window-copy")
+    if checksum % 2 == 0 or window == sentence:
+        yield TrainPair(sentence, sentence, "entailment", "synthetic:identity")
+    premise = sentence if (checksum >> 1) % 2 == 0 else window
     kept = _first_applicable(sentence, _KEEPING)
     if kept is not None:
         yield TrainPair(premise, kept[1], "entailment", f"synthetic:{kept[0]}")
@@ -105,10 +126,40 @@ def _pairs_for(name: str, paragraphs: Sequence[list[str]], p: int, premise: str,
     if changed is not None:
         edit, text = changed
         yield TrainPair(premise, text, _CHANGING_LABEL.get(edit, "contradiction"), f"synthetic:{edit}")
-    others = [other for q, paragraph in enumerate(paragraphs) if abs(q - p) > 1 for other in paragraph]
-    if others:
-        other = others[zlib.crc32(sentence.encode()) % len(others)]
-        yield TrainPair(premise, other, "neutral", "synthetic:other-sentence")
+    for name, rare_edit in _RARE_CHANGING:  # rarer than negation: made whenever they apply, not only when chosen
+        text = rare_edit(sentence)
+        if text is not None and text != sentence and (changed is None or name != changed[0]):
+            yield TrainPair(premise, text, "contradiction", f"synthetic:{name}")
+    converted = convert_unit(sentence)
+    if converted is not None:  # rare enough to be made whenever it applies, with its unscaled twin
+        yield TrainPair(premise, converted, "entailment", "synthetic:unit-conversion")
+        unscaled = convert_unit_unscaled(sentence)
+        if unscaled is not None:
+            yield TrainPair(premise, unscaled, "contradiction", "synthetic:unit-unscaled")
+    in_window = set(paragraph[max(0, s - 1) : s + 2])
+    same_document = [other for paragraph_ in paragraphs for other in paragraph_ if other not in in_window]
+    hard = _hard_neutral(sentence, same_document)
+    if hard is not None:
+        yield TrainPair(premise, hard, "neutral", "synthetic:same-topic")
+    far = [other for q, paragraph_ in enumerate(paragraphs) if abs(q - p) > 1 for other in paragraph_]
+    if far and (checksum >> 2) % 2 == 0:
+        yield TrainPair(premise, far[checksum % len(far)], "neutral", "synthetic:other-sentence")
+
+
+def _hard_neutral(sentence: str, candidates: Sequence[str]) -> str | None:
+    """The candidate sharing most content words with `sentence` (ties: the earlier one), unless it may restate it."""
+    words = _content(sentence)
+    best, best_shared = None, 0
+    for candidate in candidates:
+        other = _content(candidate)
+        shared = len(words & other)
+        if shared > best_shared and shared <= _HARD_NEUTRAL_MAX_OVERLAP * max(1, min(len(words), len(other))):
+            best, best_shared = candidate, shared
+    return best
+
+
+def _content(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP}
 
 
 def _first_applicable(sentence: str, edits: Sequence[tuple[str, Edit]]) -> tuple[str, str] | None:
@@ -122,10 +173,6 @@ def _first_applicable(sentence: str, edits: Sequence[tuple[str, Edit]]) -> tuple
     if not applicable:
         return None
     return applicable[zlib.crc32(sentence.encode()) % len(applicable)]
-
-
-def _identity(sentence: str) -> str | None:
-    return sentence if zlib.crc32(sentence.encode()) % 3 == 0 else None  # a third: don't teach "copy = entail"
 
 
 def _drop_opener(sentence: str) -> str | None:
@@ -191,7 +238,6 @@ def _reverse_cause(sentence: str) -> str | None:
 
 
 _KEEPING: tuple[tuple[str, Edit], ...] = (
-    ("copy", _identity),
     ("drop-clause", _drop_clause),
     ("drop-opener", _drop_opener),
     ("first-conjunct", _first_conjunct),
@@ -207,6 +253,11 @@ _CHANGING: tuple[tuple[str, Edit], ...] = (
     ("some-to-all", _some_to_all),
     ("causal-reversal", _reverse_cause),
     ("swapped-terms", swap_terms),
+)
+_RARE_CHANGING: tuple[tuple[str, Edit], ...] = (
+    ("number", change_constant),
+    ("antonym", _antonym),
+    ("all-to-none", _universal_to_none),
 )
 _CHANGING_LABEL = {"some-to-all": "not_entailment", "causal-reversal": "not_entailment", "sign": "not_entailment"}
 

@@ -84,13 +84,22 @@ def rationale(
             f"{inputs.strongest_contradiction_passage} contradicts the claim (contradiction {contra} > {max_contra}) "
             f"and no passage entails it (max entailment {entail} < {need_entail})"
         ),
-        "low-entailment": f"no passage entails the claim: max entailment {entail} < {need_entail}",
+        "low-entailment": (
+            f"no passage supports the claim: best support {entail} < {_fmt(config.weak_entailment_prob)}"
+        ),
+        "weak-support": (
+            f"weakly supported: best support {entail} is below the {need_entail} a Supported claim needs "
+            f"(and at least {_fmt(config.weak_entailment_prob)})"
+        ),
         "insufficient-sources": (f"entailed (max {entail}) by {sources}; {config.min_supporting_sources} required"),
         "conflicting-verdicts": (
             f"{inputs.strongest_entailment_passage} entails ({entail}) but "
             f"{inputs.strongest_contradiction_passage} contradicts ({contra} > {max_contra}); the sources disagree"
         ),
-        "high-contradiction": f"entailed by {sources} but contradiction {contra} > {max_contra}",
+        "high-contradiction": (
+            f"{inputs.strongest_entailment_passage} both supports ({entail}) and contradicts ({contra} > {max_contra}) "
+            "the claim; read it yourself"
+        ),
         "evidence-conflict": (
             f"entailed by {sources}, but {inputs.high_evidence_conflicts} high-severity conflict(s) between "
             "evidence passages (contradiction_policy abstain_on_high)"

@@ -26,7 +26,13 @@ A judge that says "supported" changes nothing: a claim tier 1 did not verify sta
 reply is not independent evidence. An `unavailable` judgement matches no rule, so the tier-1 verdict stands
 (the engine records the fallback reason as a manifest warning).
 Independent sources are counted over passages that entail (seed 000 T2: ">= 2 independent sources with
-entailment probability >= 0.60"), by (source_id, source_type).
+entailment probability >= 0.60"), by (source_id, source_type), with byte-identical documents counted once; the
+default requires one (config.py says why).
+The probabilities the rules read are calibrated (verdicts/aggregator.py): "entailment" is P(supported) of the best
+evidence unit and "contradiction" P(contradicted) of the most refuting unit about the claim. One more rule than the
+seed: `weak-support` (after `low-entailment`) keeps a claim whose support lies between
+verification.weak_entailment_prob and min_entailment_prob as LOW_CONFIDENCE (shown as Low Confidence: weakly
+supported) instead of calling it either supported or unsupported.
 """
 
 from __future__ import annotations
@@ -99,6 +105,10 @@ def nli_unavailable(inputs: DecisionInputs, _: VerificationConfig) -> bool:
     return inputs.nli_status != SignalStatus.COMPUTED or inputs.max_entailment is None
 
 
+def entailment_below_weak(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    return inputs.max_entailment < min(config.weak_entailment_prob, config.min_entailment_prob)
+
+
 def entailment_below_min(inputs: DecisionInputs, config: VerificationConfig) -> bool:
     return inputs.max_entailment < config.min_entailment_prob
 
@@ -108,10 +118,21 @@ def too_few_sources(inputs: DecisionInputs, config: VerificationConfig) -> bool:
 
 
 def entailment_and_contradiction_split(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    """One source supports the claim and an independent one contradicts it. A passage of a supporting source that
+    seems to contradict it is a misreading far more often than a source contradicting itself: it is listed with
+    the evidence, not counted against the claim."""
     return (
         contradiction_above_max(inputs, config)
         and inputs.max_entailment >= config.min_entailment_prob
         and inputs.strongest_contradiction_passage != inputs.strongest_entailment_passage
+        and inputs.contradiction_from_other_source
+    )
+
+
+def same_passage_entails_and_contradicts(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    return (
+        contradiction_above_max(inputs, config)
+        and inputs.strongest_contradiction_passage == inputs.strongest_entailment_passage
     )
 
 
@@ -135,7 +156,8 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("nli-unavailable", nli_unavailable, VerificationStatus.UNVERIFIED, RejectionReason.SIGNAL_UNAVAILABLE),
     Rule("contradicted", contradicted_without_support, VerificationStatus.REJECTED, RejectionReason.HIGH_CONTRADICTION),
-    Rule("low-entailment", entailment_below_min, VerificationStatus.REJECTED, RejectionReason.LOW_ENTAILMENT),
+    Rule("low-entailment", entailment_below_weak, VerificationStatus.REJECTED, RejectionReason.LOW_ENTAILMENT),
+    Rule("weak-support", entailment_below_min, VerificationStatus.LOW_CONFIDENCE, RejectionReason.LOW_ENTAILMENT),
     Rule(
         "insufficient-sources",
         too_few_sources,
@@ -150,7 +172,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule(
         "high-contradiction",
-        contradiction_above_max,
+        same_passage_entails_and_contradicts,
         VerificationStatus.LOW_CONFIDENCE,
         RejectionReason.HIGH_CONTRADICTION,
     ),
@@ -197,18 +219,36 @@ def summarize_evidence(
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))
     best_entail = max(judgements, key=lambda item: item.entailment_prob)
     best_contra = max(judgements, key=lambda item: item.contradiction_prob)
-    entailing = {
-        (item.source_id, item.source_type) for item in judgements if item.entailment_prob >= config.min_entailment_prob
-    }
+    supporting = [item for item in judgements if item.entailment_prob >= config.min_entailment_prob]
+    independent = count_independent_sources(supporting)
     return DecisionInputs(
         **findings,
         **_judge_reading(llm_judgements, best_entail.passage_id),
         max_entailment=best_entail.entailment_prob,
         max_contradiction=best_contra.contradiction_prob,
-        entailing_sources=len(entailing),
+        entailing_sources=independent,
+        contradiction_from_other_source=count_independent_sources([*supporting, best_contra]) > independent,
+        supporting_passages=tuple(dict.fromkeys(item.passage_id for item in supporting)),
         strongest_entailment_passage=best_entail.passage_id,
         strongest_contradiction_passage=best_contra.passage_id,
     )
+
+
+def count_independent_sources(judgements: Sequence[EvidenceJudgement]) -> int:
+    """Sources that are independent of each other: one per (source_id, source_type), and passages of byte-identical
+    documents (same content SHA-256, whatever their path or source id) count once together."""
+    parent: dict[str, str] = {}
+
+    def find(key: str) -> str:
+        while parent.setdefault(key, key) != key:
+            key = parent[key]
+        return key
+
+    for item in judgements:
+        source = find(f"source:{item.source_id}\x1f{item.source_type}")
+        if item.content_sha256:
+            parent[source] = find(f"sha256:{item.content_sha256}")
+    return len({find(f"source:{item.source_id}\x1f{item.source_type}") for item in judgements})
 
 
 def _judge_reading(judgements: Sequence[SupportJudgement], strongest_entailment: str | None) -> dict[str, str]:

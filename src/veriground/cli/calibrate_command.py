@@ -1,0 +1,70 @@
+"""`veriground calibrate`: the visible dev rows of the shared datasets and synthetic edits of the domain corpora ->
+the support aggregator for the configured NLI (two logistic models, temperature, thresholds, figures) -> one entry
+of an aggregator file (the shipped verdicts/aggregator.json with --out src/veriground/verdicts/aggregator.json)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from veriground.cli.app import ConfigOption, app, config_from
+
+
+@app.command("calibrate")
+def calibrate(
+    out: Annotated[Path, typer.Option("--out", help="Aggregator file to write or update (one entry per NLI).")],
+    data: Annotated[
+        Path, typer.Option("--data", envvar="VERIGROUND_DATASETS", help="The shared datasets folder.")
+    ] = Path("..") / "shared" / "datasets",
+    nli: Annotated[str | None, typer.Option("--nli", help="NLI backend to fit for (config models.nli).")] = None,
+    rows_per_source: Annotated[int, typer.Option("--rows-per-source", min=20, help="Seeded sample per source.")] = 500,
+    nli_cache: Annotated[
+        Path | None, typer.Option("--nli-cache", help="JSONL of NLI scores kept between runs (scores new pairs only).")
+    ] = None,
+    config_file: ConfigOption = None,
+) -> None:
+    """Fit the calibrated support aggregator for one NLI backend and write it with its dev figures."""
+    from veriground.backends.registry import build_nli
+    from veriground.errors import InputFileError
+    from veriground.evaluation.aggregator_fit import collect_signals, fit_aggregator
+    from veriground.evaluation.batching import MemoNLIModel
+    from veriground.evaluation.calibration_data import calibration_rows, rows_sha256
+
+    if not data.is_dir():
+        raise InputFileError(data, "is not a folder", "point --data (or VERIGROUND_DATASETS) at the shared datasets")
+    config = config_from(config_file, **{"models.nli": nli})
+    model = MemoNLIModel(build_nli(config.models), nli_cache)
+    rows = calibration_rows(data, rows_per_source)
+    counts: dict[str, dict[str, int]] = {}
+    for row in rows:
+        counts.setdefault(row.group or "", {}).setdefault(row.label, 0)
+        counts[row.group or ""][row.label] += 1
+    for group, labels in sorted(counts.items()):
+        sys.stderr.write(f"{group:18} {json.dumps(dict(sorted(labels.items())))}\n")
+    signals = collect_signals(rows, config=config, nli=model, progress=_progress(len(rows)))
+    entry = fit_aggregator(signals, model.name, rows_sha256(rows))
+    existing = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
+    aggregators = dict(existing.get("aggregators", {}))
+    aggregators[model.name] = entry
+    document = {
+        "about": "Calibrated support aggregators, one per NLI backend; written by `veriground calibrate`.",
+        "aggregators": dict(sorted(aggregators.items())),
+    }
+    out.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    figures = dict(entry["dev_figures"])
+    for key in ("calibration_before", "calibration_after"):
+        figures[key] = {name: figures[key][name] for name in ("ece", "brier")}
+    typer.echo(json.dumps({"nli": model.name, "thresholds": entry["thresholds"], "dev_figures": figures}, indent=1))
+    typer.echo(f"wrote {out}")
+
+
+def _progress(total: int):  # noqa: ANN202 - a small closure
+    def report(done: int) -> None:
+        if done % 200 == 0 or done == total:
+            sys.stderr.write(f"  signals {done}/{total}\n")
+
+    return report

@@ -1,0 +1,299 @@
+"""`veriground calibrate`: calibration rows -> the verifier's unit signals for each row -> two logistic models
+(P(supported), P(contradicted)) with temperature scaling, the verdict thresholds chosen on the dev part, and the
+calibration figures before and after -> one entry of verdicts/aggregator.json.
+
+A row is as supported as its least supported claim, and a claim as its most supportive unit, so the support model
+is fitted on the unit that decides a row (multiple-instance learning, two rounds: units picked by a plain heuristic
+first, then by the first fit). The refutation model is fitted likewise on the most refuting unit about the claim,
+over the sources whose labels tell contradicted from unsupported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from veriground.backends.protocols import NLIModel
+from veriground.config import Config
+from veriground.evaluation.batching import VerifyJob, verify_batched
+from veriground.evaluation.calibration_data import CONTRADICTION_SOURCES, is_dev
+from veriground.evaluation.metrics import calibration
+from veriground.evidence.gather import PackEvidence
+from veriground.schema import EvidencePack, LabelledPair, PackPassage, SignalStatus, VerificationReport
+from veriground.signals.support_features import FEATURE_NAMES
+from veriground.verdicts.aggregator import CONTRADICTION_MIN_ALIGNMENT, LogisticModel
+
+AGGREGATOR_VERSION = "calibrated-lr.v1"
+L2_PENALTY = 1.0  # ridge on standardised features; the fit has a few thousand rows and 16 features
+NEWTON_STEPS = 50
+SUPPORTED_PRECISION = 0.90  # "Supported" is the threshold above which dev rows are supported at this precision
+CONTRADICTED_PRECISION = 0.80  # "Contradictory" likewise, among rows whose labels separate contradiction
+MIN_CONTRADICTION_THRESHOLD = 0.50
+_GRID = [round(0.05 + 0.01 * step, 2) for step in range(91)]
+
+Units = list[list[float]]  # one feature vector per unit, FEATURE_NAMES order
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class RowSignals:
+    """One calibration row: its label, source and each claim's unit feature vectors (with alignments)."""
+
+    row: LabelledPair
+    claims: tuple[tuple[tuple[float, ...], ...], ...]
+    alignments: tuple[tuple[float, ...], ...]
+
+
+def collect_signals(
+    rows: Sequence[LabelledPair], *, config: Config, nli: NLIModel, progress: Progress | None = None
+) -> list[RowSignals]:
+    """Verify every row against its evidence with the raw aggregator and keep the unit features of each claim."""
+    raw = config.model_copy(update={"verification": config.verification.model_copy(update={"aggregator": "raw"})})
+    jobs = (
+        VerifyJob(
+            row.text,
+            PackEvidence(_pack(row), raw.retrieval),
+            query=row.question,
+        )
+        for row in rows
+    )
+    collected = []
+    for done, (row, report) in enumerate(zip(rows, verify_batched(jobs, config=raw, nli=nli), strict=True), start=1):
+        collected.append(_row_signals(row, report))
+        if progress is not None:
+            progress(done)
+    return collected
+
+
+def _pack(row: LabelledPair) -> EvidencePack:
+    passages = tuple(
+        PackPassage(passage_id=f"evidence-{number}", text=text) for number, text in enumerate(row.evidence, start=1)
+    )
+    return EvidencePack(passages=passages)
+
+
+def _row_signals(row: LabelledPair, report: VerificationReport) -> RowSignals:
+    claims, alignments = [], []
+    for claim in report.claims:
+        units = [
+            unit
+            for signal in claim.signals.nli
+            if signal.status == SignalStatus.COMPUTED
+            for unit in signal.units
+        ]
+        claims.append(tuple(tuple(unit.features[name] for name in FEATURE_NAMES) for unit in units))
+        alignments.append(tuple(unit.alignment for unit in units))
+    return RowSignals(row, tuple(claims), tuple(alignments))
+
+
+def fit_aggregator(signals: Sequence[RowSignals], nli_name: str, data_sha256: str) -> dict[str, object]:
+    """The aggregator.json entry for one NLI: both models, the thresholds and the dev figures they were chosen on."""
+    fit = [item for item in signals if not is_dev(item.row)]
+    dev = [item for item in signals if is_dev(item.row)]
+    support = _fit_support(fit)
+    support = _with_temperature(support, dev, _support_vector, lambda row: row.label == "supported")
+    refuting_fit = [item for item in fit if item.row.group in CONTRADICTION_SOURCES]
+    refuting_dev = [item for item in dev if item.row.group in CONTRADICTION_SOURCES]
+    refute = _fit_refute(refuting_fit)
+    refute = _with_temperature(refute, refuting_dev, _refute_vector, lambda row: row.label == "contradicted")
+    thresholds, figures = _choose_thresholds(dev, refuting_dev, support, refute)
+    return {
+        "name": f"{AGGREGATOR_VERSION}/{nli_name}@{data_sha256[:12]}",
+        "features": list(FEATURE_NAMES),
+        "support": support.to_json(),
+        "refute": refute.to_json(),
+        "thresholds": thresholds,
+        "data_sha256": data_sha256,
+        "rows": {"fit": len(fit), "dev": len(dev)},
+        "dev_figures": figures,
+    }
+
+
+# --- which unit decides a row ---------------------------------------------------------------------------------
+
+Scorer = Callable[[Sequence[float]], float]
+
+
+def _heuristic_support(values: Sequence[float]) -> float:
+    index = {name: position for position, name in enumerate(FEATURE_NAMES)}
+    return values[index["nli_entail"]] + values[index["lex_entail"]] + values[index["alignment"]]
+
+
+def _heuristic_refute(values: Sequence[float]) -> float:
+    index = {name: position for position, name in enumerate(FEATURE_NAMES)}
+    return values[index["nli_contradict"]] + values[index["lex_contradict"]] + values[index["number_mismatch"]]
+
+
+def _support_vector(item: RowSignals, score: Scorer) -> tuple[float, ...] | None:
+    """The best unit of the row's least supported claim."""
+    best_per_claim = [max(units, key=score) for units in item.claims if units]
+    if not best_per_claim or len(best_per_claim) < len(item.claims):
+        return None
+    return min(best_per_claim, key=score)
+
+
+def _refute_vector(item: RowSignals, score: Scorer) -> tuple[float, ...] | None:
+    """The most refuting unit about the claim, over all claims (one refuted claim refutes the row)."""
+    about = [
+        unit
+        for units, alignments in zip(item.claims, item.alignments, strict=True)
+        for unit, alignment in zip(units, alignments, strict=True)
+        if alignment >= CONTRADICTION_MIN_ALIGNMENT
+    ]
+    return max(about, key=score) if about else None
+
+
+def _fit_support(fit: Sequence[RowSignals]) -> LogisticModel:
+    model = None
+    for _ in range(2):
+        score = _heuristic_support if model is None else model.probability
+        model = _fit_rows(fit, lambda item, s=score: _support_vector(item, s), lambda row: row.label == "supported")
+    assert model is not None
+    return model
+
+
+def _fit_refute(fit: Sequence[RowSignals]) -> LogisticModel:
+    model = None
+    for _ in range(2):
+        score = _heuristic_refute if model is None else model.probability
+        model = _fit_rows(fit, lambda item, s=score: _refute_vector(item, s), lambda row: row.label == "contradicted")
+    assert model is not None
+    return model
+
+
+def _fit_rows(
+    rows: Sequence[RowSignals],
+    vector: Callable[[RowSignals], tuple[float, ...] | None],
+    positive: Callable[[LabelledPair], bool],
+) -> LogisticModel:
+    chosen = [(vector(item), positive(item.row), item.row.group or "") for item in rows]
+    chosen = [(x, y, group) for x, y, group in chosen if x is not None]
+    per_group: dict[str, int] = {}
+    for _, _, group in chosen:
+        per_group[group] = per_group.get(group, 0) + 1
+    x = np.array([item[0] for item in chosen], dtype=float)
+    y = np.array([1.0 if item[1] else 0.0 for item in chosen])
+    weights = np.array([len(chosen) / (len(per_group) * per_group[item[2]]) for item in chosen])
+    return fit_logistic(x, y, weights)
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, sample_weights: np.ndarray | None = None) -> LogisticModel:
+    """Ridge logistic regression on standardised features by Newton's method (deterministic, no solver state)."""
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    z = np.hstack([(x - mean) / scale, np.ones((len(x), 1))])
+    w = np.zeros(z.shape[1])
+    sample = np.ones(len(x)) if sample_weights is None else sample_weights
+    penalty = np.full(z.shape[1], L2_PENALTY)
+    penalty[-1] = 0.0  # the bias is not shrunk
+    for _ in range(NEWTON_STEPS):
+        p = 1.0 / (1.0 + np.exp(-np.clip(z @ w, -30, 30)))
+        gradient = z.T @ (sample * (p - y)) + penalty * w
+        hessian = (z.T * (sample * p * (1 - p))) @ z + np.diag(penalty)
+        step = np.linalg.solve(hessian, gradient)
+        w -= step
+        if float(np.abs(step).max()) < 1e-8:
+            break
+    return LogisticModel(
+        weights=tuple(round(float(value), 8) for value in w[:-1]),
+        bias=round(float(w[-1]), 8),
+        mean=tuple(round(float(value), 8) for value in mean),
+        scale=tuple(round(float(value), 8) for value in scale),
+    )
+
+
+def _with_temperature(
+    model: LogisticModel,
+    dev: Sequence[RowSignals],
+    vector: Callable[[RowSignals, Scorer], tuple[float, ...] | None],
+    positive: Callable[[LabelledPair], bool],
+) -> LogisticModel:
+    """Platt scaling on the dev rows (Platt 1999): a one-feature logistic fit of the labels on the model's logit,
+    which also undoes the fit's per-source weighting so that dev probabilities match dev frequencies."""
+    pairs = [(vector(item, model.probability), positive(item.row)) for item in dev]
+    logits = [[model.logit(x)] for x, _ in pairs if x is not None]
+    labels = [1.0 if y else 0.0 for x, y in pairs if x is not None]
+    if len(set(labels)) < 2:
+        return model
+    platt = fit_logistic(np.array(logits), np.array(labels))
+    slope = platt.weights[0] / platt.scale[0]
+    offset = platt.bias - platt.weights[0] * platt.mean[0] / platt.scale[0]
+    return replace(model, calibration_scale=round(slope, 8), calibration_bias=round(offset, 8))
+
+
+# --- thresholds and figures ------------------------------------------------------------------------------------
+
+
+def row_support(item: RowSignals, model: LogisticModel | None) -> float | None:
+    """The row's P(supported): calibrated, or the raw NLI entailment when `model` is None."""
+    index = FEATURE_NAMES.index("nli_entail")
+    score: Scorer = (lambda values: values[index]) if model is None else model.probability
+    x = _support_vector(item, score)
+    return None if x is None else score(x)
+
+
+def _choose_thresholds(
+    dev: Sequence[RowSignals], refuting_dev: Sequence[RowSignals], support: LogisticModel, refute: LogisticModel
+) -> tuple[dict[str, float], dict[str, object]]:
+    scored = [(row_support(item, support), item) for item in dev]
+    scored = [(p, item) for p, item in scored if p is not None]
+    groups = sorted({item.row.group or "" for _, item in scored})
+
+    def mean_balanced_accuracy(threshold: float) -> float:
+        values = []
+        for group in groups:
+            members = [(p >= threshold, item.row.label == "supported") for p, item in scored if item.row.group == group]
+            values.append(_balanced_accuracy(members))
+        return sum(values) / len(values)
+
+    weak = max(_GRID, key=lambda t: (round(mean_balanced_accuracy(t), 6), -t))
+    strong = next(
+        (t for t in _GRID if t >= weak and _precision([(p >= t, i.row.label == "supported") for p, i in scored])
+         >= SUPPORTED_PRECISION),
+        weak,
+    )  # fmt: skip
+    vectors = [(_refute_vector(item, refute.probability), item) for item in refuting_dev]
+    refuted = [(refute.probability(x), item) for x, item in vectors if x is not None]
+    contradiction = next(
+        (t for t in _GRID if t >= MIN_CONTRADICTION_THRESHOLD
+         and _precision([(p >= t, i.row.label == "contradicted") for p, i in refuted]) >= CONTRADICTED_PRECISION),
+        0.95,
+    )  # fmt: skip
+    raw = [(row_support(item, None), item.row.label == "supported") for item in dev]
+    raw = [(p, y) for p, y in raw if p is not None]
+    before = calibration([p for p, _ in raw], [y for _, y in raw])
+    after = calibration([p for p, _ in scored], [item.row.label == "supported" for _, item in scored])
+    per_source = {
+        group: round(
+            _balanced_accuracy([(p >= weak, i.row.label == "supported") for p, i in scored if i.row.group == group]), 4
+        )
+        for group in groups
+    }
+    thresholds = {"weak_entailment_prob": weak, "min_entailment_prob": strong, "max_contradiction_prob": contradiction}
+    figures = {
+        "chosen_for": (
+            "weak_entailment_prob: the largest mean balanced accuracy over dev sources (supported vs not); "
+            f"min_entailment_prob: dev precision of 'supported' >= {SUPPORTED_PRECISION}; max_contradiction_prob: "
+            f"dev precision of 'contradicted' >= {CONTRADICTED_PRECISION} (at least {MIN_CONTRADICTION_THRESHOLD})"
+        ),
+        "mean_balanced_accuracy_at_weak": round(mean_balanced_accuracy(weak), 4),
+        "balanced_accuracy_per_source_at_weak": per_source,
+        "calibration_before": before.to_json(),
+        "calibration_after": after.to_json(),
+    }
+    return thresholds, figures
+
+
+def _balanced_accuracy(pairs: Sequence[tuple[bool, bool]]) -> float:
+    positives = [predicted for predicted, gold in pairs if gold]
+    negatives = [not predicted for predicted, gold in pairs if not gold]
+    rates = [sum(side) / len(side) for side in (positives, negatives) if side]
+    return sum(rates) / len(rates) if rates else 0.0
+
+
+def _precision(pairs: Sequence[tuple[bool, bool]]) -> float:
+    chosen = [gold for predicted, gold in pairs if predicted]
+    return sum(chosen) / len(chosen) if chosen else 0.0

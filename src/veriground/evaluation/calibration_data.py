@@ -1,0 +1,154 @@
+"""Rows the support aggregator is fitted on: the visible (trainable) rows of the public datasets, by the held-out
+table in evaluation/heldout.py, plus synthetic edits of the domain corpora -> LabelledPair rows, each tagged with its
+source in `group` and assigned to the fit or the dev part by the SHA-256 of its content.
+
+Sources and what they teach: FEVER-symmetric dev (claims vs one Wikipedia sentence, SUPPORTS/REFUTES), WiCE dev
+(claims vs cited-page sentences), AttributionBench in-domain train half, BEGIN dev (dialogue responses vs their
+knowledge snippet), SummEdits train documents, MNLI/SNLI train parts (3-way), and the domain corpora: a sentence
+against its own passage (supported), with one number changed or a negation toggled (contradicted), with a term
+swapped or replaced by an out-of-scope statement (unsupported), and another document's sentence (unsupported).
+Synthetic rows come only from documents whose name hashes into the fitting half, so the other half stays unseen.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+from veriground.corpus.loaders import load_file
+from veriground.corpus.passages import split_passages
+from veriground.errors import VerigroundError
+from veriground.evaluation import datasets
+from veriground.evaluation.contamination_edits import change_constant, replace_out_of_scope, swap_terms, toggle_negation
+from veriground.evaluation.heldout import rows_of_part
+from veriground.schema import LabelledPair
+from veriground.signals.terms import sentence_spans
+
+CALIBRATION_SEED = 13
+DEV_FRACTION = 0.25  # rows whose content hash falls here choose thresholds and measure calibration
+ROWS_PER_SOURCE = 500
+DOMAIN_CORPORA = ("openstax-physics", "open-data-structures", "discrete-math-levin", "18f-handbook")
+_MIN_WORDS, _MAX_WORDS = 6, 40
+_NLI_LABELS = {"entailment": "supported", "neutral": "unsupported", "contradiction": "contradicted"}
+
+Reader = Callable[[Path], list[LabelledPair]]
+
+
+def calibration_rows(datasets_dir: Path, rows_per_source: int = ROWS_PER_SOURCE) -> list[LabelledPair]:
+    """Every source's rows (a seeded sample of at most `rows_per_source`), in a fixed order."""
+    rows: list[LabelledPair] = []
+    for name, read in _SOURCES:
+        found = read(datasets_dir)
+        rng = random.Random(f"{CALIBRATION_SEED}:{name}")
+        chosen = sorted(rng.sample(range(len(found)), min(rows_per_source, len(found))))
+        rows.extend(
+            found[index].model_copy(update={"group": name, "id": f"{name}:{found[index].id}"}) for index in chosen
+        )
+    return rows
+
+
+def is_dev(row: LabelledPair) -> bool:
+    digest = hashlib.sha256(f"{row.text}\x1f{row.evidence}".encode()).digest()
+    return digest[0] < 256 * DEV_FRACTION
+
+
+def rows_sha256(rows: Sequence[LabelledPair]) -> str:
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(row.model_dump_json().encode("utf-8") + b"\n")
+    return digest.hexdigest()
+
+
+def _pairs(reader: Callable[[Path], datasets.DatasetRows[LabelledPair]], name: str, folder: str) -> Reader:
+    return lambda root: rows_of_part(name, reader(root / folder).rows, "train")
+
+
+def _begin_dev(root: Path) -> list[LabelledPair]:
+    return list(datasets.read_begin(root / "begin", split="dev").rows)
+
+
+def _nli(reader: Callable[[Path], datasets.DatasetRows[datasets.NLIItem]], name: str) -> Reader:
+    def read(root: Path) -> list[LabelledPair]:
+        items = rows_of_part(name, reader(root / "nli").rows, "train")
+        return [
+            LabelledPair(id=f"{name}-{index}", text=item.hypothesis, evidence=(item.premise,),
+                         label=_NLI_LABELS[item.label])  # type: ignore[arg-type]
+            for index, item in enumerate(items)
+            if item.premise.strip() and item.hypothesis.strip()
+        ]  # fmt: skip
+
+    return read
+
+
+def synthetic_rows(root: Path) -> list[LabelledPair]:
+    """Sentences of the domain corpora (fitting half of the documents) against their own passage, edited or not."""
+    corpora = root / "domain-corpora"
+    rows: list[LabelledPair] = []
+    others: list[str] = []
+    for name, passage, sentence in _corpus_sentences(corpora):
+        if not _fitting_half(name):
+            continue
+        key = hashlib.sha256(f"{name}\x1f{sentence}".encode()).hexdigest()[:16]
+        variants: list[tuple[str, str, str | None]] = [
+            ("copy", "supported", sentence),
+            ("number", "contradicted", change_constant(sentence)),
+            ("negation", "contradicted", toggle_negation(sentence)),
+            ("swap", "unsupported", swap_terms(sentence)),
+            ("out-of-scope", "unsupported", replace_out_of_scope(sentence)),
+            ("other-document", "unsupported", others[int(key, 16) % len(others)] if others else None),
+        ]
+        for kind, label, text in variants:
+            if text and text != sentence:
+                rows.append(LabelledPair(id=f"{key}-{kind}", text=text, evidence=(passage,), label=label))  # type: ignore[arg-type]
+            elif kind == "copy":
+                rows.append(LabelledPair(id=f"{key}-{kind}", text=sentence, evidence=(passage,), label="supported"))
+        others.append(sentence)
+    return rows
+
+
+def _corpus_sentences(corpora: Path) -> Iterator[tuple[str, str, str]]:
+    """(document name, passage text, one prose sentence of it) for at most two sentences per passage."""
+    for corpus in DOMAIN_CORPORA:
+        for path in sorted((corpora / corpus).rglob("*")):
+            if not path.is_file() or path.suffix not in (".md", ".tex", ".ptx") or path.name == "SOURCE.md":
+                continue
+            try:
+                documents = load_file(path, max_bytes=20_000_000)
+            except VerigroundError:
+                continue
+            for document in documents:
+                name = f"{corpus}/{path.relative_to(corpora / corpus)}"
+                for span in split_passages(document.text, name, min_chars=200, max_chars=1500):
+                    passage = document.text[span.char_start : span.char_end]
+                    for sentence in [passage[s:e] for s, e in sentence_spans(passage) if _prose(passage[s:e])][:2]:
+                        yield name, passage, sentence
+
+
+def _prose(sentence: str) -> bool:
+    words = sentence.split()
+    return (
+        _MIN_WORDS <= len(words) <= _MAX_WORDS
+        and sentence.endswith(".")
+        and sentence[0].isupper()
+        and not any(mark in sentence for mark in ("\\", "$", "|", "http", "[", "*", "#"))
+    )
+
+
+def _fitting_half(name: str) -> bool:
+    return hashlib.sha256(name.encode()).digest()[0] % 2 == 0
+
+
+_SOURCES: tuple[tuple[str, Reader], ...] = (
+    ("fever-symmetric", _pairs(datasets.read_fever_symmetric, "fever-symmetric", "fever-symmetric")),
+    ("wice", _pairs(datasets.read_wice, "wice", "wice")),
+    ("attributionbench", _pairs(datasets.read_attributionbench, "attributionbench", "attributionbench")),
+    ("summedits", _pairs(datasets.read_summedits, "summedits", "summedits")),
+    ("begin", _begin_dev),
+    ("mnli", _nli(datasets.read_mnli, "mnli")),
+    ("snli", _nli(datasets.read_snli, "snli")),
+    ("domain-synthetic", synthetic_rows),
+)
+# Sources whose labels separate "contradicted" from "unsupported"; only they teach the refutation model.
+CONTRADICTION_SOURCES = frozenset({"fever-symmetric", "mnli", "snli", "domain-synthetic"})

@@ -1,0 +1,93 @@
+"""The verdict property check: sentences sampled from an ingested corpus (a fixed seed) are verified against that
+corpus as they are (each should be Supported and none Contradictory) and with one number changed or a negation
+toggled (each should not be Supported). Used by the acceptance test and by bench/bench_accuracy.py.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from veriground.backends.protocols import NLIModel
+from veriground.config import Config
+from veriground.corpus.store import CorpusStore
+from veriground.engine import verify_text
+from veriground.evaluation.contamination_edits import change_constant, toggle_negation
+from veriground.evidence.gather import CorpusEvidence
+from veriground.signals.terms import sentence_spans
+
+PROPERTY_SEED = 2026
+_MIN_WORDS, _MAX_WORDS = 6, 40
+_NOT_PROSE = ("\\", "$", "|", "http", "[", "*", "#", "?", ":", "_", "{")
+
+
+@dataclass(frozen=True)
+class PropertyResult:
+    """Verdict counts over the true sentences and over their edited versions, and the rows that failed."""
+
+    true_verdicts: Counter[str]
+    edited_verdicts: Counter[str]
+    failures: tuple[tuple[str, str, str], ...]  # (kind, sentence, verdict) of sentences that broke the property
+
+    @property
+    def supported_share(self) -> float:
+        return self.true_verdicts["Supported"] / max(1, sum(self.true_verdicts.values()))
+
+    @property
+    def edited_not_supported_share(self) -> float:
+        total = sum(self.edited_verdicts.values())
+        return (total - self.edited_verdicts["Supported"]) / max(1, total)
+
+
+def sample_sentences(store: CorpusStore, count: int, seed: int = PROPERTY_SEED) -> list[str]:
+    """`count` prose sentences of the corpus's evidence passages, a seeded sample in a stable order."""
+    candidates: list[str] = []
+    for document in store.list_documents():
+        for passage in store.passages_of(document.doc_id, document.version):
+            if getattr(passage, "kind", "text") != "text":
+                continue
+            sentences = (passage.text[start:end] for start, end in sentence_spans(passage.text))
+            candidates.extend(sentence for sentence in sentences if _prose(sentence))
+    unique = sorted(set(candidates))
+    return random.Random(seed).sample(unique, min(count, len(unique)))
+
+
+def check_property(sentences: Sequence[str], store: CorpusStore, *, config: Config, nli: NLIModel) -> PropertyResult:
+    source = CorpusEvidence(store, config.retrieval)
+    true_verdicts: Counter[str] = Counter()
+    edited_verdicts: Counter[str] = Counter()
+    failures: list[tuple[str, str, str]] = []
+    for sentence in sentences:
+        verdict = _worst_verdict(sentence, config, source, nli)
+        true_verdicts[verdict] += 1
+        if verdict != "Supported":
+            failures.append(("true", sentence, verdict))
+        edited = change_constant(sentence) or toggle_negation(sentence)
+        if edited and edited != sentence:
+            verdict = _worst_verdict(edited, config, source, nli)
+            edited_verdicts[verdict] += 1
+            if verdict == "Supported":
+                failures.append(("edited", edited, verdict))
+    return PropertyResult(true_verdicts, edited_verdicts, tuple(failures))
+
+
+_ORDER = ("Contradictory", "Unverified", "Unsupported", "Low Confidence", "Supported")
+
+
+def _worst_verdict(text: str, config: Config, source: CorpusEvidence, nli: NLIModel) -> str:
+    """A sentence is as good as its weakest atomic claim."""
+    report = verify_text(text, config=config, source=source, nli=nli)
+    verdicts = [claim.decision.status for claim in report.claims] or ["Unsupported"]
+    return min(verdicts, key=_ORDER.index)
+
+
+def _prose(sentence: str) -> bool:
+    words = sentence.split()
+    return (
+        _MIN_WORDS <= len(words) <= _MAX_WORDS
+        and sentence.endswith(".")
+        and sentence[:1].isupper()
+        and not any(mark in sentence for mark in _NOT_PROSE)
+    )

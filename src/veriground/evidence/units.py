@@ -1,0 +1,99 @@
+"""Evidence units: a claim and one evidence chunk -> the chunk's sentences and 2-3-sentence windows that carry most of
+the claim's content, with exact offsets into the chunk text. The NLI reads these units, never whole passages, so a
+long passage neither dilutes support nor lends contradiction from sentences about something else.
+
+A unit's alignment is the share of the claim's content stems and numbers that it contains. Windows compete with
+single sentences and win only when they add content (a tie goes to the shorter unit, then the earlier one), so a
+claim that joins two neighbouring sentences is read against both, and one that repeats a sentence against it alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from veriground.schema import EvidenceChunk
+from veriground.signals.quantities import extract_quantities, remove_quantities
+from veriground.signals.terms import extract_terms, sentence_spans
+
+MAX_UNITS_PER_CHUNK = 2
+MAX_WINDOW_SENTENCES = 3
+# About 150 word pieces: an NLI encoder of 256 tokens keeps room for the claim.
+MAX_UNIT_CHARS = 700
+_SLICE_STEP = MAX_UNIT_CHARS // 2  # a sentence longer than a unit is cut into half-overlapping slices
+_DECIMALS = 6
+
+
+@dataclass(frozen=True)
+class EvidenceUnit:
+    """A span of one chunk's text (a sentence or a window of sentences) and its alignment with the claim."""
+
+    chunk: EvidenceChunk
+    char_start: int  # offsets into chunk.text
+    char_end: int
+    sentences: int
+    alignment: float
+
+    @property
+    def text(self) -> str:
+        return self.chunk.text[self.char_start : self.char_end]
+
+
+@dataclass(frozen=True)
+class ClaimContent:
+    """What alignment counts in a claim: its content stems and its numbers."""
+
+    stems: frozenset[str]
+    numbers: frozenset[float]
+
+    @property
+    def size(self) -> int:
+        return len(self.stems) + len(self.numbers)
+
+
+def claim_content(text: str) -> ClaimContent:
+    stems = frozenset(term.stem for term in extract_terms(remove_quantities(text)))
+    numbers = frozenset(quantity.value for quantity in extract_quantities(text))
+    return ClaimContent(stems, numbers)
+
+
+def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNITS_PER_CHUNK) -> list[EvidenceUnit]:
+    """The chunk's best-aligned units, best first (at most `limit`, overlapping units allowed). A chunk that shares
+    nothing with the claim still yields its first unit with alignment 0, so every chunk is judged, never skipped."""
+    spans = _sentence_slices(chunk.text)
+    if not spans:
+        return []
+    profiles = [_profile(chunk.text[start:end], bool(claim.numbers)) for start, end in spans]
+    scored: list[tuple[float, int, int, int, int]] = []  # (-alignment, sentences, start, end, first sentence)
+    for first in range(len(spans)):
+        stems: set[str] = set()
+        numbers: set[float] = set()
+        for last in range(first, min(first + MAX_WINDOW_SENTENCES, len(spans))):
+            start, end = spans[first][0], spans[last][1]
+            if last > first and end - start > MAX_UNIT_CHARS:
+                break
+            stems |= profiles[last][0]
+            numbers |= profiles[last][1]
+            shared = len(claim.stems & stems) + len(claim.numbers & numbers)
+            alignment = round(shared / claim.size, _DECIMALS) if claim.size else 0.0
+            scored.append((-alignment, last - first + 1, start, end, first))
+    scored.sort()
+    best = [item for item in scored if item[0] < 0][:limit] or scored[:1]
+    return [EvidenceUnit(chunk, start, end, sentences, -negative) for negative, sentences, start, end, _ in best]
+
+
+def _sentence_slices(text: str) -> list[tuple[int, int]]:
+    slices: list[tuple[int, int]] = []
+    for start, end in sentence_spans(text):
+        while end - start > MAX_UNIT_CHARS:
+            slices.append((start, start + MAX_UNIT_CHARS))
+            start += _SLICE_STEP
+        slices.append((start, end))
+    return slices
+
+
+@lru_cache(maxsize=65_536)
+def _profile(sentence: str, with_numbers: bool) -> tuple[frozenset[str], frozenset[float]]:
+    stems = frozenset(term.stem for term in extract_terms(remove_quantities(sentence)))
+    numbers = frozenset(quantity.value for quantity in extract_quantities(sentence)) if with_numbers else frozenset()
+    return stems, numbers

@@ -1,0 +1,301 @@
+"""Complexity bounds in text (`O(n log n)`, `$\\Theta(n^2)$`, "quadratic time") → canonical orders, tagged with the
+algorithm named (or a data structure's operation, "ArrayStack.add"), the case (worst/average/best/amortized) and
+the resource (time, space, comparisons).
+
+A bound is reduced to its order with sympy: expanded, the dominant term kept (by the limit of the ratio as n → ∞),
+constant factors and the base of a logarithm dropped, a single variable renamed n. A claim's bound contradicts
+the evidence when the evidence gives a bound for the same algorithm, case, resource and kind (upper/tight vs
+lower) and none of those bounds has the claim's order.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import sympy
+
+from veriground.signals.math_parse import MathParseError, parse_math
+from veriground.signals.terms import sentence_spans
+
+_NOTATION = re.compile(
+    r"(?<![\w\\])(?P<notation>\\mathcal\s*\{\s*O\s*\}|\\mathcal\s+O|\\Theta|\\Omega|big-?O|Big-?O|O|Θ|Ω)\s*\("
+)
+_WORD_ORDERS = {
+    "constant": "1",
+    "logarithmic": "log(n)",
+    "linear": "n",
+    "linearithmic": "n*log(n)",
+    "log-linear": "n*log(n)",
+    "loglinear": "n*log(n)",
+    "quasilinear": "n*log(n)",
+    "quadratic": "n**2",
+    "cubic": "n**3",
+    "exponential": "2**n",
+}
+_ORDER_WORD = "constant|logarithmic|linearithmic|log-linear|loglinear|quasilinear|linear|quadratic|cubic|exponential"
+_WORD_BOUND = re.compile(
+    rf"\b(?P<word>{_ORDER_WORD})[- ](?:running[- ])?(?P<resource>time|space)\b"
+    rf"|\b(?:time|running time|time complexity|space complexity|complexity|cost)\s+(?:is|are|of)\s+"
+    rf"(?:only\s+|also\s+)?(?P<word2>{_ORDER_WORD})\b"
+    r"|(?<![\w(\\])(?P<nlogn>n\s*\\?log\s*n)(?=\s+(?:time|space|comparisons|steps|operations)\b)",
+    re.IGNORECASE,
+)
+_SORT_PREFIXES = (
+    "merge|quick|heap|insertion|selection|bubble|radix|counting|bucket|shell|tim|topological|cocktail|comb|gnome|"
+    "cycle|intro|tree|pancake|bogo|library|patience|smooth|odd-even|block"
+)
+_ALGORITHM = re.compile(
+    rf"\b(?P<sort>(?:{_SORT_PREFIXES})[- ]?sort)(?:ing)?\b"
+    r"|\b(?P<search>(?:binary|linear|interpolation|exponential|ternary|jump|depth-first|breadth-first)[- ]search)\b"
+    r"(?![- ]trees?\b)"
+    r"|\b(?P<named>Dijkstra|Prim|Kruskal|Bellman-Ford|Floyd-Warshall|Kosaraju|Tarjan|Karatsuba|Strassen|Euclid|"
+    r"Huffman|Kadane|Bor[uů]vka|Johnson|Edmonds-Karp|Ford-Fulkerson|Knuth-Morris-Pratt|Rabin-Karp|Boyer-Moore|"
+    r"Hopcroft-Karp|A\*)(?:'s)?(?:\s+algorithm)?(?![\w-])"
+    r"|\b(?P<acronym>BFS|DFS|KMP)\b",
+    re.IGNORECASE,
+)
+# An operation of a data structure: "the ArrayStack's add(i,x) operation", "SkiplistSSet ... find(x)". Both a
+# structure name (CamelCase) and a method call are needed, so "add(x)" alone never names a subject.
+_STRUCTURE = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][A-Za-z]*)+\b")
+_METHOD = re.compile(r"(?<![\w.])(?P<method>[a-z][A-Za-z0-9_]*)\(\s*[\w, ]{0,20}\)")
+_CASE = re.compile(
+    r"\b(?P<case>worst|average|best|expected|amortized|amortised)(?:[- ]case)?\b|\bon\s+(?P<avg>average)\b"
+    r"|\bin\s+(?P<expectation>expectation)\b",
+    re.IGNORECASE,
+)
+_CASE_GROUP = {"worst": "worst", "average": "average", "expected": "average", "expectation": "average",
+               "best": "best", "amortized": "amortized", "amortised": "amortized"}
+_RESOURCE_AFTER = re.compile(r"\s*\$?\s*(?:extra\s+|additional\s+|auxiliary\s+)?(?P<word>time|space|memory|storage|"
+                             r"comparisons|steps|operations|work)\b", re.IGNORECASE)
+_RESOURCE_IN_CLAUSE = re.compile(r"\b(?P<word>space|memory|storage|comparisons)\b", re.IGNORECASE)
+_RESOURCE_GROUP = {"time": "time", "steps": "time", "operations": "time", "work": "time", "space": "space",
+                   "memory": "space", "storage": "space", "comparisons": "comparisons"}
+_CLAUSE_BREAK = re.compile(r"[;,:]|\b(?:and|but|while|whereas|however|although|though)\b", re.IGNORECASE)
+# "2n log n + O(n)": a bound after a plus or minus is a lower-order term of a larger count, not a stated bound.
+_LOWER_ORDER_TERM = re.compile(r"[-+−]\s*(?:\{\s*\}\s*)?\$?\s*$")
+# Bounds whose argument is longer than this are derivation steps, not a stated complexity.
+MAX_BOUND_CHARS = 60
+
+
+@dataclass(frozen=True)
+class Bound:
+    """One complexity bound found in a text, with its canonical order and what it is about."""
+
+    text: str  # as written: "O(n\\log n)", "quadratic time"
+    start: int
+    end: int
+    kind: str  # "upper" (O, Θ, words) or "lower" (Ω)
+    order: str  # canonical order, printable: "n log n", "n^2", "1"
+    algorithm: str | None  # "quicksort", "binary search", "dijkstra", or an operation "ArrayStack.add"
+    case: str  # worst, average, best, amortized, or unspecified
+    resource: str  # time, space or comparisons
+
+    def describe(self) -> str:
+        symbol = "Ω" if self.kind == "lower" else "O"
+        return f"{symbol}({self.order})"
+
+
+def find_bounds(text: str, *, carry_algorithm: bool = True) -> tuple[list[Bound], list[str]]:
+    """Every bound in `text` and a one-line problem for each bound that could not be read.
+
+    With `carry_algorithm`, a bound in a sentence that names no algorithm is about the last one named earlier in
+    the text (a paragraph about quicksort keeps talking about it)."""
+    bounds: list[Bound] = []
+    problems: list[str] = []
+    covered: list[tuple[int, int]] = []
+    raw: list[tuple[int, int, str, str | None, str]] = []  # start, end, kind, order source, resource hint
+    for match in _NOTATION.finditer(text):
+        close = _closing_paren(text, match.end() - 1)
+        if close is None:
+            continue
+        argument = text[match.end() : close]
+        # O and Θ are read alike (textbook usage states tight bounds with O); Ω is a lower bound.
+        kind = "lower" if match.group("notation").lstrip("\\") in {"Omega", "Ω"} else "upper"
+        raw.append((match.start(), close + 1, kind, argument, ""))
+        covered.append((match.start(), close + 1))
+    for match in _WORD_BOUND.finditer(text):
+        if any(a <= match.start() < b for a, b in covered):
+            continue
+        word = (match.group("word") or match.group("word2") or "").lower()
+        source = _WORD_ORDERS[word] if word else "n*log(n)"
+        raw.append((match.start(), match.end(), "upper", "=" + source, match.group("resource") or ""))
+    algorithms = [(m.start(), _algorithm_name(m)) for m in _ALGORITHM.finditer(text)]
+    structures = [(m.start(), m.group()) for m in _STRUCTURE.finditer(text)]
+    methods = [(m.start(), m.group("method")) for m in _METHOD.finditer(text)]
+    sentences = sentence_spans(text) or [(0, len(text))]
+    for start, end, kind, argument, resource_hint in sorted(raw):
+        if _LOWER_ORDER_TERM.search(text, max(0, start - 8), start):
+            continue
+        if argument.startswith("="):
+            order = _canonical_cached(argument[1:], True)
+        else:
+            if len(argument) > MAX_BOUND_CHARS:
+                continue
+            try:
+                order = _canonical_cached(argument, False)
+            except MathParseError as err:
+                problems.append(f"bound {text[start:end]!r}: {err}")
+                continue
+        sentence = next(((a, b) for a, b in sentences if a <= start < b), (0, len(text)))
+        bounds.append(
+            Bound(
+                text=text[start:end],
+                start=start,
+                end=end,
+                kind=kind,
+                order=order,
+                algorithm=_algorithm_for(start, sentence, algorithms, carry_algorithm)
+                or _operation_for(start, sentence, structures, methods, carry_algorithm),
+                case=_case_for(text, start, end, sentence),
+                resource=_resource_for(text, start, end, sentence, resource_hint),
+            )
+        )
+    return bounds, problems
+
+
+def same_subject(first: Bound, second: Bound) -> bool:
+    """Bounds that must agree: same algorithm, resource and kind, and cases that are the same claim."""
+    if first.algorithm is None or first.algorithm != second.algorithm:
+        return False
+    if first.resource != second.resource or first.kind != second.kind:
+        return False
+    if first.case == second.case:
+        return True
+    # An unqualified bound is read as the worst case, the textbook convention for a bare O(.).
+    return {first.case, second.case} == {"unspecified", "worst"}
+
+
+def _closing_paren(text: str, open_index: int) -> int | None:
+    depth = 0
+    for index in range(open_index, min(len(text), open_index + MAX_BOUND_CHARS * 2)):
+        if text[index] == "(":
+            depth += 1
+        elif text[index] == ")":
+            depth -= 1
+            if depth == 0:
+                return index
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _canonical_cached(argument: str, python: bool) -> str:
+    expression = sympy.sympify(argument) if python else parse_math(argument)
+    return _display(canonical_order(expression))
+
+
+def canonical_order(expression: sympy.Expr) -> sympy.Expr:
+    """The order of growth: dominant term, no constant factors, log base dropped, a lone variable named n."""
+    symbols = sorted(expression.free_symbols, key=str)
+    if not symbols:
+        return sympy.Integer(1)
+    expanded = sympy.expand(sympy.expand_log(expression, force=True))
+    terms = [_strip_constants(term) for term in sympy.Add.make_args(expanded)]
+    terms = [term for term in terms if term.free_symbols]
+    if not terms:
+        return sympy.Integer(1)
+    if len(symbols) > 1:
+        return sympy.Add(*sorted(set(terms), key=str))
+    variable = symbols[0]
+    dominant = terms[0]
+    for term in terms[1:]:
+        if _grows_faster(term, dominant, variable):
+            dominant = term
+    n = sympy.Symbol("n", positive=True)
+    return dominant.subs(variable, n)
+
+
+def _strip_constants(term: sympy.Expr) -> sympy.Expr:
+    return sympy.Mul(*[factor for factor in sympy.Mul.make_args(term) if not factor.is_number])
+
+
+def _grows_faster(first: sympy.Expr, second: sympy.Expr, variable: sympy.Symbol) -> bool:
+    positive = sympy.Symbol("n_", positive=True)
+    ratio = (first / second).subs(variable, positive)
+    try:
+        limit = sympy.limit(ratio, positive, sympy.oo)
+    except Exception:  # sympy's limit raises NotImplementedError and others on exotic terms
+        return False
+    return limit == sympy.oo
+
+
+def _display(order: sympy.Expr) -> str:
+    text = str(order).replace("**", "^").replace("*", " ")
+    return re.sub(r"log\((\w)\)", r"log \1", text)
+
+
+def _algorithm_name(match: re.Match[str]) -> str:
+    name = match.group().lower().replace("'s", "").removesuffix(" algorithm").removesuffix("ing")
+    if match.group("sort"):
+        return re.sub(r"[- ]", "", name)  # merge sort, merge-sort, mergeSort, mergesort
+    return name.replace("-", " ") if match.group("search") else name
+
+
+def _algorithm_for(
+    start: int, sentence: tuple[int, int], algorithms: list[tuple[int, str]], carry: bool
+) -> str | None:
+    before = [name for position, name in algorithms if sentence[0] <= position < start]
+    if before:
+        return before[-1]
+    after = [name for position, name in algorithms if start <= position < sentence[1]]
+    if after:
+        return after[0]
+    if carry:
+        earlier = [name for position, name in algorithms if position < sentence[0]]
+        return earlier[-1] if earlier else None
+    return None
+
+
+def _operation_for(
+    start: int,
+    sentence: tuple[int, int],
+    structures: list[tuple[int, str]],
+    methods: list[tuple[int, str]],
+    carry: bool,
+) -> str | None:
+    """"ArrayStack.add": the method named before the bound in its sentence, on the structure last named."""
+    method = [name for position, name in methods if sentence[0] <= position < start]
+    if not method:
+        return None
+    structure = _algorithm_for(start, sentence, structures, carry)
+    return f"{structure}.{method[-1]}" if structure else None
+
+
+def _clause(text: str, start: int, end: int, sentence: tuple[int, int]) -> tuple[int, int]:
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text, sentence[0], sentence[1])
+              if not start <= m.start() < end]
+    left = max([b for b in breaks if b < start], default=sentence[0])
+    right = min([b for b in breaks if b >= end], default=sentence[1])
+    return left, right
+
+
+def _case_for(text: str, start: int, end: int, sentence: tuple[int, int]) -> str:
+    left, right = _clause(text, start, end, sentence)
+    in_clause = [_case_word(m) for m in _CASE.finditer(text, left, right)]
+    if in_clause:
+        return in_clause[0]
+    # "In the worst case, quicksort takes O(n^2)": the nearest earlier clause that states a case and no bound.
+    for match in reversed(list(_CASE.finditer(text, sentence[0], left))):
+        clause = _clause(text, match.start(), match.end(), sentence)
+        if not _NOTATION.search(text, clause[0], clause[1]) and not _WORD_BOUND.search(text, clause[0], clause[1]):
+            return _case_word(match)
+        break
+    in_sentence = {_case_word(m) for m in _CASE.finditer(text, sentence[0], sentence[1])}
+    return in_sentence.pop() if len(in_sentence) == 1 else "unspecified"
+
+
+def _case_word(match: re.Match[str]) -> str:
+    word = (match.group("case") or match.group("avg") or match.group("expectation")).lower()
+    return _CASE_GROUP[word]
+
+
+def _resource_for(text: str, start: int, end: int, sentence: tuple[int, int], hint: str) -> str:
+    if hint:
+        return _RESOURCE_GROUP[hint.lower()]
+    after = _RESOURCE_AFTER.match(text, end)
+    if after:
+        return _RESOURCE_GROUP[after.group("word").lower()]
+    left, right = _clause(text, start, end, sentence)
+    in_clause = _RESOURCE_IN_CLAUSE.search(text, left, right)
+    return _RESOURCE_GROUP[in_clause.group("word").lower()] if in_clause else "time"

@@ -1,0 +1,306 @@
+"""Formal checks of one claim against its evidence texts → one FormalSignal (issue 17, seed 000 T1/T4/T5).
+
+| check          | reads                                            | outcome on failure        | needs evidence |
+|----------------|--------------------------------------------------|---------------------------|----------------|
+| dimensions     | each claim equation, symbols via SYMBOL_UNITS    | dimension_mismatch        | no             |
+| unit_dimension | "acceleration of 9.8 kg": quantity word vs unit  | unit_dimension_mismatch   | no             |
+| equation       | claim equation vs evidence equation, same left   | equation_mismatch         | yes            |
+| complexity     | claim bound vs evidence bound, same algorithm    | complexity_mismatch       | yes            |
+| constants      | a stated value of c, g, G, h, e, N_A, k_B, m_e   | out_of_range              | no             |
+
+A profile (domains/) chooses which checks run. A claim whose equation or bound cannot be read gets status
+`unparsed` with the reason when nothing else could be checked; a parse failure never raises.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Protocol
+
+from veriground.schema import FormalCheck, FormalSignal
+from veriground.signals.complexity import Bound, find_bounds, same_subject
+from veriground.signals.constants import find_constant_findings
+from veriground.signals.dimensions import check_dimensions, dimensionality_of, short_unit
+from veriground.signals.equation_check import LocatedEquation, compare_equation, find_parsed_equations
+from veriground.signals.quantities import format_value
+from veriground.signals.quantity_spans import LocatedQuantity, locate_quantities
+from veriground.signals.unit_dimension import POUND_UNITS, find_unit_dimension_findings
+
+# "f(6) = 36", "P(B) = 3/13": a letter applied to one argument is a function, not a product with a quantity.
+_FUNCTION_NOTATION = re.compile(r"(?<![A-Za-z\\])[A-Za-z]\(\s*(?:[A-Za-z]|\d+)\s*\)")
+_EQUALS_ONLY = re.compile(r"\s*=\s*")
+_DIMENSIONLESS = re.compile(r"^(?!\[)")  # pint spells a dimensionless base unit without brackets: "radian"
+_OPERATOR_AFTER = re.compile(r"\s*[×*·⋅∙/^(+\-−\w]")
+_OPERATOR_BEFORE = re.compile(r"(?:[×*·⋅∙/^)+\-−]|\bx)\s*$")
+_SYMBOL_AFTER = re.compile(r"\s*[A-Za-zα-ωΑ-Ω(]")
+# "F ≈ 1/r²" states a proportionality with the constants dropped; its sides need not share a dimension.
+_APPROXIMATION = re.compile(r"≈|≃|∝|\\(?:approx|simeq|propto|sim)\b")
+FORMAL_CHECKS = ("dimensions", "unit_dimension", "equation", "complexity", "constants")
+
+
+class FormalProfile(Protocol):
+    """What the formal checks read from a domain profile (domains.DomainProfileSpec satisfies it)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def formal_checks(self) -> tuple[str, ...]: ...
+
+
+def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: FormalProfile) -> FormalSignal:
+    """Run the profile's formal checks on the claim; spans index `claim_text` and `evidence_texts[i]`."""
+    enabled = set(profile.formal_checks)
+    checks: list[FormalCheck] = []
+    problems: list[str] = []
+    conflicts: list[str] = []
+    if enabled & {"dimensions", "equation"}:
+        equations, equation_problems = find_parsed_equations(claim_text)
+        problems.extend(equation_problems)
+        if "dimensions" in enabled:
+            checks.extend(_dimension_checks(equations))
+        if "equation" in enabled and evidence_texts:
+            checks.extend(_equation_checks(equations, evidence_texts))
+    if "dimensions" in enabled:
+        checks.extend(_quantity_equation_checks(claim_text)[0])
+    if "unit_dimension" in enabled:
+        checks.extend(_unit_dimension_checks(claim_text))
+    if "complexity" in enabled:
+        complexity_checks, complexity_problems, conflicts = _complexity_checks(claim_text, evidence_texts)
+        checks.extend(complexity_checks)
+        problems.extend(complexity_problems)
+    if "constants" in enabled:
+        checks.extend(_constant_checks(claim_text))
+    checks.sort(key=lambda check: (check.claim_span, FORMAL_CHECKS.index(check.check)))
+    return FormalSignal(
+        status="computed" if checks else "unparsed" if problems else "not_applicable",
+        reason=_summary(checks, problems, profile.name),
+        domain=profile.name,
+        checks=tuple(checks),
+        unparsed=tuple(problems),
+        evidence_conflicts=tuple(conflicts),
+    )
+
+
+def _summary(checks: list[FormalCheck], problems: list[str], domain: str) -> str:
+    flagged = [check for check in checks if check.outcome != "ok"]
+    if flagged:
+        return flagged[0].reason
+    if checks:
+        return f"{len(checks)} formal check(s) passed: " + ", ".join(sorted({check.check for check in checks}))
+    if problems:
+        return problems[0]
+    return f"no equation, complexity bound, named quantity or constant for the {domain} profile's checks"
+
+
+def _dimension_checks(equations: list[LocatedEquation]) -> list[FormalCheck]:
+    checks = []
+    for located in equations:
+        text = located.equation.text
+        if _FUNCTION_NOTATION.search(text) or _APPROXIMATION.search(text):
+            continue
+        if _has_written_unit(text):  # "x_f = 10 cm": units written out, not symbols
+            continue
+        verdict = check_dimensions(located.equation.expressions)
+        if not verdict.applies:
+            continue
+        text = located.equation.text
+        if verdict.consistent:
+            reason = f"{text}: both sides are {verdict.sides[0]}"
+        else:
+            reason = f"{text} is dimensionally inconsistent: {verdict.reason}"
+        checks.append(
+            FormalCheck(
+                check="dimensions",
+                outcome="ok" if verdict.consistent else "dimension_mismatch",
+                reason=reason,
+                claim_span=(located.start, located.end),
+                claim_value=" vs ".join(verdict.sides) or None,
+            )
+        )
+    return checks
+
+
+def _quantity_equation_checks(claim_text: str) -> tuple[list[FormalCheck], list[tuple[int, int]]]:
+    """"9.8 m/s² = 980 cm/s²": two quantities joined by "=" must share a dimension; returns the checks and spans."""
+    checks, spans = [], []
+    located = locate_quantities(claim_text)[2]
+    for first, second in zip(located, located[1:], strict=False):
+        if not _EQUALS_ONLY.fullmatch(claim_text[first.end : second.start]):
+            continue
+        if _OPERATOR_AFTER.match(claim_text, second.end) or _OPERATOR_BEFORE.search(claim_text, 0, first.start):
+            continue  # "1 N = 1 kg × 1 m/s²": a side is a product, not the quantity alone
+        if _DIMENSIONLESS.match(first.normal.dimension) or _DIMENSIONLESS.match(second.normal.dimension):
+            continue  # "1 rad = 0.01 J/kg": rad is also the radiation dose unit; pint reads it as the radian
+        same = first.normal.dimension == second.normal.dimension or _pound_force(first, second)
+        written = f"{first.quantity.describe()} = {second.quantity.describe()}"
+        reason = (f"{written}: both sides are {first.normal.dimension}" if same
+                  else f"{written} equates {first.normal.dimension} with {second.normal.dimension}")
+        checks.append(
+            FormalCheck(
+                check="dimensions",
+                outcome="ok" if same else "dimension_mismatch",
+                reason=reason,
+                claim_span=(first.start, second.end),
+                claim_value=f"{first.normal.dimension} vs {second.normal.dimension}",
+            )
+        )
+        spans.append((first.start, second.end))
+    return checks, spans
+
+
+def _pound_force(first: LocatedQuantity, second: LocatedQuantity) -> bool:
+    """"1 N = 0.225 lb": a pound next to a force is pound-force."""
+    force = dimensionality_of("newton")
+    pair = {first.normal.dimension, second.normal.dimension}
+    pounds = any(quantity.quantity.unit.lower() in POUND_UNITS for quantity in (first, second))
+    return pounds and pair == {force, "[mass]"}
+
+
+def _has_written_unit(text: str) -> bool:
+    """A quantity such as "10 cm" inside an equation; "1/2 m v^2" reads m as a symbol, since a symbol follows."""
+    return any(not _SYMBOL_AFTER.match(text, quantity.end) for quantity in locate_quantities(text)[2])
+
+
+def _equation_checks(equations: list[LocatedEquation], evidence_texts: Sequence[str]) -> list[FormalCheck]:
+    # Evidence equations that do not parse are the evidence's problem, not the claim's: they are left out.
+    evidence = [find_parsed_equations(text)[0] for text in evidence_texts]
+    checks = []
+    for located in equations:
+        comparison = compare_equation(located, evidence)
+        if comparison is None:
+            continue
+        claim_text, evidence_text = located.equation.text, comparison.evidence.equation.text
+        if comparison.equivalent:
+            reason = f"the claim's {claim_text} matches the evidence's {evidence_text}"
+        else:
+            reason = f"the evidence gives {evidence_text} for {comparison.left_side}; the claim says {claim_text}"
+        checks.append(
+            FormalCheck(
+                check="equation",
+                outcome="ok" if comparison.equivalent else "equation_mismatch",
+                reason=reason,
+                claim_span=(located.start, located.end),
+                claim_value=claim_text,
+                evidence_index=comparison.evidence_index,
+                evidence_span=(comparison.evidence.start, comparison.evidence.end),
+                evidence_value=evidence_text,
+            )
+        )
+    return checks
+
+
+def _unit_dimension_checks(claim_text: str) -> list[FormalCheck]:
+    checks = []
+    for finding in find_unit_dimension_findings(claim_text):
+        quantity = finding.located
+        written = quantity.quantity.describe()
+        if finding.consistent:
+            reason = f"{finding.word} given in {quantity.quantity.unit}, a unit of {finding.word}"
+        else:
+            reason = (f"{finding.word} needs a unit of {finding.expected_dimension} such as "
+                      f"{short_unit(finding.expected_unit)}; the claim gives {written}, a unit of "
+                      f"{quantity.normal.dimension}")
+        checks.append(
+            FormalCheck(
+                check="unit_dimension",
+                outcome="ok" if finding.consistent else "unit_dimension_mismatch",
+                reason=reason,
+                claim_span=(finding.word_start, quantity.end),
+                claim_value=written,
+                evidence_value=finding.expected_dimension,
+            )
+        )
+    return checks
+
+
+def _constant_checks(claim_text: str) -> list[FormalCheck]:
+    checks = []
+    for finding in find_constant_findings(claim_text):
+        quantity = finding.located
+        written = quantity.quantity.describe()
+        label = finding.constant.key
+        if finding.in_range:
+            reason = f"{label} = {written} is within {finding.describe_range()}"
+        else:
+            reason = (f"the claim gives {label} = {written} ({format_value(quantity.normal.base_value)} in SI units); "
+                      f"the accepted value lies in {finding.describe_range()}")
+        checks.append(
+            FormalCheck(
+                check="constants",
+                outcome="ok" if finding.in_range else "out_of_range",
+                reason=reason,
+                claim_span=(finding.name_start, quantity.end),
+                claim_value=written,
+                evidence_value=finding.describe_range(),
+            )
+        )
+    return checks
+
+
+def _complexity_checks(
+    claim_text: str, evidence_texts: Sequence[str]
+) -> tuple[list[FormalCheck], list[str], list[str]]:
+    claim_bounds, problems = find_bounds(claim_text, carry_algorithm=True)
+    evidence_bounds = [find_bounds(text, carry_algorithm=True)[0] for text in evidence_texts]
+    checks = []
+    for bound in claim_bounds:
+        if bound.algorithm is None:
+            continue
+        matching = [(index, other) for index, bounds in enumerate(evidence_bounds) for other in bounds
+                    if same_subject(bound, other)]
+        if not matching:
+            continue
+        agreeing = [(index, other) for index, other in matching if other.order == bound.order]
+        index, other = (agreeing or matching)[0]
+        subject = f"{bound.algorithm}'s {_case_phrase(other.case)}{_resource_phrase(bound.resource)}"
+        if agreeing:
+            reason = f"the evidence gives {other.describe()} for {subject}, as the claim does"
+        else:
+            reason = f"the evidence gives {other.describe()} for {subject}; the claim says {bound.describe()}"
+        checks.append(
+            FormalCheck(
+                check="complexity",
+                outcome="ok" if agreeing else "complexity_mismatch",
+                reason=reason,
+                claim_span=(bound.start, bound.end),
+                claim_value=bound.describe(),
+                evidence_index=index,
+                evidence_span=(other.start, other.end),
+                evidence_value=other.describe(),
+            )
+        )
+    return checks, problems, _bound_conflicts(evidence_bounds)
+
+
+def _bound_conflicts(evidence_bounds: list[list[Bound]]) -> list[str]:
+    """Seed T5: two evidence texts that give different orders for the same algorithm, case and resource."""
+    conflicts = []
+    seen: set[tuple[str, ...]] = set()
+    for first_index, first_bounds in enumerate(evidence_bounds):
+        for second_index in range(first_index + 1, len(evidence_bounds)):
+            for first in first_bounds:
+                for second in evidence_bounds[second_index]:
+                    if first.algorithm is None or first.order == second.order or first.case != second.case:
+                        continue
+                    if not same_subject(first, second):
+                        continue
+                    key = (first.algorithm, first.case, first.resource, *sorted((first.order, second.order)))
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    conflicts.append(
+                        f"evidence {first_index} gives {first.describe()} and evidence {second_index} gives "
+                        f"{second.describe()} for {first.algorithm}'s {_case_phrase(first.case)}"
+                        f"{_resource_phrase(first.resource)}"
+                    )
+    return conflicts
+
+
+def _case_phrase(case: str) -> str:
+    return "unqualified bound" if case == "unspecified" else f"{case} case"
+
+
+def _resource_phrase(resource: str) -> str:
+    return "" if resource == "time" else f" ({resource})"

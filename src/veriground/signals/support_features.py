@@ -1,0 +1,109 @@
+"""Support features: a claim, one evidence unit and the NLI's scores on the pair -> the named values a calibrated
+aggregator combines into P(supported) and P(contradicted).
+
+Each value is in [0, 1] and means one visible thing, so a verdict can show what it read:
+- nli_entail / nli_contradict: the configured NLI model's probabilities for (unit, claim);
+- lex_entail / lex_contradict: the lexical NLI's (word coverage with negation, antonym, number and equation cues);
+- alignment: share of the claim's content stems and numbers in the unit; bigram_coverage: share of the claim's
+  adjacent content-word pairs that the unit also has adjacent (word order); entity_coverage: share of the claim's
+  entities (symbols, names, terms) the unit mentions (1 when the claim names none);
+- number_match / number_mismatch / number_missing: the claim's quantities against the unit's (0 without numbers);
+- cue_negation / cue_antonym / cue_equation: the lexical reading's contradiction cues;
+- unit_extra: the unit's content words the claim lacks, as a share of 20 words (a long unit dilutes nothing here,
+  but a unit about much else is weaker support);
+- contained: the longest run of the claim's words, in order, that the unit contains, as a share of the claim (1 for
+  a verbatim quote); claim_words: the claim's length as a share of 30 words;
+- entail_x_alignment / contradict_x_alignment: the NLI's reading weighted by how much of the claim the unit holds.
+"""
+
+from __future__ import annotations
+
+from difflib import SequenceMatcher
+
+from veriground.backends.lexical_nli import LexicalNLIModel
+from veriground.schema import NLIScores, SignalStatus
+from veriground.signals.coverage import extract_entities, mentions_entity
+from veriground.signals.numeric import compute_numeric
+from veriground.signals.quantities import remove_quantities
+from veriground.signals.terms import extract_terms, normalise_text, tokenize_words
+
+FEATURE_NAMES: tuple[str, ...] = (
+    "nli_entail",
+    "nli_contradict",
+    "lex_entail",
+    "lex_contradict",
+    "alignment",
+    "bigram_coverage",
+    "entity_coverage",
+    "number_match",
+    "number_mismatch",
+    "number_missing",
+    "cue_negation",
+    "cue_antonym",
+    "cue_equation",
+    "unit_extra",
+    "contained",
+    "claim_words",
+    "entail_x_alignment",
+    "contradict_x_alignment",
+)
+EXTRA_WORDS_SCALE = 20.0
+CLAIM_WORDS_SCALE = 30.0
+_DECIMALS = 6
+_LEXICAL = LexicalNLIModel()
+
+
+def support_features(claim_text: str, unit_text: str, alignment: float, nli: NLIScores) -> dict[str, float]:
+    """The named values of one (claim, unit) pair, in FEATURE_NAMES order."""
+    reading = _LEXICAL.explain(unit_text, claim_text)
+    cues = {str(cue["cue"]) for cue in reading["cues"]}  # type: ignore[union-attr]
+    claim_terms = [term.stem for term in extract_terms(remove_quantities(claim_text))]
+    unit_terms = [term.stem for term in extract_terms(remove_quantities(unit_text))]
+    numeric = compute_numeric(claim_text, [unit_text])
+    outcome = numeric.outcome if numeric.status == SignalStatus.COMPUTED else None
+    values = {
+        "nli_entail": nli.entail,
+        "nli_contradict": nli.contradict,
+        "lex_entail": float(reading["entail"]),  # type: ignore[arg-type]
+        "lex_contradict": float(reading["contradict"]),  # type: ignore[arg-type]
+        "alignment": alignment,
+        "bigram_coverage": _bigram_coverage(claim_terms, unit_terms),
+        "entity_coverage": _entity_coverage(claim_text, unit_text),
+        "number_match": float(outcome == "match"),
+        "number_mismatch": float(outcome == "mismatch"),
+        "number_missing": float(outcome == "absent"),
+        "cue_negation": float("negation" in cues),
+        "cue_antonym": float("antonym" in cues),
+        "cue_equation": float("equation" in cues),
+        "unit_extra": min(1.0, len(set(unit_terms) - set(claim_terms)) / EXTRA_WORDS_SCALE),
+        "contained": _contained(claim_text, unit_text),
+        "claim_words": min(1.0, len(claim_text.split()) / CLAIM_WORDS_SCALE),
+        "entail_x_alignment": nli.entail * alignment,
+        "contradict_x_alignment": nli.contradict * alignment,
+    }
+    return {name: round(float(values[name]), _DECIMALS) for name in FEATURE_NAMES}
+
+
+def _contained(claim_text: str, unit_text: str) -> float:
+    """The longest run of the claim's words (all words, in order) that the unit contains, as a share of the claim."""
+    claim, unit = tokenize_words(claim_text), tokenize_words(unit_text)
+    if not claim or not unit:
+        return 0.0
+    match = SequenceMatcher(None, claim, unit, autojunk=False).find_longest_match(0, len(claim), 0, len(unit))
+    return match.size / len(claim)
+
+
+def _bigram_coverage(claim_terms: list[str], unit_terms: list[str]) -> float:
+    claim_pairs = set(zip(claim_terms, claim_terms[1:], strict=False))
+    if not claim_pairs:
+        return 1.0 if set(claim_terms) <= set(unit_terms) else 0.0
+    unit_pairs = set(zip(unit_terms, unit_terms[1:], strict=False))
+    return len(claim_pairs & unit_pairs) / len(claim_pairs)
+
+
+def _entity_coverage(claim_text: str, unit_text: str) -> float:
+    entities = extract_entities(claim_text)
+    if not entities:
+        return 1.0
+    normal = normalise_text(unit_text)
+    return sum(1 for entity in entities if mentions_entity(normal, entity)) / len(entities)

@@ -1,0 +1,174 @@
+"""Calibrated aggregation: the support features of each (claim, evidence unit) pair -> calibrated P(supported) and
+P(contradicted), by two logistic models with temperature scaling fitted by `veriground calibrate`
+(evaluation/aggregator_fit.py) for one NLI backend, and shipped as aggregator.json beside this module.
+
+A passage is as supportive as its most supportive unit and as refuting as its most refuting unit *about the claim*:
+a unit that holds less than CONTRADICTION_MIN_ALIGNMENT of the claim's content refutes nothing, so an off-topic claim
+is unsupported, never contradicted. Without a fitted model for the configured NLI (or with
+verification.aggregator = "raw") the probabilities are the NLI's own, as before calibration existed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from veriground.config import VerificationConfig
+from veriground.errors import ConfigError
+from veriground.schema import NLIScores, UnitJudgement
+from veriground.signals.support_features import FEATURE_NAMES, support_features
+
+AGGREGATOR_FILE = Path(__file__).with_name("aggregator.json")
+# Seed 000's thresholds, for the NLI's raw probabilities.
+SEED_THRESHOLDS = {"min_entailment_prob": 0.60, "weak_entailment_prob": 0.60, "max_contradiction_prob": 0.30}
+RAW_AGGREGATOR = "raw"
+# Half the claim's content: below it a unit is about something else (the same bar as numeric comparison).
+CONTRADICTION_MIN_ALIGNMENT = 0.5
+_DECIMALS = 6
+
+
+@dataclass(frozen=True)
+class LogisticModel:
+    """sigmoid(calibration_scale · (w · standardised x + b) + calibration_bias): a logistic model with Platt
+    scaling fitted on held-apart rows (Platt 1999; temperature scaling is the case calibration_bias = 0)."""
+
+    weights: tuple[float, ...]
+    bias: float
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    calibration_scale: float = 1.0
+    calibration_bias: float = 0.0
+
+    def logit(self, values: Sequence[float]) -> float:
+        return self.bias + sum(
+            weight * (value - mean) / scale
+            for weight, value, mean, scale in zip(self.weights, values, self.mean, self.scale, strict=True)
+        )
+
+    def probability(self, values: Sequence[float]) -> float:
+        return _sigmoid(self.calibration_scale * self.logit(values) + self.calibration_bias)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "weights": list(self.weights),
+            "bias": self.bias,
+            "mean": list(self.mean),
+            "scale": list(self.scale),
+            "calibration_scale": self.calibration_scale,
+            "calibration_bias": self.calibration_bias,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LogisticModel:
+        return cls(
+            weights=tuple(data["weights"]),
+            bias=float(data["bias"]),
+            mean=tuple(data["mean"]),
+            scale=tuple(data["scale"]),
+            calibration_scale=float(data.get("calibration_scale", 1.0)),
+            calibration_bias=float(data.get("calibration_bias", 0.0)),
+        )
+
+
+@dataclass(frozen=True)
+class SupportAggregator:
+    """The fitted pair of models for one NLI backend, and what they were fitted on."""
+
+    name: str  # e.g. "calibrated-lr.v1/veriground-nli.v1@<sha256 prefix>"
+    nli_name: str
+    features: tuple[str, ...]
+    support: LogisticModel | None  # None: raw mode
+    refute: LogisticModel | None
+    data_sha256: str | None = None
+    thresholds: dict[str, float] = field(default_factory=lambda: dict(SEED_THRESHOLDS))
+
+    @property
+    def calibrated(self) -> bool:
+        return self.support is not None
+
+    def judge_unit(
+        self, claim_text: str, unit_text: str, span: tuple[int, int], alignment: float, nli: NLIScores
+    ) -> UnitJudgement:
+        features = support_features(claim_text, unit_text, alignment, nli)
+        if self.support is None or self.refute is None:
+            support, refute = nli.entail, nli.contradict
+        else:
+            values = [features[name] for name in self.features]
+            support, refute = self.support.probability(values), self.refute.probability(values)
+        if alignment < CONTRADICTION_MIN_ALIGNMENT:
+            refute = 0.0
+        return UnitJudgement(
+            char_start=span[0],
+            char_end=span[1],
+            alignment=alignment,
+            entailment_prob=nli.entail,
+            contradiction_prob=nli.contradict,
+            features=features,
+            support_prob=round(support, _DECIMALS),
+            refute_prob=round(refute, _DECIMALS),
+        )
+
+
+def load_aggregator(nli_name: str, mode: str = "calibrated", path: Path | None = None) -> SupportAggregator:
+    """The fitted aggregator for `nli_name` from `path` (the shipped file by default); raw when mode is "raw" or no
+    aggregator was fitted for that NLI."""
+    if mode == RAW_AGGREGATOR:
+        return raw_aggregator(nli_name)
+    fitted = _read_file(str(path or AGGREGATOR_FILE))
+    entry = fitted.get(nli_name)
+    if entry is None:
+        return raw_aggregator(nli_name)
+    features = tuple(entry["features"])
+    unknown = [name for name in features if name not in FEATURE_NAMES]
+    if unknown:
+        raise ConfigError(
+            f"aggregator for {nli_name} reads unknown features {unknown}; refit it with veriground calibrate"
+        )
+    return SupportAggregator(
+        name=entry["name"],
+        nli_name=nli_name,
+        features=features,
+        support=LogisticModel.from_json(entry["support"]),
+        refute=LogisticModel.from_json(entry["refute"]),
+        data_sha256=entry.get("data_sha256"),
+        thresholds={**SEED_THRESHOLDS, **entry.get("thresholds", {})},
+    )
+
+
+def resolve_thresholds(verification: VerificationConfig, aggregator: SupportAggregator) -> VerificationConfig:
+    """The verification config with every threshold left unset (None) filled from the aggregator in use."""
+    unset = {key: value for key, value in aggregator.thresholds.items() if getattr(verification, key) is None}
+    return verification.model_copy(update=unset)
+
+
+def raw_aggregator(nli_name: str) -> SupportAggregator:
+    return SupportAggregator(name=RAW_AGGREGATOR, nli_name=nli_name, features=(), support=None, refute=None)
+
+
+def fitted_entry(nli_name: str, path: Path | None = None) -> dict[str, Any] | None:
+    """The whole fitted record for an NLI (thresholds, metrics, data hash), for manifests and `calibrate`."""
+    return _read_file(str(path or AGGREGATOR_FILE)).get(nli_name)
+
+
+@lru_cache(maxsize=8)
+def _read_file(path: str) -> dict[str, Any]:
+    file = Path(path)
+    if not file.exists():
+        return {}
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise ConfigError(f"aggregator file {file} is unreadable ({err}); refit it with veriground calibrate") from None
+    return data.get("aggregators", {}) if isinstance(data, dict) else {}
+
+
+def _sigmoid(value: float) -> float:
+    if value >= 0:
+        return 1.0 / (1.0 + math.exp(-value))
+    exp = math.exp(value)
+    return exp / (1.0 + exp)

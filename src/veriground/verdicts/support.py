@@ -1,0 +1,106 @@
+"""Support per passage: claims and their evidence chunks -> one NLISignal per (claim, chunk), read from the chunk's
+best-aligned evidence units (evidence/units.py) by the NLI in one batched predict call, and combined with the
+other unit signals into calibrated support and refutation by the aggregator (verdicts/aggregator.py).
+
+The unit is the premise and the claim the hypothesis. A passage is as supportive as its most supportive unit and
+as refuting as its most refuting one; the signal keeps every unit it read, with offsets, so a report can point at
+the sentence that decided. If the model fails, every signal is unavailable, never silently supportive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from veriground.backends.protocols import NLIModel
+from veriground.evidence.units import EvidenceUnit, claim_content, select_units
+from veriground.schema import Claim, EvidenceChunk, NLISignal, SignalStatus, UnitJudgement
+from veriground.verdicts.aggregator import SupportAggregator
+
+NO_EVIDENCE_REASON = "no evidence"
+
+
+def judge_evidence(
+    claims: Sequence[Claim],
+    evidence: Mapping[str, Sequence[EvidenceChunk]],
+    model: NLIModel,
+    aggregator: SupportAggregator,
+    hypotheses: Mapping[str, str] | None = None,
+) -> dict[str, list[NLISignal]]:
+    """NLI signals keyed by claim_id, in evidence order. `hypotheses` replaces a claim's text as the NLI hypothesis
+    (a short answer read in its question's context); units are still chosen by the claim's own content."""
+    hypotheses = hypotheses or {}
+    pairs: list[tuple[str, str]] = []
+    slots: list[tuple[str, str, EvidenceChunk, list[tuple[EvidenceUnit, int]]]] = []
+    signals: dict[str, list[NLISignal]] = {}
+    for claim in claims:
+        if claim.claim_id in signals:
+            continue  # ids are content hashes: a repeated id is the same claim, scored once
+        chunks = evidence.get(claim.claim_id, ())
+        if not chunks:
+            signals[claim.claim_id] = [
+                NLISignal(status=SignalStatus.NOT_APPLICABLE, reason=NO_EVIDENCE_REASON, model=model.name)
+            ]
+            continue
+        signals[claim.claim_id] = []
+        hypothesis = hypotheses.get(claim.claim_id, claim.text)
+        content = claim_content(hypothesis)
+        for chunk in chunks:
+            rows = []
+            for unit in select_units(content, chunk):
+                rows.append((unit, len(pairs)))
+                pairs.append((unit.text, hypothesis))
+            slots.append((claim.claim_id, hypothesis, chunk, rows))
+    if not pairs:
+        return signals
+    try:
+        scores = model.predict(pairs)
+        if len(scores) != len(pairs):
+            raise ValueError(f"returned {len(scores)} scores for {len(pairs)} pairs")
+        computed = [
+            (claim_id, _passage_signal(chunk, [
+                aggregator.judge_unit(hypothesis, unit.text, (unit.char_start, unit.char_end), unit.alignment,
+                                      scores[row])
+                for unit, row in rows
+            ], model.name, aggregator.name))
+            for claim_id, hypothesis, chunk, rows in slots
+        ]  # fmt: skip
+    except Exception as err:  # any backend failure or malformed output degrades to "unavailable", never silently
+        reason = f"{model.name}: {err}"
+        computed = [
+            (
+                claim_id,
+                NLISignal(
+                    status=SignalStatus.UNAVAILABLE, reason=reason, passage_id=chunk.passage_id, model=model.name
+                ),
+            )
+            for claim_id, _, chunk, _ in slots
+        ]
+    for claim_id, signal in computed:
+        signals[claim_id].append(signal)
+    return signals
+
+
+def _passage_signal(
+    chunk: EvidenceChunk, units: list[UnitJudgement], model_name: str, aggregator_name: str
+) -> NLISignal:
+    if not units:
+        return NLISignal(
+            status=SignalStatus.NOT_APPLICABLE,
+            reason="the passage has no text to read",
+            passage_id=chunk.passage_id,
+            model=model_name,
+        )
+    ordered = sorted(units, key=lambda unit: (-unit.support_prob, unit.char_start, unit.char_end))
+    best = ordered[0]
+    return NLISignal(
+        status=SignalStatus.COMPUTED,
+        passage_id=chunk.passage_id,
+        entailment_prob=best.entailment_prob,
+        contradiction_prob=best.contradiction_prob,
+        neutral_prob=round(max(0.0, 1.0 - best.entailment_prob - best.contradiction_prob), 6),
+        model=model_name,
+        support_prob=best.support_prob,
+        refute_prob=max(unit.refute_prob for unit in units),
+        aggregator=aggregator_name,
+        units=tuple(ordered),
+    )
