@@ -111,6 +111,8 @@ def test_compound_sentences_split_by_their_rule(text: str, expected: list[tuple[
         "Physics studies matter, energy, and the interactions between them.",  # R3: a list
         "The sample contains iron, and traces of nickel in small amounts.",  # R3: the right side has no verb
         "Mix salt and pepper, and serve the soup.",  # R3: imperatives have no subject
+        "If a tuner hears two beats per second, and the fork hums at 256 Hz, the piano needs tuning.",  # "If A, and B"
+        "Knowing the mass of the cart, and the force applied to it, we can find its acceleration.",  # participle
         "Newton's Third Law states that forces occur in equal and opposite pairs.",
         "Examples include apples; oranges; pears.",  # R4: the pieces would be one or two words
         "The array (sorted; unique) is searched with binary search.",  # R4: semicolon inside parentheses

@@ -72,3 +72,8 @@ def test_number_lists_in_prose_are_not_citations(text: str) -> None:
 )
 def test_citation_forms_still_parse_next_to_number_lists(text: str, expected: list[str]) -> None:
     assert [cited_id for cited_id, _, _ in parse_citations(text)] == expected
+
+
+def test_a_citation_after_inline_html_or_emphasis_still_parses() -> None:
+    text = "The moon is made of <b>rock</b> [9]. **Energy** [1, 2] is conserved."
+    assert [cited_id for cited_id, _, _ in parse_citations(text)] == ["9", "1", "2"]

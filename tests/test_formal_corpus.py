@@ -18,7 +18,6 @@ from veriground.corpus.passages import split_passages
 from veriground.domains import compute_formal
 from veriground.errors import NothingToIngest
 from veriground.signals.complexity import find_bounds
-from veriground.signals.dimensions import check_dimensions
 from veriground.signals.equation_check import compare_equation, find_parsed_equations
 from veriground.signals.terms import sentence_spans
 
@@ -101,23 +100,29 @@ def _inject_dimension(equation: str) -> str | None:
     for old, new in (("²", "³"), ("^2", "^3"), ("³", "²"), ("^3", "^2"), ("^{2}", "^{3}")):
         if old in right:
             return left + sep + right.replace(old, new, 1)
-    last = max((m for m in re.finditer(r"[A-Za-zα-ωΔ](?:_\{[^{}]*\}|_\w)?", right)), key=lambda m: m.end(), default=None)
+    symbols = re.finditer(r"[A-Za-zα-ωΔ](?:\^\(′\))?(?:_\{[^{}]*\}|_\(?\w+\)?)?", right)
+    last = max(symbols, key=lambda m: m.end(), default=None)
     if last is None or right[last.end() : last.end() + 1] == "(":
         return None
     return left + sep + right[: last.end()] + "^2" + right[last.end() :]
 
 
-def _inject_coefficient(equation: str) -> str:
-    """Scale the right side: the first integer on it plus one, or a factor 2 in front."""
-    left, sep, right = equation.partition("=")
-    number = re.search(r"(?<![\^_{\w.])(\d+)(?![\d.])", right)
-    if number:
-        bumped = str(int(number.group(1)) + 1)
-        return left + sep + right[: number.start()] + bumped + right[number.end() :]
-    stripped = right.lstrip()
-    return left + sep + right[: len(right) - len(stripped)] + "2(" + stripped.rstrip("$ ") + ")" + (
-        "$" if stripped.rstrip().endswith("$") else ""
-    )
+def _inject_coefficient(equation: str, sides: tuple[str, ...]) -> str:
+    """Scale the first right side with a symbol: an integer on it (not in a subscript) plus one, else a factor 2."""
+    right = next((side for side in sides[1:] if re.search(r"[A-Za-zα-ω]", side)), sides[1])
+    subscripts = [match.span() for match in re.finditer(r"_\{[^{}]*\}|_\w+|\^\{?[\d.]+\}?", right)]
+    numbers = [
+        match
+        for match in re.finditer(r"(?<![\w.])(\d+)(?![\d.])", right)
+        if not any(a <= match.start() < b for a, b in subscripts)
+    ]
+    if numbers:
+        number = numbers[0]
+        wrong = right[: number.start()] + str(int(number.group(1)) + 1) + right[number.end() :]
+    else:
+        wrong = f"2({right})"
+    at = equation.index(right, equation.index(sides[0]) + len(sides[0]))
+    return equation[:at] + wrong + equation[at + len(right) :]
 
 
 _WRONG_ORDER = {"n log n": "n^2", "n^2": "n \\log n", "n": "n^2", "log n": "n", "1": "n"}
@@ -147,31 +152,46 @@ def test_injected_formal_errors_are_caught_with_few_false_alarms(sentences):
             continue
         equations, _ = find_parsed_equations(sentence.text)
         evidence = [find_parsed_equations(sentence.paragraph)[0]]
+        judged = {
+            check.claim_span
+            for check in compute_formal(sentence.text, [], sentence.profile).checks
+            if check.check == "dimensions"
+        }
         for located in equations[:1]:
             equation = sentence.text[located.start : located.end]
-            if sentence.profile == "physics" and check_dimensions(located.equation.expressions).applies:
+            if sentence.profile == "physics" and (located.start, located.end) in judged:
                 wrong = _inject_dimension(equation)
                 dimension_clean.append(sentence)
                 if wrong is not None:
                     dimension_injected.append((sentence, sentence.text.replace(equation, wrong, 1)))
             if compare_equation(located, evidence) is not None:
                 equation_clean.append(sentence)
-                equation_injected.append((sentence, sentence.text.replace(equation, _inject_coefficient(equation), 1)))
+                wrong = _inject_coefficient(equation, located.equation.sides)
+                equation_injected.append((sentence, sentence.text.replace(equation, wrong, 1)))
         bounds = [bound for bound in find_bounds(sentence.text)[0] if bound.algorithm and "(" in bound.text]
         if bounds:
             complexity_clean.append(sentence)
             complexity_injected.append((sentence, _inject_bound(sentence.text, bounds[0].text, bounds[0].order)))
     results = {
-        "dimension_mismatch": (_rates(dimension_clean, dimension_injected, "dimension_mismatch"),
-                               len(dimension_clean), len(dimension_injected)),
-        "equation_mismatch": (_rates(equation_clean, equation_injected, "equation_mismatch"),
-                              len(equation_clean), len(equation_injected)),
-        "complexity_mismatch": (_rates(complexity_clean, complexity_injected, "complexity_mismatch"),
-                                len(complexity_clean), len(complexity_injected)),
+        "dimension_mismatch": (
+            _rates(dimension_clean, dimension_injected, "dimension_mismatch"),
+            len(dimension_clean),
+            len(dimension_injected),
+        ),
+        "equation_mismatch": (
+            _rates(equation_clean, equation_injected, "equation_mismatch"),
+            len(equation_clean),
+            len(equation_injected),
+        ),
+        "complexity_mismatch": (
+            _rates(complexity_clean, complexity_injected, "complexity_mismatch"),
+            len(complexity_clean),
+            len(complexity_injected),
+        ),
     }
     for outcome, ((recall, false_alarm), n_clean, n_injected) in results.items():
         print(f"\n{outcome}: recall {recall:.3f} on {n_injected} injected, false alarms {false_alarm:.3f} on {n_clean}")
-    for outcome, ((recall, false_alarm), n_clean, n_injected) in results.items():
+    for outcome, ((recall, false_alarm), _, n_injected) in results.items():
         assert n_injected >= 40, f"too few {outcome} cases ({n_injected}) for a rate"
         assert recall >= MIN_RECALL, f"{outcome} recall {recall:.3f}"
         assert false_alarm <= MAX_FALSE_ALARM_RATE, f"{outcome} false alarms {false_alarm:.3f}"

@@ -132,7 +132,7 @@ def test_a_judge_that_says_supported_does_not_promote_an_unsupported_claim():
     report = run(FakeLLM(judge_by_passage({BOOK: "supported", NOTES: "supported"})), FakeNLIModel({}, NEUTRAL))
     item = report.claims[0]
     assert verdict(report) == ("Unsupported", "low-entailment", "low_entailment")
-    assert item.decision.rationale == "no passage entails the claim: max entailment 0.10 < 0.60"
+    assert item.decision.rationale == "no passage supports the claim: best support 0.10 < 0.60"
     strongest = item.inputs.strongest_entailment_passage  # every passage ties: the top-ranked one
     assert [(j.passage_id, j.label) for j in item.signals.llm_judgements] == [(strongest, "supported")]
     assert item.inputs.llm_judge_label == "supported"  # shown, but it cannot verify a claim on its own
@@ -215,7 +215,7 @@ def test_without_a_judge_the_report_is_byte_identical_and_has_no_judge_in_it():
     default = json_text(run(pass_judge=False).model_dump(mode="json"))
     assert json_text(run(None).model_dump(mode="json")) == default
     data = json.loads(default)
-    assert [backend["role"] for backend in data["manifest"]["backends"]] == ["nli", "retriever"]
+    assert [backend["role"] for backend in data["manifest"]["backends"]] == ["nli", "aggregator", "retriever"]
     assert data["claims"][0]["signals"]["llm_judgements"] == []
     assert data["claims"][0]["inputs"]["llm_judge_label"] is None
     assert "LLM judge" not in render_markdown(run(None))

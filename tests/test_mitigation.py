@@ -102,3 +102,10 @@ def test_no_warning_is_followed_by_a_dangling_connector() -> None:
 def test_the_citation_formatted_answer_keeps_every_piece() -> None:
     text = "Merge sort has O(1) complexity and it is stable."
     assert rewrite_answer(text, outcomes(text, "CC")).citations.formatted_text == text
+
+
+def test_number_lists_in_prose_survive_the_rewrite() -> None:
+    text = "The vector [1, 1, 2] has a norm of about 2.45 [1]."
+    rewritten = rewrite_answer(text, outcomes(text, "U"))
+    assert rewritten.final_response == "The vector [1, 1, 2] has a norm of about 2.45. [Unsupported: low_entailment]"
+    assert rewritten.citations.formatted_text == "The vector [1, 1, 2] has a norm of about 2.45."

@@ -192,7 +192,8 @@ class ServiceConfig(Section):
     # The *name* of the environment variable holding the API token; required when host is not loopback.
     api_token_env: str = Field("VERIGROUND_API_TOKEN", min_length=1)
     max_body_mb: float = Field(2.0, gt=0, le=1024)  # every request, uploads included
-    max_pending: int = Field(32, ge=1, le=10_000)  # requests queued for the engine before 503
+    # Queued requests before 503; cost-based admission guards the deadline, so 50 concurrent clients fit.
+    max_pending: int = Field(64, ge=1, le=10_000)
     cors_origins: tuple[str, ...] = ()  # off unless origins are listed
     log_text: bool = False  # debug: put raw questions and texts in the request log
     exports_kept: int = Field(64, ge=1, le=10_000)  # recent reports the page can export

@@ -6,6 +6,7 @@ answer text -> claims -> evidence -> signals (tier 1, then the optional LLM judg
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from collections.abc import Sequence
 from typing import Literal
@@ -47,6 +48,7 @@ from veriground.signals import (
 from veriground.signals.conflicts import find_evidence_conflicts
 from veriground.signals.llm_judge import JUDGE_NAME, judge_claims
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
+from veriground.signals.support_features import is_quoted
 from veriground.text_input import check_encodable
 from veriground.verdicts.aggregator import SupportAggregator, load_aggregator, resolve_thresholds
 from veriground.verdicts.explain import decision_confidence, display_verdict, rationale
@@ -127,13 +129,13 @@ def verify_claims(
     answer_id = answer_id_of(text)
     aggregator = load_aggregator(nli.name, config.verification.aggregator, config.verification.aggregator_path)
     config = with_thresholds(config, aggregator)
-    evidence = dict(
-        zip(
-            (claim.claim_id for claim in claims),
-            source.gather([(claim.text, claim.cited_ids) for claim in claims]),
-            strict=True,
-        )
-    )
+    sentences = source_sentences(text, claims)
+    # An atom split from a longer sentence is looked up by that sentence: "Not only was this shift observed" alone
+    # finds passages about any shift; its sentence finds the passage it came from.
+    queries = [
+        (sentences[claim.claim_id] if claim.parent_claim_id else claim.text, claim.cited_ids) for claim in claims
+    ]
+    evidence = dict(zip((claim.claim_id for claim in claims), source.gather(queries), strict=True))
     aligned = {
         claim.claim_id: [span for chunk in evidence[claim.claim_id] for span in align_sentences(claim.text, chunk)]
         for claim in claims
@@ -168,7 +170,8 @@ def verify_claims(
     for claim in claims:
         chunks, signals = evidence[claim.claim_id], all_signals[claim.claim_id]
         claim_conflicts = all_conflicts[claim.claim_id]
-        decision = decide(_decision_inputs(chunks, signals, claim_conflicts, config), config.verification)
+        inputs = _decision_inputs(chunks, signals, claim_conflicts, config, sentences[claim.claim_id])
+        decision = decide(inputs, config.verification)
         claim_decision = ClaimDecision(
             claim_id=claim.claim_id,
             status=display_verdict(decision),
@@ -277,6 +280,7 @@ def _decision_inputs(
     signals: ClaimSignals,
     conflicts: Sequence[EvidenceConflict],
     config: Config,
+    sentence: str | None = None,
 ) -> DecisionInputs:
     unavailable = [signal for signal in signals.nli if signal.status == SignalStatus.UNAVAILABLE]
     judgements = [
@@ -286,11 +290,15 @@ def _decision_inputs(
             source_type=chunk.source_type,
             entailment_prob=signal.support_prob,
             contradiction_prob=signal.refute_prob,
-            content_sha256=getattr(chunk, "doc_sha256", None),
+            content_sha256=chunk.doc_sha256,
         )
         for chunk, signal in zip(chunks, signals.nli, strict=False)
         if signal.status == SignalStatus.COMPUTED and signal.support_prob is not None
     ]
+    quoting: list[EvidenceJudgement] = []
+    if sentence:
+        by_id = {chunk.passage_id: chunk for chunk in chunks}
+        quoting = [item for item in judgements if is_quoted(sentence, by_id[item.passage_id].text)]
     verification = config.verification
     high_conflicts = sum(1 for conflict in conflicts if conflict.severity == "high")
     return summarize_evidence(
@@ -303,7 +311,25 @@ def _decision_inputs(
         dangling_citations=signals.citation.dangling_ids,
         high_evidence_conflicts=high_conflicts if verification.contradiction_policy == "abstain_on_high" else 0,
         llm_judgements=signals.llm_judgements,
+        quoting=quoting,
     )
+
+
+def source_sentences(text: str, claims: Sequence[Claim]) -> dict[str, str]:
+    """Each claim's source sentence: the span its atoms (the claims that share its parent) cover in `text`, citation
+    markers removed; a claim that was not split is its own sentence."""
+    spans: dict[str, tuple[int, int]] = {}
+    for claim in claims:
+        key = claim.parent_claim_id or claim.claim_id
+        start, end = spans.get(key, claim.answer_char_span)
+        spans[key] = (min(start, claim.answer_char_span[0]), max(end, claim.answer_char_span[1]))
+    return {
+        claim.claim_id: _CITATION_MARK.sub("", text[slice(*spans[claim.parent_claim_id or claim.claim_id])]).strip()
+        for claim in claims
+    }
+
+
+_CITATION_MARK = re.compile(r"\[[^\[\]]{1,80}\]")
 
 
 def _judge_claims(

@@ -309,6 +309,7 @@ class UnitJudgement(Record):
     char_start: int = Field(ge=0)  # offsets into the passage text
     char_end: int = Field(ge=0)
     alignment: float = Field(ge=0, le=1)  # share of the claim's content stems and numbers the unit contains
+    sentences: int = Field(1, ge=1)  # a sentence, or a window of 2-3
     entailment_prob: float = Field(ge=0, le=1)  # the NLI model's, raw
     contradiction_prob: float = Field(ge=0, le=1)
     features: dict[str, float] = Field(default_factory=dict)  # what the aggregator read, by name
@@ -454,6 +455,9 @@ class DecisionInputs(Record):
     entailing_sources: int = Field(0, ge=0)  # independent sources (same content = one source) that entail
     supporting_passages: tuple[PassageId, ...] = ()  # passages at or above verification.min_entailment_prob
     contradiction_from_other_source: bool = False  # the most contradicting passage is independent of the supporters
+    # Passages that state the sentence the claim comes from word for word, and the independent sources among them.
+    quoting_passages: tuple[PassageId, ...] = ()
+    quoting_sources: int = Field(0, ge=0)
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed
@@ -828,10 +832,12 @@ class QAVerifyRequest(RequestRecord):
     answer: str | GroundedAnswer
     evidence: EvidencePack
     query: str | None = None
+    # The question the answer answers: a short answer ("Arthur's Magazine") is verified as the answer to it.
+    question: str | None = None
 
 
 class QAVerifyResult(Record):
-    """Pass when every claim is Supported or Low Confidence; reason codes are the seed 000 reasons of the rest."""
+    """Pass when every claim is Supported; reason codes are the seed 000 reasons of the rest."""
 
     passed: bool
     reason_codes: tuple[str, ...]

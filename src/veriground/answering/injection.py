@@ -12,9 +12,8 @@ on what to output. Glossary lines such as "System: the part of the universe chos
 tags: a mixed-case tag counts only when the words after it speak to someone or about claims or instructions.
 
 It is a list of phrasings, so it misses phrasings it has not seen: injection_examples.json holds the cases it is
-measured on (tests/test_injection.py: >= 90 % caught, no ordinary sentence caught), including three rounds of
-paraphrases written after the detector, with how many it caught before it was widened for them. Checked against
-the domain corpora and the public datasets (about 230,000 sentences), it flags none.
+measured on (tests/test_injection.py: >= 90 % caught, no ordinary sentence caught), including rounds of
+paraphrases written after the detector, with how many of them it caught before it was widened for them.
 """
 
 from __future__ import annotations
@@ -31,7 +30,8 @@ _ROLES = r"system|assistant|user|human|developer|ai|bot|model"
 # assistant coach"), used only where the text says "you" or addresses its reader (_MODEL).
 _AI = (
     r"(?:ai|a\.i\.|artificial intelligence|(?:large )?language models?|llms?|chatbots?|chat ?gpt|gpt(?:-\d\w*)?|"
-    r"claude|gemini|llama|copilot|bard|automated (?:systems?|tools?|agents?|readers?)|summari[sz]ers?|ai agents?)"
+    r"claude|gemini|llama|copilot|bard|automated (?:\w+ )?(?:systems?|tools?|agents?|readers?|engines?|assistants?)|"
+    r"summari[sz]ers?|ai agents?)"
 )
 _MODEL = rf"(?:{_AI}|assistant|bot|verifier|grader|fact[- ]?checker|classifier|evaluator)"
 # The verdict labels and truth words a model could be told to emit.
@@ -105,7 +105,17 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"\bpay no attention to\s+{_OVERRIDDEN}",
             rf"\b(?:do not|don't|stop)\s+(?:follow|obey)(?:ing)?\s+{_OVERRIDDEN}",
             r"\b(?:instructions?|prompts?|directions|guidelines|rules) "
-            r"(?:you (?:were|have been) given|you (?:received|got)|(?:given|sent) to you)\b",
+            r"(?:you (?:were|have been) given|you (?:received|got|have)|(?:given|sent) to you)\b",
+            r"\b(?:ignore|disregard|forget(?: about)?|override|bypass|abandon|drop|discard|set aside) "
+            r"(?:your|the safety|the system|the content|all safety) (?:\w+ ){0,2}?"
+            r"(?:guidance|rules|polic(?:y|ies)|instructions|guidelines|prompt|directions|constraints|programming|"
+            r"restrictions|training)\b",
+            r"\b(?:supersedes?|overrides?|replaces?|takes? precedence over|cancels?) (?:any|all|the|your) "
+            r"(?:\w+ ){0,2}?(?:instructions|system prompt|prompt|rules|guidelines|directives)\b",
+            r"\b(?:omit|remove|hide|suppress|drop|leave out) (?:the|any|all) "
+            r"(?:warnings?|caveats?|disclaimers?|flags?)\b",
+            r"\bpretend (?:that )?(?:the )?(?:evidence|sources?|passages?|documents?) "
+            r"(?:supports?|confirms?|agrees?)\b",
             rf"\b(?:your|the) (?:{_EARLIER}|old|operator's|developer's) "
             r"(?:instructions|prompt|system prompt|guidelines|directives)\b",
             r"\b(?:everything|anything|what) you (?:were|have been) told\b",
@@ -117,9 +127,10 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"\b(?:ignore|disregard|discard|skip|distrust) (?:all |any )?(?:of )?the retrieved\b",
             r"\bignore the (?:user's )?(?:question|query)\b(?! of)",
             r"\brely (?:only )?on this (?:one|passage|document|page|source|text)\b",
-            r"\b(?:rate|treat|mark|label|consider|regard|accept|take) (?:this|the|these|that|every|all)\s+"
-            r"(?:\w+\s+){0,4}?as (?:an? )?"
-            r"(?:instructions?|commands?|proof|reliable|trustworthy|authoritative|ground truth|the only source)\b",
+            r"\b(?:rate|treat|mark|label|consider|regard|accept|take|present|quote|cite) "
+            r"(?:this|the|these|that|every|all)\s+(?:\w+\s+){0,4}?as (?:an? )?"
+            r"(?:instructions?|commands?|proof|facts?|reliable|trustworthy|trusted|authoritative|definitive|"
+            r"ground truth|the only source|the (?:definitive|final|correct|only) answer)\b",
             r"\bwhatever (?:this|the) (?:page|passage|paragraph|text|document|line|sentence) says\b",
             rf"\bobey (?:the|this|these|all)\b{_GAP}\b(?:text|document|passage|instructions?)\b",
             r"\b(?:do not|don't|never) (?:verify|check|fact[- ]?check|question|challenge) "
@@ -158,8 +169,8 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"\b(?:for|to) (?:any|every|all|the) {_AI}\s*:",
             r"\b(?:whoever|whatever|anyone|anything) (?:is )?(?:generat|writ|produc|process|read|summari[sz])\w* "
             r"(?:the|this|an?) (?:answer|response|summary|text|output)\b",
-            rf"\b(?:{_MODEL}|model)s? (?:\w+ )?(?:processing|reading|analy[sz]ing|summari[sz]ing|parsing) this "
-            r"(?:text|passage|document|page)\b",
+            rf"\b(?:{_MODEL}|model)s? (?:\w+ )?(?:processing|reading|analy[sz]ing|summari[sz]ing|parsing) this\b"
+            r"(?! (?:chapter|section|book|course|unit)\b)",
             # A model named as the one who must act: "AI models that read this should state ...".
             rf"\b{_AI}(?: models?| systems?)?\b(?:\s+\w+){{0,4}}?\s+"
             r"(?:must|should|shall|needs? to|has to|have to|is to|are to)\s+(?:not\s+|always\s+|never\s+|only\s+)?"
@@ -207,11 +218,15 @@ _FAMILIES: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"(?:contain|include|be|say) only\b",
             r"\b(?:your|the assistant's|the model's) (?:answer|response|output|reply) "
             r"(?:must|should|has to|needs to|will) (?:say|claim|assert|state) that\b",
-            rf"\bwhen asked (?:about|for|what|how|whether)\b{_GAP},\s*(?:always\s+|just\s+|only\s+)?"
+            rf"\b(?:if|when|whenever) (?:you are |you're )?asked (?:about|for|what|how|whether)\b{_GAP},\s*"
+            r"(?:always\s+|just\s+|only\s+)?"
             r"(?:answer|say|reply|respond|state|claim)\b",
             r"\b(?:respond|reply|answer|write)\s+(?:only\s+)?in\s+(?:french|spanish|german|italian|chinese|japanese|"
-            r"russian|pig latin|all caps|upper-?case|rhyme|verse)\b",
+            r"russian|pig latin|all caps|capital letters|upper-?case|rhyme|verse)\b",
             r"\btell the (?:user|reader|human|questioner) that\b",
+            r"\b(?:in|with) your (?:reply|response|answer|output|summary), (?:always )?"
+            r"(?:state|say|claim|write|mention|assert) that\b",
+            r"\b(?:respond|reply|answer) only in\b",
             r"\b(?:respond|reply|answer) to (?:all |any )?(?:further|future|subsequent|later|following) "
             r"(?:queries|questions|prompts|messages)\b",
             r"\b(?:response|reply) to (?:every|all|any) (?:questions?|query|queries|prompts?)\b",

@@ -8,7 +8,7 @@ A numeric bracket is a list of numbers, not citations, when
 - it names one number twice (`[1, 1, 2]`): a citation list never repeats a source;
 - it holds a 0 (`[0, 1]`): citation numbers count passages from 1;
 - it sits inside another bracket (`[[1, 2], [3, 4]]`); inside parentheses it may cite ("(see [1])");
-- it follows `=` or another operator (`x = [1, 2]`): it is a value;
+- it follows `=`, `≈`, `≠`, `≤`, `≥` or `∈` (`x = [1, 2]`): it is a value;
 - it holds two or more numbers, follows a word naming a mathematical object (vector, matrix, set, list, array,
   tuple, sequence, point, coordinates, components, entries, elements, values, interval) and the sentence goes on
   after it: "the vector [1, 2] has norm ..." is a value, "... is a vector [1, 2]." cites two passages.
@@ -34,7 +34,7 @@ _MATH_OBJECT_BEFORE = re.compile(
     r"entries|elements|values|intervals?)\s*$",
     re.IGNORECASE,
 )
-_OPERATOR_BEFORE = re.compile(r"[=<>≤≥≈≠∈×·]\s*$")  # not * or -: Markdown emphasis and dashes end words
+_OPERATOR_BEFORE = re.compile(r"[=≈≠≤≥∈]\s*$")  # not * - < >: emphasis, dashes and HTML tags end words
 _LOOK_BEHIND_CHARS = 24  # enough for the longest math-object word and the spaces before the bracket
 _PROSE_AFTER = re.compile(r"\s*[\w(]")
 _CLOSER_AFTER = re.compile(r"\s*\]")

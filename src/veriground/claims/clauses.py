@@ -57,6 +57,8 @@ _NOT_BEFORE_VERB = _DETERMINERS | _OBJECT_OPENERS | _SUBORDINATORS | {"of", "and
 # "various", "thickness", "speed").
 _NOT_VERB_ENDINGS = ("ss", "us", "is", "ics", "ous", "ness", "eed")
 _MIN_GUESSED_VERB_LETTERS = 4  # "has", "was", "is" are in VERBS; shorter -s words are mostly nouns ("gas")
+_SUPPOSITIONS = frozenset({"suppose", "assume", "imagine", "consider", "let", "given", "once", "after", "before"})
+_MIN_PARTICIPLE = 5  # "knowing", "substituting"; not "thing", "king", "ring"
 _WORD = re.compile(r"\S+")
 _EDGE_PUNCTUATION = "\"'()[]{},;:.!?“”‘’"
 _OPENERS, _CLOSERS = "([{", ")]}"
@@ -104,6 +106,13 @@ def _looks_finite(word: str) -> bool:
 
 def opens_subordinate_clause(word: str) -> bool:
     return _bare(word) in _SUBORDINATORS
+
+
+def opens_dependent_phrase(word: str) -> bool:
+    """A first word after which a ", and" may still be inside the opening phrase: a subordinator ("If A, and B,
+    then ..."), a supposition ("Suppose A, and B ...") or a participle ("Knowing A, and B, we ...")."""
+    bare = _bare(word)
+    return bare in _SUBORDINATORS or bare in _SUPPOSITIONS or (bare.endswith("ing") and len(bare) > _MIN_PARTICIPLE)
 
 
 def is_subject(words: list[str]) -> bool:

@@ -88,11 +88,9 @@ def _safe_cut(text: str, window_start: int, window_end: int) -> int:
     half (window_end when there is none)."""
     middle = window_start + (window_end - window_start) // 2
     for pattern in _SAFE_CUTS:
-        last = None
-        for last in pattern.finditer(text, middle, window_end):
-            pass
-        if last is not None and last.end() < window_end:
-            return last.end()
+        cuts = [match.end() for match in pattern.finditer(text, middle, window_end) if match.end() < window_end]
+        if cuts:
+            return cuts[-1]
     return window_end
 
 

@@ -15,6 +15,7 @@ from veriground.claims.clauses import (
     guessed_verb_index,
     is_subject,
     is_verb,
+    opens_dependent_phrase,
     opens_subordinate_clause,
     words_of,
 )
@@ -51,7 +52,8 @@ _EQUATION_GAP_CUTS = (
 _CONJUNCTION = re.compile(r"(?:,\s*)?\b(?:and|or|but)\s+", re.IGNORECASE)
 # ", and" / ", but" with no comma earlier in the left side joins two independent clauses more often than two
 # phrases, so there a verb outside the closed list may be guessed (clauses.guessed_verb_index). An earlier
-# comma means a list ("energy, momentum, and ..."), where only listed verbs count.
+# comma means a list ("energy, momentum, and ..."), and a left side that opens with "If", "Suppose" or a
+# participle may still be inside its opening phrase: there only listed verbs count.
 _CLAUSE_COMMA_CONJUNCTION = re.compile(r",\s*(?:and|but)\s+", re.IGNORECASE)
 # "it" after the conjunction refers back to the left clause's subject; "they", "he" and "she" may not.
 _LEADING_PRONOUN = re.compile(r"it\s+(?=\w)", re.IGNORECASE)
@@ -129,7 +131,11 @@ def split_conjunctions(text: str, start: int, end: int, subject: str) -> list[Pa
         if protected[match.start()]:
             continue
         left = local[: match.start()]
-        guess = _CLAUSE_COMMA_CONJUNCTION.fullmatch(match.group()) is not None and "," not in left
+        guess = (
+            _CLAUSE_COMMA_CONJUNCTION.fullmatch(match.group()) is not None
+            and "," not in left
+            and not opens_dependent_phrase(left.split(maxsplit=1)[0] if left.strip() else "")
+        )
         right_subject = _right_subject(left, local[match.end() :], subject, guess=guess)
         if right_subject is None:
             continue

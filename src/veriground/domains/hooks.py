@@ -31,8 +31,7 @@ _DEFINITION = re.compile(
     r"\bdefinitions?\b|\bwe\s+(?:say|call|define)\b",
     re.IGNORECASE,
 )
-_CODE = re.compile(r"```|\bdef\s+\w+\(|\breturn\b|\bfor\s*\(|\bwhile\s*\(|\bfor\s+\w+\s+in\b|[{};]\s*$",
-                   re.MULTILINE)
+_CODE = re.compile(r"```|\bdef\s+\w+\(|\breturn\b|\bfor\s*\(|\bwhile\s*\(|\bfor\s+\w+\s+in\b|[{};]\s*$", re.MULTILINE)
 
 
 def claim_type_for(claim_text: str, profile: DomainProfileSpec) -> tuple[ClaimType, tuple[int, int] | None]:
@@ -53,19 +52,33 @@ def pre_verify(claim_text: str, profile: DomainProfileSpec | str) -> ProfileSign
         match = re.search(topic.pattern, claim_text, re.IGNORECASE)
         if match:
             return ProfileSignal(
-                hook="pre_verification", status="computed", outcome="out_of_scope", domain=profile.name,
+                hook="pre_verification",
+                status="computed",
+                outcome="out_of_scope",
+                domain=profile.name,
                 reason=f"{match.group()!r} is {topic.label}, outside the {profile.display_name} profile's scope",
-                claim_type=claim_type, claim_span=match.span(),
+                claim_type=claim_type,
+                claim_span=match.span(),
             )
     if claim_type not in profile.allowed_claim_types:
         return ProfileSignal(
-            hook="pre_verification", status="computed", outcome="claim_type_not_allowed", domain=profile.name,
-            reason=f"a {claim_type.value} claim is not a claim type the {profile.display_name} profile accepts",
-            claim_type=claim_type, claim_span=span,
+            hook="pre_verification",
+            status="computed",
+            outcome="claim_type_not_allowed",
+            domain=profile.name,
+            reason=f"{_article(claim_type)} {claim_type.value} claim is outside the claim types "
+            f"{profile.display_name} accepts",
+            claim_type=claim_type,
+            claim_span=span,
         )
     return ProfileSignal(
-        hook="pre_verification", status="computed", outcome="ok", domain=profile.name, claim_type=claim_type,
-        reason=f"a {claim_type.value} claim, in the {profile.display_name} profile's scope", claim_span=span,
+        hook="pre_verification",
+        status="computed",
+        outcome="ok",
+        domain=profile.name,
+        claim_type=claim_type,
+        reason=f"{_article(claim_type)} {claim_type.value} claim, in the {profile.display_name} profile's scope",
+        claim_span=span,
     )
 
 
@@ -94,20 +107,34 @@ def match_evidence(claim_text: str, evidence_texts: Sequence[str], profile: Doma
     needs = profile.evidence_type_expectations.get(claim_type)
     if not needs:
         return ProfileSignal(
-            hook="evidence_match", status="not_applicable", outcome="ok", domain=profile.name, claim_type=claim_type,
-            reason=f"the {profile.display_name} profile expects no particular evidence for a {claim_type.value} claim",
+            hook="evidence_match",
+            status="not_applicable",
+            outcome="ok",
+            domain=profile.name,
+            claim_type=claim_type,
+            reason=f"the {profile.display_name} profile expects no particular evidence for {claim_type.value} claims",
         )
     found = frozenset().union(*(evidence_kinds_in(text) for text in evidence_texts)) if evidence_texts else frozenset()
     wanted = " or ".join(kind.replace("_", " ") for kind in needs)
     if found & set(needs):
         return ProfileSignal(
-            hook="evidence_match", status="computed", outcome="ok", domain=profile.name, claim_type=claim_type,
-            reason=f"the evidence holds {wanted}, as a {claim_type.value} claim needs", claim_span=span,
+            hook="evidence_match",
+            status="computed",
+            outcome="ok",
+            domain=profile.name,
+            claim_type=claim_type,
+            reason=f"the evidence holds {wanted}, as {_article(claim_type)} {claim_type.value} claim needs",
+            claim_span=span,
         )
     return ProfileSignal(
-        hook="evidence_match", status="computed", outcome="evidence_type_missing", domain=profile.name,
-        claim_type=claim_type, claim_span=span,
-        reason=f"a {claim_type.value} claim under {profile.display_name} needs evidence with {wanted}; none has it",
+        hook="evidence_match",
+        status="computed",
+        outcome="evidence_type_missing",
+        domain=profile.name,
+        claim_type=claim_type,
+        claim_span=span,
+        reason=f"{_article(claim_type)} {claim_type.value} claim under {profile.display_name} needs evidence with "
+        f"{wanted}; none has it",
     )
 
 
@@ -120,21 +147,37 @@ def check_quality(claim_text: str, profile: DomainProfileSpec | str) -> ProfileS
         if problems:
             spans = find_equations(claim_text)
             return ProfileSignal(
-                hook="quality_gate", status="computed", outcome="equation_unparsed", domain=profile.name,
-                claim_type=claim_type, reason=problems[0], claim_span=spans[0] if spans else None,
+                hook="quality_gate",
+                status="computed",
+                outcome="equation_unparsed",
+                domain=profile.name,
+                claim_type=claim_type,
+                reason=problems[0],
+                claim_span=spans[0] if spans else None,
             )
     if profile.require_units and claim_type == ClaimType.NUMERIC:
         bare = [quantity for quantity in extract_quantities(claim_text) if quantity.unit is None and not quantity.label]
         with_unit = locate_quantities(claim_text)[2]
         if bare and not with_unit:
             return ProfileSignal(
-                hook="quality_gate", status="computed", outcome="units_missing", domain=profile.name,
-                claim_type=claim_type, claim_span=None,
+                hook="quality_gate",
+                status="computed",
+                outcome="units_missing",
+                domain=profile.name,
+                claim_type=claim_type,
+                claim_span=None,
                 reason=f"the measurement {bare[0].text!r} has no unit; the {profile.display_name} profile requires one",
             )
     checked = profile.require_equations or profile.require_units
     return ProfileSignal(
-        hook="quality_gate", status="computed" if checked else "not_applicable", outcome="ok", domain=profile.name,
+        hook="quality_gate",
+        status="computed" if checked else "not_applicable",
+        outcome="ok",
+        domain=profile.name,
         claim_type=claim_type,
         reason="units and equations meet the profile's requirements" if checked else "the profile sets no quality gate",
     )
+
+
+def _article(claim_type: ClaimType) -> str:
+    return "an" if claim_type.value[0] in "aeiou" else "a"

@@ -15,8 +15,14 @@ from veriground.errors import ConfigError
 from veriground.schema import ClaimType, DomainProfile
 
 # Evidence kinds a claim type can need (domains/hooks.py detects each in an evidence text).
-EVIDENCE_KINDS = ("quantity_with_unit", "equation", "definition", "theorem_or_proof", "pseudocode_or_code",
-                  "complexity_bound")
+EVIDENCE_KINDS = (
+    "quantity_with_unit",
+    "equation",
+    "definition",
+    "theorem_or_proof",
+    "pseudocode_or_code",
+    "complexity_bound",
+)
 
 
 class ScopeTopic(BaseModel):
@@ -86,13 +92,18 @@ PHYSICS = DomainProfileSpec(
     strict_dependencies=False,
     formal_checks=("dimensions", "unit_dimension", "equation", "constants"),
     out_of_scope=(
-        ScopeTopic(label="quantum mechanics", pattern=r"\bquantum\b|\bschr(?:ö|o|oe)dinger\b|\bwave ?functions?\b|"
-                   r"\beigen(?:value|state|function)s?\b|\bhamiltonian\b|\bhilbert space\b|\bentangle(?:d|ment)\b|"
-                   r"\bspin-orbit\b|\bfeynman diagrams?\b"),
+        ScopeTopic(
+            label="quantum mechanics",
+            pattern=r"\bquantum\b|\bschr(?:ö|o|oe)dinger\b|\bwave ?functions?\b|"
+            r"\beigen(?:value|state|function)s?\b|\bhamiltonian\b|\bhilbert space\b|\bentangle(?:d|ment)\b|"
+            r"\bspin-orbit\b|\bfeynman diagrams?\b",
+        ),
         ScopeTopic(label="analytical mechanics", pattern=r"\blagrangian\b|\bhamilton's equations\b"),
-        ScopeTopic(label="general relativity and beyond",
-                   pattern=r"\bgeneral relativity\b|\bspacetime curvature\b|\bcurved spacetime\b|\bstring theory\b|"
-                   r"\bquark-gluon\b|\bgauge theor(?:y|ies)\b"),
+        ScopeTopic(
+            label="general relativity and beyond",
+            pattern=r"\bgeneral relativity\b|\bspacetime curvature\b|\bcurved spacetime\b|\bstring theory\b|"
+            r"\bquark-gluon\b|\bgauge theor(?:y|ies)\b",
+        ),
     ),
     source_types=("textbook", "lecture_notes"),
     folder_words=("physics", "mechanics", "kinematics", "thermodynamics", "openstax-physics"),
@@ -116,8 +127,10 @@ DISCRETE_MATH = DomainProfileSpec(
     strict_dependencies=True,
     formal_checks=("equation", "complexity"),
     out_of_scope=(
-        ScopeTopic(label="analysis and topology",
-                   pattern=r"\blebesgue\b|\bmeasure theory\b|\bhomotop(?:y|ic)\b|\bmanifolds?\b|\bhilbert space\b"),
+        ScopeTopic(
+            label="analysis and topology",
+            pattern=r"\blebesgue\b|\bmeasure theory\b|\bhomotop(?:y|ic)\b|\bmanifolds?\b|\bhilbert space\b",
+        ),
     ),
     folder_words=("discrete", "combinatorics", "graph-theory", "proofs", "discrete-math"),
 )
@@ -139,8 +152,11 @@ ALGORITHMS = DomainProfileSpec(
     strict_dependencies=False,
     formal_checks=("equation", "complexity"),
     out_of_scope=(
-        ScopeTopic(label="quantum computing", pattern=r"\bquantum (?:algorithms?|computers?|computing)\b|"
-                   r"\bshor's algorithm\b|\bgrover's algorithm\b|\bqubits?\b"),
+        ScopeTopic(
+            label="quantum computing",
+            pattern=r"\bquantum (?:algorithms?|computers?|computing)\b|"
+            r"\bshor's algorithm\b|\bgrover's algorithm\b|\bqubits?\b",
+        ),
     ),
     folder_words=("algorithms", "data-structures", "open-data-structures", "sorting"),
 )

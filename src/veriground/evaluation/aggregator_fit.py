@@ -43,7 +43,7 @@ class RowSignals:
 
     row: LabelledPair
     claims: tuple[tuple[tuple[float, ...], ...], ...]
-    alignments: tuple[tuple[float, ...], ...]
+    alignments: tuple[tuple[float, ...], ...]  # per unit; 0 for a window (it may not refute)
 
 
 def collect_signals(
@@ -84,7 +84,8 @@ def _row_signals(row: LabelledPair, report: VerificationReport) -> RowSignals:
             for unit in signal.units
         ]
         claims.append(tuple(tuple(unit.features[name] for name in FEATURE_NAMES) for unit in units))
-        alignments.append(tuple(unit.alignment for unit in units))
+        # A window of several sentences never refutes (verdicts/aggregator.py): it is left out of refutation here too.
+        alignments.append(tuple(unit.alignment if unit.sentences == 1 else 0.0 for unit in units))
     return RowSignals(row, tuple(claims), tuple(alignments))
 
 

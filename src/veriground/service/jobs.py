@@ -27,7 +27,8 @@ from veriground.schema import (
 from veriground.service.admission import claim_limit, too_many_claims
 from veriground.service.engine_worker import EngineContext
 
-PASSING_VERDICTS = frozenset({"Supported", "Low Confidence"})
+# Cited or silent: a candidate passes only when every claim is Supported; a weakly supported claim is a reason code.
+PASSING_VERDICTS = frozenset({"Supported"})
 UPLOAD_FOLDER = "uploads"  # uploads get doc ids uploads/<file stem>
 MAX_FILENAME_CHARS = 200
 MAX_FILENAME_BYTES = 255  # what Linux file systems allow (NAME_MAX), counted in UTF-8 bytes
@@ -61,7 +62,12 @@ def verify_candidate(ctx: EngineContext, request: QAVerifyRequest) -> QAVerifyRe
 
     pack = complete_pack(request.evidence, lambda passage_id: ctx.store.passage(passage_id).text, origin="evidence")
     text = request.answer if isinstance(request.answer, str) else cited_text(request.answer)
-    query = request.query or pack.query or (None if isinstance(request.answer, str) else request.answer.query)
+    query = (
+        request.question
+        or request.query
+        or pack.query
+        or (None if isinstance(request.answer, str) else request.answer.query)
+    )
     check_claim_count(ctx, text)
     report = verify_text(
         text, config=ctx.config, source=PackEvidence(pack, ctx.config.retrieval), nli=ctx.nli, query=query

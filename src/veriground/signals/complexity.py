@@ -13,11 +13,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-import sympy
+from typing import TYPE_CHECKING
 
 from veriground.signals.math_parse import MathParseError, parse_math
 from veriground.signals.terms import sentence_spans
+
+if TYPE_CHECKING:
+    import sympy
 
 _NOTATION = re.compile(
     r"(?<![\w\\])(?P<notation>\\mathcal\s*\{\s*O\s*\}|\\mathcal\s+O|\\Theta|\\Omega|big-?O|Big-?O|O|Θ|Ω)\s*\("
@@ -65,13 +67,31 @@ _CASE = re.compile(
     r"|\bin\s+(?P<expectation>expectation)\b",
     re.IGNORECASE,
 )
-_CASE_GROUP = {"worst": "worst", "average": "average", "expected": "average", "expectation": "average",
-               "best": "best", "amortized": "amortized", "amortised": "amortized"}
-_RESOURCE_AFTER = re.compile(r"\s*\$?\s*(?:extra\s+|additional\s+|auxiliary\s+)?(?P<word>time|space|memory|storage|"
-                             r"comparisons|steps|operations|work)\b", re.IGNORECASE)
+_CASE_GROUP = {
+    "worst": "worst",
+    "average": "average",
+    "expected": "average",
+    "expectation": "average",
+    "best": "best",
+    "amortized": "amortized",
+    "amortised": "amortized",
+}
+_RESOURCE_AFTER = re.compile(
+    r"\s*\$?\s*(?:extra\s+|additional\s+|auxiliary\s+)?(?P<word>time|space|memory|storage|"
+    r"comparisons|steps|operations|work)\b",
+    re.IGNORECASE,
+)
 _RESOURCE_IN_CLAUSE = re.compile(r"\b(?P<word>space|memory|storage|comparisons)\b", re.IGNORECASE)
-_RESOURCE_GROUP = {"time": "time", "steps": "time", "operations": "time", "work": "time", "space": "space",
-                   "memory": "space", "storage": "space", "comparisons": "comparisons"}
+_RESOURCE_GROUP = {
+    "time": "time",
+    "steps": "time",
+    "operations": "time",
+    "work": "time",
+    "space": "space",
+    "memory": "space",
+    "storage": "space",
+    "comparisons": "comparisons",
+}
 _CLAUSE_BREAK = re.compile(r"[;,:]|\b(?:and|but|while|whereas|however|although|though)\b", re.IGNORECASE)
 # "2n log n + O(n)": a bound after a plus or minus is a lower-order term of a larger count, not a stated bound.
 _LOWER_ORDER_TERM = re.compile(r"[-+−]\s*(?:\{\s*\}\s*)?\$?\s*$")
@@ -105,7 +125,7 @@ def find_bounds(text: str, *, carry_algorithm: bool = True) -> tuple[list[Bound]
     bounds: list[Bound] = []
     problems: list[str] = []
     covered: list[tuple[int, int]] = []
-    raw: list[tuple[int, int, str, str | None, str]] = []  # start, end, kind, order source, resource hint
+    raw: list[_RawBound] = []
     for match in _NOTATION.finditer(text):
         close = _closing_paren(text, match.end() - 1)
         if close is None:
@@ -113,43 +133,42 @@ def find_bounds(text: str, *, carry_algorithm: bool = True) -> tuple[list[Bound]
         argument = text[match.end() : close]
         # O and Θ are read alike (textbook usage states tight bounds with O); Ω is a lower bound.
         kind = "lower" if match.group("notation").lstrip("\\") in {"Omega", "Ω"} else "upper"
-        raw.append((match.start(), close + 1, kind, argument, ""))
+        raw.append(_RawBound(match.start(), close + 1, kind, argument, written=True))
         covered.append((match.start(), close + 1))
     for match in _WORD_BOUND.finditer(text):
         if any(a <= match.start() < b for a, b in covered):
             continue
         word = (match.group("word") or match.group("word2") or "").lower()
-        source = _WORD_ORDERS[word] if word else "n*log(n)"
-        raw.append((match.start(), match.end(), "upper", "=" + source, match.group("resource") or ""))
+        order = _WORD_ORDERS[word] if word else "n*log(n)"
+        raw.append(_RawBound(match.start(), match.end(), "upper", order, False, match.group("resource") or ""))
     algorithms = [(m.start(), _algorithm_name(m)) for m in _ALGORITHM.finditer(text)]
     structures = [(m.start(), m.group()) for m in _STRUCTURE.finditer(text)]
     methods = [(m.start(), m.group("method")) for m in _METHOD.finditer(text)]
     sentences = sentence_spans(text) or [(0, len(text))]
-    for start, end, kind, argument, resource_hint in sorted(raw):
-        if _LOWER_ORDER_TERM.search(text, max(0, start - 8), start):
+    for found in sorted(raw, key=lambda item: item.start):
+        start, end = found.start, found.end
+        if _LOWER_ORDER_TERM.search(text, max(0, start - 8), start) or len(found.argument) > MAX_BOUND_CHARS:
             continue
-        if argument.startswith("="):
-            order = _canonical_cached(argument[1:], True)
-        else:
-            if len(argument) > MAX_BOUND_CHARS:
-                continue
-            try:
-                order = _canonical_cached(argument, False)
-            except MathParseError as err:
-                problems.append(f"bound {text[start:end]!r}: {err}")
-                continue
+        try:
+            order = _canonical_cached(found.argument, found.written)
+        except MathParseError as err:
+            problems.append(f"bound {text[start:end]!r}: {err}")
+            continue
+        except Exception as err:  # sympy's expand/limit on an exotic order: reported, never raised
+            problems.append(f"bound {text[start:end]!r}: sympy could not reduce it ({type(err).__name__})")
+            continue
         sentence = next(((a, b) for a, b in sentences if a <= start < b), (0, len(text)))
         bounds.append(
             Bound(
                 text=text[start:end],
                 start=start,
                 end=end,
-                kind=kind,
+                kind=found.kind,
                 order=order,
                 algorithm=_algorithm_for(start, sentence, algorithms, carry_algorithm)
                 or _operation_for(start, sentence, structures, methods, carry_algorithm),
                 case=_case_for(text, start, end, sentence),
-                resource=_resource_for(text, start, end, sentence, resource_hint),
+                resource=_resource_for(text, start, end, sentence, found.resource_hint),
             )
         )
     return bounds, problems
@@ -179,14 +198,28 @@ def _closing_paren(text: str, open_index: int) -> int | None:
     return None
 
 
+@dataclass(frozen=True)
+class _RawBound:
+    start: int
+    end: int
+    kind: str
+    argument: str  # the text inside O(…) when `written`, else a sympy expression for a word ("n**2")
+    written: bool
+    resource_hint: str = ""
+
+
 @lru_cache(maxsize=4096)
-def _canonical_cached(argument: str, python: bool) -> str:
-    expression = sympy.sympify(argument) if python else parse_math(argument)
+def _canonical_cached(argument: str, written: bool) -> str:
+    import sympy  # imported on first use: it adds ~0.4 s to start-up
+
+    expression = parse_math(argument) if written else sympy.sympify(argument)
     return _display(canonical_order(expression))
 
 
 def canonical_order(expression: sympy.Expr) -> sympy.Expr:
     """The order of growth: dominant term, no constant factors, log base dropped, a lone variable named n."""
+    import sympy  # imported on first use: it adds ~0.4 s to start-up
+
     symbols = sorted(expression.free_symbols, key=str)
     if not symbols:
         return sympy.Integer(1)
@@ -207,10 +240,14 @@ def canonical_order(expression: sympy.Expr) -> sympy.Expr:
 
 
 def _strip_constants(term: sympy.Expr) -> sympy.Expr:
+    import sympy  # imported on first use: it adds ~0.4 s to start-up
+
     return sympy.Mul(*[factor for factor in sympy.Mul.make_args(term) if not factor.is_number])
 
 
 def _grows_faster(first: sympy.Expr, second: sympy.Expr, variable: sympy.Symbol) -> bool:
+    import sympy  # imported on first use: it adds ~0.4 s to start-up
+
     positive = sympy.Symbol("n_", positive=True)
     ratio = (first / second).subs(variable, positive)
     try:
@@ -232,9 +269,7 @@ def _algorithm_name(match: re.Match[str]) -> str:
     return name.replace("-", " ") if match.group("search") else name
 
 
-def _algorithm_for(
-    start: int, sentence: tuple[int, int], algorithms: list[tuple[int, str]], carry: bool
-) -> str | None:
+def _algorithm_for(start: int, sentence: tuple[int, int], algorithms: list[tuple[int, str]], carry: bool) -> str | None:
     before = [name for position, name in algorithms if sentence[0] <= position < start]
     if before:
         return before[-1]
@@ -254,7 +289,7 @@ def _operation_for(
     methods: list[tuple[int, str]],
     carry: bool,
 ) -> str | None:
-    """"ArrayStack.add": the method named before the bound in its sentence, on the structure last named."""
+    """ "ArrayStack.add": the method named before the bound in its sentence, on the structure last named."""
     method = [name for position, name in methods if sentence[0] <= position < start]
     if not method:
         return None
@@ -263,8 +298,7 @@ def _operation_for(
 
 
 def _clause(text: str, start: int, end: int, sentence: tuple[int, int]) -> tuple[int, int]:
-    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text, sentence[0], sentence[1])
-              if not start <= m.start() < end]
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text, sentence[0], sentence[1]) if not start <= m.start() < end]
     left = max([b for b in breaks if b < start], default=sentence[0])
     right = min([b for b in breaks if b >= end], default=sentence[1])
     return left, right

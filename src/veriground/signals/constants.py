@@ -34,23 +34,58 @@ _PLANETS = r"moon|mars|jupiter|venus|mercury|saturn|neptune|uranus|pluto|sun|pla
 # Sources: CODATA 2018 exact or recommended values. Ranges: 1 % around the value, except g, which textbooks
 # round from 9.78 (equator) to 9.83 (poles) and up to 10 m/s² for mental arithmetic.
 CONSTANTS: tuple[PhysicalConstant, ...] = (
-    PhysicalConstant("c", r"speed of light(?:\s+in\s+(?:a\s+)?(?:vacuum|free space))?", "c", "meter / second",
-                     2.97e8, 3.03e8, r"speed of light in (?!(?:a\s+)?(?:vacuum|free\s+space)\b)|\b(?:medium|media|"
-                     r"glass|water|fiber|fibre|diamond|material|substance|refract\w*|index of refraction)\b"),
-    PhysicalConstant("g", r"acceleration (?:due to|of) gravity|gravitational acceleration|free[- ]fall acceleration|"
-                     r"acceleration of free fall", "g", "meter / second ** 2", 9.7, 10.0, _PLANETS),
-    PhysicalConstant("G", r"(?:universal )?gravitational constant|Newton's constant of gravitation", "G",
-                     "newton * meter ** 2 / kilogram ** 2", 6.61e-11, 6.74e-11),
+    PhysicalConstant(
+        "c",
+        r"speed of light(?:\s+in\s+(?:a\s+)?(?:vacuum|free space))?",
+        "c",
+        "meter / second",
+        2.97e8,
+        3.03e8,
+        r"speed of light in (?!(?:a\s+)?(?:vacuum|free\s+space)\b)|\b(?:medium|media|"
+        r"glass|water|fiber|fibre|diamond|material|substance|refract\w*|index of refraction)\b",
+    ),
+    PhysicalConstant(
+        "g",
+        r"acceleration (?:due to|of) gravity|gravitational acceleration|free[- ]fall acceleration|"
+        r"acceleration of free fall",
+        "g",
+        "meter / second ** 2",
+        9.7,
+        10.0,
+        _PLANETS,
+    ),
+    PhysicalConstant(
+        "G",
+        r"(?:universal )?gravitational constant|Newton's constant of gravitation",
+        "G",
+        "newton * meter ** 2 / kilogram ** 2",
+        6.61e-11,
+        6.74e-11,
+    ),
     PhysicalConstant("h", r"Planck(?:'s)? constant", None, "joule * second", 6.56e-34, 6.69e-34, r"reduced|ħ|h-bar"),
-    PhysicalConstant("e", r"elementary charge|charge (?:of|on) (?:an?|the|one|a single) (?:electron|proton)", None,
-                     "coulomb", 1.586e-19, 1.618e-19),
+    PhysicalConstant(
+        "e",
+        r"elementary charge|charge (?:of|on) (?:an?|the|one|a single) (?:electron|proton)",
+        None,
+        "coulomb",
+        1.586e-19,
+        1.618e-19,
+    ),
     PhysicalConstant("N_A", r"Avogadro(?:'s)? (?:number|constant)", "N_A", "1 / mole", 5.96e23, 6.08e23),
     PhysicalConstant("k_B", r"Boltzmann(?:'s)? constant", "k_B", "joule / kelvin", 1.367e-23, 1.395e-23),
-    PhysicalConstant("m_e", r"(?:rest )?mass of (?:an|the) electron|electron(?:'s)? (?:rest )?mass", "m_e",
-                     "kilogram", 9.02e-31, 9.20e-31),
+    PhysicalConstant(
+        "m_e",
+        r"(?:rest )?mass of (?:an|the) electron|electron(?:'s)? (?:rest )?mass",
+        "m_e",
+        "kilogram",
+        9.02e-31,
+        9.20e-31,
+    ),
 )
-_LINK = r"(?:\s*(?:\([^()]{1,12}\)|,|is|was|are|equals?|equal to|of|about|approximately|roughly|nearly|close to|"\
-        r"exactly|has a value of|[=≈~:]|,?\s*(?:denoted|written)\s+\w+)\s*)*"
+_LINK = (
+    r"(?:\s*(?:\([^()]{1,12}\)|,|is|was|are|equals?|equal to|of|about|approximately|roughly|nearly|close to|"
+    r"exactly|has a value of|[=≈~:]|,?\s*(?:denoted|written)\s+\w+)\s*)*"
+)
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,12 @@ import itertools
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-import sympy
+from typing import TYPE_CHECKING
 
 from veriground.signals.math_parse import FLATTENED_DIGIT, base_symbol
+
+if TYPE_CHECKING:
+    import sympy
 
 # Symbol → the SI units of the quantities it conventionally names in introductory physics (OpenStax usage); a
 # symbol with several readings is consistent if any reading makes the equation consistent (c = 2πr is a
@@ -55,6 +57,8 @@ SYMBOL_UNITS: dict[str, tuple[str, ...]] = {
     "G": ("newton * meter ** 2 / kilogram ** 2",),  # gravitational constant
     "θ": ("radian",),  # angle
 }
+# "a_n", "a_{n-1}", "x_{k+1}": a subscript that is an index variable or an index expression marks a sequence.
+_SEQUENCE_INDEX = re.compile(r"_\{?(?:[njkm]|[^{}]*[-+][^{}]*)\}?$")
 # Readings tried per equation at most; an equation with more ambiguous symbols than this allows is not judged.
 MAX_READINGS = 256
 
@@ -79,12 +83,17 @@ class _Inconsistent(Exception):
 
 def check_dimensions(expressions: tuple[sympy.Expr, ...]) -> DimensionVerdict:
     """Every side of an equation chain evaluated to a pint dimension; consistent when all sides agree."""
+    import sympy  # imported on first use: it adds ~0.4 s to start-up
+
     symbols = {str(symbol) for expression in expressions for symbol in expression.free_symbols}
     unknown = sorted(name for name in symbols if base_symbol(name) not in SYMBOL_UNITS)
     if unknown:
         return DimensionVerdict(False, reason=f"symbols without a dimension in the table: {', '.join(unknown)}")
     if not symbols:
         return DimensionVerdict(False, reason="no symbols")
+    indexed = sorted(name for name in symbols if _SEQUENCE_INDEX.search(name))
+    if indexed:
+        return DimensionVerdict(False, reason=f"{indexed[0]} is a term of a sequence, not a physical quantity")
     flattened = sorted(name for name in symbols if FLATTENED_DIGIT in name)
     if flattened:
         reason = f"a digit glued to a symbol ({flattened[0]}) may be an exponent or an index"
@@ -129,6 +138,8 @@ def _judge_reading(expressions: tuple[sympy.Expr, ...], units: dict[str, str]) -
 
 
 def _units_of(expression: sympy.Expr, units: dict[str, str]):  # noqa: ANN202 - a pint Quantity
+    import sympy  # imported on first use: it adds ~0.4 s to start-up
+
     registry = _registry()
     if isinstance(expression, sympy.Symbol):
         return registry.Quantity(1, units[base_symbol(expression.name)])
@@ -181,9 +192,22 @@ def dimensionality_of(unit: str) -> str:
     return str(_registry().Quantity(1, unit).dimensionality)
 
 
-_UNIT_SYMBOLS = {"meter": "m", "second": "s", "kilogram": "kg", "newton": "N", "joule": "J", "kelvin": "K",
-                 "coulomb": "C", "mole": "mol", "watt": "W", "pascal": "Pa", "hertz": "Hz", "volt": "V", "ohm": "Ω",
-                 "radian": "rad"}
+_UNIT_SYMBOLS = {
+    "meter": "m",
+    "second": "s",
+    "kilogram": "kg",
+    "newton": "N",
+    "joule": "J",
+    "kelvin": "K",
+    "coulomb": "C",
+    "mole": "mol",
+    "watt": "W",
+    "pascal": "Pa",
+    "hertz": "Hz",
+    "volt": "V",
+    "ohm": "Ω",
+    "radian": "rad",
+}
 
 
 def short_unit(unit: str) -> str:
@@ -192,3 +216,8 @@ def short_unit(unit: str) -> str:
     for name, symbol in _UNIT_SYMBOLS.items():
         text = re.sub(rf"\b{name}\b", symbol, text)
     return text
+
+
+def describe_dimension(dimensionality: str) -> str:
+    """pint's "[length] / [time] ** 2" as "length/time^2" for a one-line reason."""
+    return dimensionality.replace("[", "").replace("]", "").replace(" ** ", "^").replace(" * ", "·").replace(" / ", "/")

@@ -10,11 +10,13 @@ compared (`KE = p²/2m` is another valid form of `KE = ½mv²`, not an error), a
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import sympy
+from typing import TYPE_CHECKING
 
 from veriground.claims.equations import find_equations
-from veriground.signals.math_parse import MathParseError, ParsedEquation, parse_equation
+from veriground.signals.math_parse import MathParseError, ParsedEquation, ProseNotMathError, parse_equation
+
+if TYPE_CHECKING:
+    import sympy
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,8 @@ def find_parsed_equations(text: str) -> tuple[list[LocatedEquation], list[str]]:
             end = len(text[start:newline].rstrip()) + start
         try:
             parsed = parse_equation(text[start:end])
+        except ProseNotMathError:
+            continue  # words with an equals sign are not an equation to check
         except MathParseError as err:
             problems.append(f"equation {text[start:end]!r}: {err}")
             continue
@@ -56,16 +60,23 @@ def find_parsed_equations(text: str) -> tuple[list[LocatedEquation], list[str]]:
 
 def compare_equation(claim: LocatedEquation, evidence: list[list[LocatedEquation]]) -> EquationComparison | None:
     """The comparison of one claim equation with the evidence; None when no evidence equation has its left side."""
+    import sympy  # imported on first use: it adds ~0.4 s to start-up
+
     expressions = claim.equation.expressions
     for left_index in (0, len(expressions) - 1):  # "E = mc^2" or, written the other way round, "mc^2 = E"
         left = expressions[left_index]
         # Numeric sides ("= 12/52 = 3/13") and sides with a decimal (a substituted measurement, "(0.9 m)") are the
         # numeric signal's to compare; a chain step that restates the left side (c − a = (c − b) + (b − a)) agrees
         # with anything. A number is never a left side.
-        rights = [expression for index, expression in enumerate(expressions)
-                  if index != left_index and expression.free_symbols and not expression.atoms(sympy.Float)
-                  and not _same(expression, left)]
-        if not left.free_symbols or not rights:
+        rights = [
+            expression
+            for index, expression in enumerate(expressions)
+            if index != left_index
+            and expression.free_symbols
+            and not expression.atoms(sympy.Float)
+            and not _same(expression, left)
+        ]
+        if not left.free_symbols or left.atoms(sympy.Float) or not rights:
             continue
         first_hit: tuple[int, LocatedEquation] | None = None
         for evidence_index, equations in enumerate(evidence):
@@ -87,6 +98,8 @@ def compare_equation(claim: LocatedEquation, evidence: list[list[LocatedEquation
 
 
 def _same(first: sympy.Expr, second: sympy.Expr) -> bool:
+    import sympy  # imported on first use: it adds ~0.4 s to start-up
+
     if first == second:
         return True
     if first.free_symbols != second.free_symbols:

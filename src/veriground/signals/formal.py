@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Protocol
 
 from veriground.schema import FormalCheck, FormalSignal
 from veriground.signals.complexity import Bound, find_bounds, same_subject
 from veriground.signals.constants import find_constant_findings
-from veriground.signals.dimensions import check_dimensions, dimensionality_of, short_unit
+from veriground.signals.dimensions import check_dimensions, describe_dimension, dimensionality_of, short_unit
 from veriground.signals.equation_check import LocatedEquation, compare_equation, find_parsed_equations
 from veriground.signals.quantities import format_value
 from veriground.signals.quantity_spans import LocatedQuantity, locate_quantities
@@ -55,15 +56,18 @@ def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: Form
     checks: list[FormalCheck] = []
     problems: list[str] = []
     conflicts: list[str] = []
+    quantity_checks, quantity_spans = _quantity_equation_checks(claim_text)
     if enabled & {"dimensions", "equation"}:
         equations, equation_problems = find_parsed_equations(claim_text)
+        # "9.8 m/s² = 980 cm/s²" is a quantity equation, judged by its units, not by symbols m and s.
+        equations = [eq for eq in equations if not any(a < eq.end and eq.start < b for a, b in quantity_spans)]
         problems.extend(equation_problems)
         if "dimensions" in enabled:
             checks.extend(_dimension_checks(equations))
         if "equation" in enabled and evidence_texts:
             checks.extend(_equation_checks(equations, evidence_texts))
     if "dimensions" in enabled:
-        checks.extend(_quantity_equation_checks(claim_text)[0])
+        checks.extend(quantity_checks)
     if "unit_dimension" in enabled:
         checks.extend(_unit_dimension_checks(claim_text))
     if "complexity" in enabled:
@@ -123,7 +127,7 @@ def _dimension_checks(equations: list[LocatedEquation]) -> list[FormalCheck]:
 
 
 def _quantity_equation_checks(claim_text: str) -> tuple[list[FormalCheck], list[tuple[int, int]]]:
-    """"9.8 m/s² = 980 cm/s²": two quantities joined by "=" must share a dimension; returns the checks and spans."""
+    """ "9.8 m/s² = 980 cm/s²": two quantities joined by "=" must share a dimension; returns the checks and spans."""
     checks, spans = [], []
     located = locate_quantities(claim_text)[2]
     for first, second in zip(located, located[1:], strict=False):
@@ -135,8 +139,12 @@ def _quantity_equation_checks(claim_text: str) -> tuple[list[FormalCheck], list[
             continue  # "1 rad = 0.01 J/kg": rad is also the radiation dose unit; pint reads it as the radian
         same = first.normal.dimension == second.normal.dimension or _pound_force(first, second)
         written = f"{first.quantity.describe()} = {second.quantity.describe()}"
-        reason = (f"{written}: both sides are {first.normal.dimension}" if same
-                  else f"{written} equates {first.normal.dimension} with {second.normal.dimension}")
+        reason = (
+            f"{written}: both sides are {describe_dimension(first.normal.dimension)}"
+            if same
+            else f"{written} equates {describe_dimension(first.normal.dimension)} with "
+            f"{describe_dimension(second.normal.dimension)}"
+        )
         checks.append(
             FormalCheck(
                 check="dimensions",
@@ -151,7 +159,7 @@ def _quantity_equation_checks(claim_text: str) -> tuple[list[FormalCheck], list[
 
 
 def _pound_force(first: LocatedQuantity, second: LocatedQuantity) -> bool:
-    """"1 N = 0.225 lb": a pound next to a force is pound-force."""
+    """ "1 N = 0.225 lb": a pound next to a force is pound-force."""
     force = dimensionality_of("newton")
     pair = {first.normal.dimension, second.normal.dimension}
     pounds = any(quantity.quantity.unit.lower() in POUND_UNITS for quantity in (first, second))
@@ -164,8 +172,7 @@ def _has_written_unit(text: str) -> bool:
 
 
 def _equation_checks(equations: list[LocatedEquation], evidence_texts: Sequence[str]) -> list[FormalCheck]:
-    # Evidence equations that do not parse are the evidence's problem, not the claim's: they are left out.
-    evidence = [find_parsed_equations(text)[0] for text in evidence_texts]
+    evidence = [list(_evidence_equations(text)) for text in evidence_texts]
     checks = []
     for located in equations:
         comparison = compare_equation(located, evidence)
@@ -191,6 +198,21 @@ def _equation_checks(equations: list[LocatedEquation], evidence_texts: Sequence[
     return checks
 
 
+# The same evidence passages serve many claims of one text: each is parsed once.
+EVIDENCE_CACHE_SIZE = 1024
+
+
+@lru_cache(maxsize=EVIDENCE_CACHE_SIZE)
+def _evidence_equations(text: str) -> tuple[LocatedEquation, ...]:
+    """Evidence equations that do not parse are the evidence's problem, not the claim's: they are left out."""
+    return tuple(find_parsed_equations(text)[0])
+
+
+@lru_cache(maxsize=EVIDENCE_CACHE_SIZE)
+def _evidence_bounds(text: str) -> tuple[Bound, ...]:
+    return tuple(find_bounds(text, carry_algorithm=True)[0])
+
+
 def _unit_dimension_checks(claim_text: str) -> list[FormalCheck]:
     checks = []
     for finding in find_unit_dimension_findings(claim_text):
@@ -199,9 +221,11 @@ def _unit_dimension_checks(claim_text: str) -> list[FormalCheck]:
         if finding.consistent:
             reason = f"{finding.word} given in {quantity.quantity.unit}, a unit of {finding.word}"
         else:
-            reason = (f"{finding.word} needs a unit of {finding.expected_dimension} such as "
-                      f"{short_unit(finding.expected_unit)}; the claim gives {written}, a unit of "
-                      f"{quantity.normal.dimension}")
+            reason = (
+                f"{finding.word} needs a unit of {describe_dimension(finding.expected_dimension)} such as "
+                f"{short_unit(finding.expected_unit)}; the claim gives {written}, a unit of "
+                f"{describe_dimension(quantity.normal.dimension)}"
+            )
         checks.append(
             FormalCheck(
                 check="unit_dimension",
@@ -224,8 +248,10 @@ def _constant_checks(claim_text: str) -> list[FormalCheck]:
         if finding.in_range:
             reason = f"{label} = {written} is within {finding.describe_range()}"
         else:
-            reason = (f"the claim gives {label} = {written} ({format_value(quantity.normal.base_value)} in SI units); "
-                      f"the accepted value lies in {finding.describe_range()}")
+            reason = (
+                f"the claim gives {label} = {written} ({format_value(quantity.normal.base_value)} in SI units); "
+                f"the accepted value lies in {finding.describe_range()}"
+            )
         checks.append(
             FormalCheck(
                 check="constants",
@@ -243,13 +269,17 @@ def _complexity_checks(
     claim_text: str, evidence_texts: Sequence[str]
 ) -> tuple[list[FormalCheck], list[str], list[str]]:
     claim_bounds, problems = find_bounds(claim_text, carry_algorithm=True)
-    evidence_bounds = [find_bounds(text, carry_algorithm=True)[0] for text in evidence_texts]
+    evidence_bounds = [list(_evidence_bounds(text)) for text in evidence_texts]
     checks = []
     for bound in claim_bounds:
         if bound.algorithm is None:
             continue
-        matching = [(index, other) for index, bounds in enumerate(evidence_bounds) for other in bounds
-                    if same_subject(bound, other)]
+        matching = [
+            (index, other)
+            for index, bounds in enumerate(evidence_bounds)
+            for other in bounds
+            if same_subject(bound, other)
+        ]
         if not matching:
             continue
         agreeing = [(index, other) for index, other in matching if other.order == bound.order]

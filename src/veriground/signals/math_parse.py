@@ -12,35 +12,75 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-
-import sympy
-from sympy.parsing.sympy_parser import parse_expr
+from typing import TYPE_CHECKING
 
 from veriground.errors import VerigroundError
 
+if TYPE_CHECKING:
+    import sympy
+
 # Multi-letter names kept whole; every other run of letters is a product of one-letter symbols ("mgh" = m·g·h).
 MULTI_LETTER_SYMBOLS = ("KE", "PE")
-_FUNCTIONS = {"sqrt": "sqrt", "sin": "sin", "cos": "cos", "tan": "tan", "log": "log", "ln": "log", "lg": "log",
-              "exp": "exp"}
-# A run of this many letters or more that is not a known name is a word ("distance"), not a product of symbols.
+_FUNCTIONS = {
+    "sqrt": "sqrt",
+    "sin": "sin",
+    "cos": "cos",
+    "tan": "tan",
+    "log": "log",
+    "ln": "log",
+    "lg": "log",
+    "exp": "exp",
+}
+# A run of more letters than this that is not a known name is a word ("distance"), not a product of symbols.
 MAX_SYMBOL_RUN = 3
 # Marks a subscript made from a digit glued to a letter ("v2": v squared or v sub 2?).
 FLATTENED_DIGIT = "#"
 # Expressions bigger than this are not compared symbolically: simplify() time grows fast with size.
 MAX_EXPRESSION_CHARS = 160
 
-_VULGAR_FRACTIONS = {"½": "(1/2)", "⅓": "(1/3)", "⅔": "(2/3)", "¼": "(1/4)", "¾": "(3/4)", "⅕": "(1/5)",
-                     "⅙": "(1/6)", "⅛": "(1/8)"}
+_VULGAR_FRACTIONS = {
+    "½": "(1/2)",
+    "⅓": "(1/3)",
+    "⅔": "(2/3)",
+    "¼": "(1/4)",
+    "¾": "(3/4)",
+    "⅕": "(1/5)",
+    "⅙": "(1/6)",
+    "⅛": "(1/8)",
+}
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _SUPERSCRIPT_RUN = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
 _GREEK = {
-    "alpha": "α", "beta": "β", "gamma": "γ", "delta": "δ", "epsilon": "ε", "varepsilon": "ε", "theta": "θ",
-    "lambda": "λ", "mu": "μ", "nu": "ν", "pi": "π", "rho": "ρ", "sigma": "σ", "tau": "τ", "phi": "φ",
-    "varphi": "φ", "omega": "ω", "Delta": "Δ", "Omega": "Ω", "Theta": "Θ", "Sigma": "Σ", "Phi": "Φ",
-    "Gamma": "Γ", "Lambda": "Λ", "Pi": "Π",
+    "alpha": "α",
+    "beta": "β",
+    "gamma": "γ",
+    "delta": "δ",
+    "epsilon": "ε",
+    "varepsilon": "ε",
+    "theta": "θ",
+    "lambda": "λ",
+    "mu": "μ",
+    "nu": "ν",
+    "pi": "π",
+    "rho": "ρ",
+    "sigma": "σ",
+    "tau": "τ",
+    "phi": "φ",
+    "varphi": "φ",
+    "omega": "ω",
+    "Delta": "Δ",
+    "Omega": "Ω",
+    "Theta": "Θ",
+    "Sigma": "Σ",
+    "Phi": "Φ",
+    "Gamma": "Γ",
+    "Lambda": "Λ",
+    "Pi": "Π",
 }
-_LATEX_SPACING = re.compile(r"\\(?:,|;|:|!|quad|qquad|left|right|big|Big|bigg|Bigg|displaystyle|limits)(?![A-Za-z])"
-                            r"|\\ |~")
+_LATEX_SPACING = re.compile(
+    r"\\(?:,|;|:|!|quad|qquad|left|right|big|Big|bigg|Bigg|displaystyle|limits)(?![A-Za-z])"
+    r"|\\ |~"
+)
 _LATEX_WRAPPERS = re.compile(r"\\(?:mathrm|text|textrm|mathit|mathbf|boldsymbol|operatorname|mbox|mathcal)\s*\{")
 _LATEX_OPERATORS = {"cdot": "*", "times": "*", "div": "/", "ast": "*"}
 _LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)")
@@ -59,14 +99,17 @@ _TOKEN = re.compile(
 _FUNCTION_RUN = re.compile(r"[A-Za-z]?(?:log|ln|lg|sqrt|exp|sin|cos|tan)[A-Za-z]?")
 _SUBSCRIPT_PATTERN = re.compile(_SUBSCRIPT)
 _GLUED_DIGIT = re.compile(r"(?<![A-Za-zα-ωΑ-Ω_\\])([A-Za-zα-ωΑ-Ω]+?)(\d+[xyz]?)(?![\d.])")
-_DIVIDED_PRODUCT = re.compile(
-    r"/\s*((?:\d+(?:\.\d+)?)?(?:[A-Za-zα-ωΑ-Ω]" + _SUBSCRIPT + r"){1,3})(?![\w(^{])"
-)
+_DIVIDED_PRODUCT = re.compile(r"/\s*((?:\d+(?:\.\d+)?)?(?:[A-Za-zα-ωΑ-Ω]" + _SUBSCRIPT + r"){1,3})(?![\w(^{])")
+_PRIME = re.compile(r"(?:\^\(′\)|\^\{′\}|′)(" + _SUBSCRIPT + ")")
 _SINGLE_NAME = re.compile(r"Δ?[A-Za-zα-ωΑ-Ω]" + _SUBSCRIPT)
 
 
 class MathParseError(VerigroundError):
     """An equation or bound could not be read; the message says which text and why."""
+
+
+class ProseNotMathError(MathParseError):
+    """The "equation" is words ("centimeters = 1 meter"): prose with an equals sign, not mathematics."""
 
 
 @dataclass(frozen=True)
@@ -112,18 +155,28 @@ def parse_math(text: str) -> sympy.Expr:
 
 @lru_cache(maxsize=4096)
 def _parse_cached(text: str) -> sympy.Expr:
+    import sympy  # imported on first use: it adds ~0.4 s to start-up
+    from sympy.parsing.sympy_parser import parse_expr
+
     if len(text) > MAX_EXPRESSION_CHARS:
         raise MathParseError(f"expression {text[:40]!r}… is longer than {MAX_EXPRESSION_CHARS} characters")
     python, names = to_python_expression(text)
     local = {name: sympy.pi if symbol == "π" else sympy.Symbol(symbol) for name, symbol in names.items()}
-    local.update({"sqrt": sympy.sqrt, "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "log": sympy.log,
-                  "exp": sympy.exp})
+    local.update(
+        {"sqrt": sympy.sqrt, "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "log": sympy.log, "exp": sympy.exp}
+    )
     try:
-        expression = parse_expr(python, local_dict=local, global_dict={"Integer": sympy.Integer,
-                                                                       "Float": sympy.Float,
-                                                                       "Rational": sympy.Rational,
-                                                                       "Symbol": sympy.Symbol},
-                                evaluate=True)
+        expression = parse_expr(
+            python,
+            local_dict=local,
+            global_dict={
+                "Integer": sympy.Integer,
+                "Float": sympy.Float,
+                "Rational": sympy.Rational,
+                "Symbol": sympy.Symbol,
+            },
+            evaluate=True,
+        )
     except Exception as err:  # sympy raises SyntaxError, TypeError, TokenError... for malformed input
         raise MathParseError(f"cannot read {text!r} as an expression ({type(err).__name__})") from err
     if not isinstance(expression, sympy.Expr):
@@ -194,9 +247,7 @@ def _emit(pieces: list[str], previous: str, token: str, kind: str) -> tuple[list
 
 def _wrap_function_argument(source: str, position: int, pieces: list[str], names: dict[str, str], text: str) -> int:
     """`log n` → `log(n)`: a function written without parentheses takes the one atom after it."""
-    match = re.compile(r"\s*(?P<atom>\d+(?:\.\d+)?|[A-Za-zα-ωΑ-Ω]" + _SUBSCRIPT + ")").match(
-        source, position
-    )
+    match = re.compile(r"\s*(?P<atom>\d+(?:\.\d+)?|[A-Za-zα-ωΑ-Ω]" + _SUBSCRIPT + ")").match(source, position)
     if match is None:
         raise MathParseError(f"a function without an argument in {text!r}")
     atom = match.group("atom")
@@ -210,7 +261,7 @@ def _wrap_function_argument(source: str, position: int, pieces: list[str], names
 
 
 def _split_run(run: str, text: str) -> list[str]:
-    """"mgh" → m, g, h; "KE" → KE; "sqrt" → sqrt; "v_0" stays one name; a longer unknown word is refused."""
+    """ "mgh" → m, g, h; "KE" → KE; "sqrt" → sqrt; "v_0" stays one name; a longer unknown word is refused."""
     letters = re.sub(_SUBSCRIPT.removesuffix("?") + "|Δ", "", run)
     names: list[str] = []
     index = 0
@@ -230,7 +281,7 @@ def _split_run(run: str, text: str) -> list[str]:
             names.append(single.group())
             index = single.end()
     if len(letters) > MAX_SYMBOL_RUN and run not in _FUNCTIONS and not _FUNCTION_RUN.fullmatch(letters):
-        raise MathParseError(f"the word {run!r} in {text!r} is not a product of symbols")
+        raise ProseNotMathError(f"the word {run!r} in {text!r} is not a product of symbols")
     return names
 
 
@@ -238,8 +289,11 @@ def _rewrite_unicode(text: str) -> str:
     for fraction, replacement in _VULGAR_FRACTIONS.items():
         text = text.replace(fraction, replacement)
     text = _SUPERSCRIPT_RUN.sub(lambda run: "^(" + run.group().translate(_SUPERSCRIPTS) + ")", text)
-    text = text.translate(str.maketrans({"·": "*", "⋅": "*", "×": "*", "∙": "*", "−": "-", "–": "-", "÷": "/",
-                                         "∆": "Δ", "\u00a0": " "}))
+    text = text.translate(
+        str.maketrans({"·": "*", "⋅": "*", "×": "*", "∙": "*", "−": "-", "–": "-", "÷": "/", "∆": "Δ", "\u00a0": " "})
+    )
+    # A prime marks another value of the same quantity (p′ after a collision): a subscript, same dimension.
+    text = _PRIME.sub(lambda match: "_{" + match.group(1).lstrip("_").strip("{}") + "prime}", text).replace("ℓ", "l")
     text = re.sub(r"√\s*\(", "sqrt(", text)
     text = re.sub(r"√\s*([A-Za-z0-9]+)", r"sqrt(\1)", text)
     # A digit glued to a letter ("mv2", "F2", "v1x") is a flattened exponent or an index: the text cannot say
@@ -277,7 +331,7 @@ def _rewrite_latex(text: str) -> str:
     text = _DIVIDED_PRODUCT.sub(lambda match: "/(" + match.group(1) + ")", text)
     text = text.replace("{", "(").replace("}", ")")
     # Subscripts were braces: "v_(0)" back to "v_{0}" so a name keeps its subscript.
-    text = re.sub(r"_\(([A-Za-z0-9#]*)\)", r"_{\1}", text)
+    text = re.sub(r"_\(([^()]*)\)", r"_{\1}", text)
     # "Δx" is one quantity (a change in x): glue the delta to the symbol after it.
     return re.sub(r"Δ\s*(?=[A-Za-z])", "Δ", text)
 

@@ -12,7 +12,8 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
 - unit_extra: the unit's content words the claim lacks, as a share of 20 words (a long unit dilutes nothing here,
   but a unit about much else is weaker support);
 - contained: the longest run of the claim's words, in order, that the unit contains, as a share of the claim (1 for
-  a verbatim quote); claim_words: the claim's length as a share of 30 words;
+  a verbatim quote); quoted: 1 when the claim is (nearly all of) one of the unit's sentences word for word;
+  claim_words: the claim's length as a share of 30 words;
 - entail_x_alignment / contradict_x_alignment: the NLI's reading weighted by how much of the claim the unit holds.
 """
 
@@ -25,7 +26,7 @@ from veriground.schema import NLIScores, SignalStatus
 from veriground.signals.coverage import extract_entities, mentions_entity
 from veriground.signals.numeric import compute_numeric
 from veriground.signals.quantities import remove_quantities
-from veriground.signals.terms import extract_terms, normalise_text, tokenize_words
+from veriground.signals.terms import extract_terms, normalise_text, sentence_spans, tokenize_words
 
 FEATURE_NAMES: tuple[str, ...] = (
     "nli_entail",
@@ -43,12 +44,15 @@ FEATURE_NAMES: tuple[str, ...] = (
     "cue_equation",
     "unit_extra",
     "contained",
+    "quoted",
     "claim_words",
     "entail_x_alignment",
     "contradict_x_alignment",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
+QUOTED_SHARE = 0.8
+QUOTED_MIN_WORDS = 4  # "It is." quoted proves nothing
 _DECIMALS = 6
 _LEXICAL = LexicalNLIModel()
 
@@ -77,6 +81,7 @@ def support_features(claim_text: str, unit_text: str, alignment: float, nli: NLI
         "cue_equation": float("equation" in cues),
         "unit_extra": min(1.0, len(set(unit_terms) - set(claim_terms)) / EXTRA_WORDS_SCALE),
         "contained": _contained(claim_text, unit_text),
+        "quoted": float(is_quoted(claim_text, unit_text)),
         "claim_words": min(1.0, len(claim_text.split()) / CLAIM_WORDS_SCALE),
         "entail_x_alignment": nli.entail * alignment,
         "contradict_x_alignment": nli.contradict * alignment,
@@ -91,6 +96,25 @@ def _contained(claim_text: str, unit_text: str) -> float:
         return 0.0
     match = SequenceMatcher(None, claim, unit, autojunk=False).find_longest_match(0, len(claim), 0, len(unit))
     return match.size / len(claim)
+
+
+def is_quoted(claim_text: str, unit_text: str) -> bool:
+    """Whether the claim is one of the text's sentences word for word (a quotation), or nearly all of one: every
+    word of the claim, in order and unbroken, and at least QUOTED_SHARE of the sentence's words. A fragment of a
+    sentence ("its velocity is zero" out of "If the object is at rest, its velocity is zero") is not a quotation,
+    and neither is a sentence with one word changed or inserted."""
+    claim = tokenize_words(claim_text)
+    if len(claim) < QUOTED_MIN_WORDS:
+        return False
+    for start, end in sentence_spans(unit_text):
+        sentence = tokenize_words(unit_text[start:end])
+        if not sentence or len(claim) < QUOTED_SHARE * len(sentence):
+            continue
+        matcher = SequenceMatcher(None, claim, sentence, autojunk=False)
+        match = matcher.find_longest_match(0, len(claim), 0, len(sentence))
+        if match.size == len(claim):
+            return True
+    return False
 
 
 def _bigram_coverage(claim_terms: list[str], unit_terms: list[str]) -> float:

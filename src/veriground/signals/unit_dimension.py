@@ -123,8 +123,10 @@ def _symbol_reading(normal: str, quantity: LocatedQuantity) -> bool:
     glued = normal[quantity.quantity.start : quantity.quantity.end].rstrip(unit)[-1:].isdigit()
     if len(unit) != 1 or not glued:
         return False
-    return re.search(rf"(?<![\w.]){re.escape(unit)}(?!\w)", normal[quantity.quantity.end :]) is not None \
+    return (
+        re.search(rf"(?<![\w.]){re.escape(unit)}(?!\w)", normal[quantity.quantity.end :]) is not None
         or re.search(rf"(?<![\w.]){re.escape(unit)}(?!\w)", normal[: quantity.quantity.start]) is not None
+    )
 
 
 def _only_linking_words(gap: str) -> bool:

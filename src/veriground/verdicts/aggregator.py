@@ -1,11 +1,12 @@
 """Calibrated aggregation: the support features of each (claim, evidence unit) pair -> calibrated P(supported) and
-P(contradicted), by two logistic models with temperature scaling fitted by `veriground calibrate`
+P(contradicted), by two logistic models with Platt scaling fitted by `veriground calibrate`
 (evaluation/aggregator_fit.py) for one NLI backend, and shipped as aggregator.json beside this module.
 
-A passage is as supportive as its most supportive unit and as refuting as its most refuting unit *about the claim*:
-a unit that holds less than CONTRADICTION_MIN_ALIGNMENT of the claim's content refutes nothing, so an off-topic claim
-is unsupported, never contradicted. Without a fitted model for the configured NLI (or with
-verification.aggregator = "raw") the probabilities are the NLI's own, as before calibration existed.
+A passage is as supportive as its most supportive unit and as refuting as its most refuting sentence *about the
+claim*: a unit that holds less than CONTRADICTION_MIN_ALIGNMENT of the claim's content, or a window of several
+sentences, refutes nothing, so an off-topic claim is unsupported, never contradicted. Without a fitted model for the
+configured NLI (or with verification.aggregator = "raw") the probabilities are the NLI's own, with seed 000's
+thresholds.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ AGGREGATOR_FILE = Path(__file__).with_name("aggregator.json")
 # Seed 000's thresholds, for the NLI's raw probabilities.
 SEED_THRESHOLDS = {"min_entailment_prob": 0.60, "weak_entailment_prob": 0.60, "max_contradiction_prob": 0.30}
 RAW_AGGREGATOR = "raw"
-# Half the claim's content: below it a unit is about something else (the same bar as numeric comparison).
-CONTRADICTION_MIN_ALIGNMENT = 0.5
+# A unit refutes only when it holds most of the claim's content: below this it is about something else (a short
+# claim shares half its words with many sentences of its topic that state other facts).
+CONTRADICTION_MIN_ALIGNMENT = 0.6
 _DECIMALS = 6
 
 
@@ -92,7 +94,13 @@ class SupportAggregator:
         return self.support is not None
 
     def judge_unit(
-        self, claim_text: str, unit_text: str, span: tuple[int, int], alignment: float, nli: NLIScores
+        self,
+        claim_text: str,
+        unit_text: str,
+        span: tuple[int, int],
+        alignment: float,
+        nli: NLIScores,
+        sentences: int = 1,
     ) -> UnitJudgement:
         features = support_features(claim_text, unit_text, alignment, nli)
         if self.support is None or self.refute is None:
@@ -100,12 +108,13 @@ class SupportAggregator:
         else:
             values = [features[name] for name in self.features]
             support, refute = self.support.probability(values), self.refute.probability(values)
-        if alignment < CONTRADICTION_MIN_ALIGNMENT:
-            refute = 0.0
+        if alignment < CONTRADICTION_MIN_ALIGNMENT or sentences > 1:
+            refute = 0.0  # a window's neighbouring sentence lends cues, not contradiction: one sentence refutes
         return UnitJudgement(
             char_start=span[0],
             char_end=span[1],
             alignment=alignment,
+            sentences=sentences,
             entailment_prob=nli.entail,
             contradiction_prob=nli.contradict,
             features=features,

@@ -82,7 +82,7 @@ def rationale(
         "nli-unavailable": f"entailment could not be computed ({inputs.nli_reason or 'no reason given'}); not judged",
         "contradicted": (
             f"{inputs.strongest_contradiction_passage} contradicts the claim (contradiction {contra} > {max_contra}) "
-            f"and no passage entails it (max entailment {entail} < {need_entail})"
+            f"and no passage supports it (best support {entail} < {_fmt(config.weak_entailment_prob)})"
         ),
         "low-entailment": (
             f"no passage supports the claim: best support {entail} < {_fmt(config.weak_entailment_prob)}"
@@ -90,6 +90,11 @@ def rationale(
         "weak-support": (
             f"weakly supported: best support {entail} is below the {need_entail} a Supported claim needs "
             f"(and at least {_fmt(config.weak_entailment_prob)})"
+            + (
+                f"; {inputs.strongest_contradiction_passage} contradicts it ({contra} > {max_contra})"
+                if inputs.max_contradiction is not None and inputs.max_contradiction > config.max_contradiction_prob
+                else ""
+            )
         ),
         "insufficient-sources": (f"entailed (max {entail}) by {sources}; {config.min_supporting_sources} required"),
         "conflicting-verdicts": (
@@ -107,6 +112,10 @@ def rationale(
         "llm-judge-disagrees": (
             f"entailed by {sources} (max entailment {entail} >= {need_entail}), but the LLM judge reads {judged} "
             f"as not supporting the claim{why}; lowered to Low Confidence (a judge may lower a verdict, not raise it)"
+        ),
+        "quoted": (
+            f"{', '.join(inputs.quoting_passages[:2])} state(s) this sentence word for word "
+            f"({inputs.quoting_sources} independent source(s); model support {entail})"
         ),
         "sufficient-evidence": (
             f"entailed by {sources} (max entailment {entail} >= {need_entail}), contradiction {contra} <= {max_contra}"

@@ -32,7 +32,10 @@ The probabilities the rules read are calibrated (verdicts/aggregator.py): "entai
 evidence unit and "contradiction" P(contradicted) of the most refuting unit about the claim. One more rule than the
 seed: `weak-support` (after `low-entailment`) keeps a claim whose support lies between
 verification.weak_entailment_prob and min_entailment_prob as LOW_CONFIDENCE (shown as Low Confidence: weakly
-supported) instead of calling it either supported or unsupported.
+supported) instead of calling it either supported or unsupported. And `quoted` (after `nli-unavailable`): the
+sentence the claim comes from stands word for word in passages of enough independent sources, so the claim is
+Supported whatever a model makes of it (an atom split from a quoted sentence is asserted by that sentence; a
+number or citation problem is still caught by the rules before it).
 """
 
 from __future__ import annotations
@@ -77,8 +80,14 @@ def numbers_mismatch(inputs: DecisionInputs, _: VerificationConfig) -> bool:
     return inputs.numeric_outcome == "mismatch"
 
 
+def quoted_by_enough_sources(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    return inputs.quoting_sources >= config.min_supporting_sources
+
+
 def contradicted_without_support(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    return contradiction_above_max(inputs, config) and entailment_below_min(inputs, config)
+    """A unit about the claim contradicts it and nothing even weakly supports it (weak support beside a
+    contradiction is Low Confidence: the evidence disagrees)."""
+    return contradiction_above_max(inputs, config) and entailment_below_weak(inputs, config)
 
 
 def llm_judge_contradicts(inputs: DecisionInputs, _: VerificationConfig) -> bool:
@@ -155,6 +164,7 @@ RULES: tuple[Rule, ...] = (
         RejectionReason.HIGH_CONTRADICTION,
     ),
     Rule("nli-unavailable", nli_unavailable, VerificationStatus.UNVERIFIED, RejectionReason.SIGNAL_UNAVAILABLE),
+    Rule("quoted", quoted_by_enough_sources, VerificationStatus.VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
     Rule("contradicted", contradicted_without_support, VerificationStatus.REJECTED, RejectionReason.HIGH_CONTRADICTION),
     Rule("low-entailment", entailment_below_weak, VerificationStatus.REJECTED, RejectionReason.LOW_ENTAILMENT),
     Rule("weak-support", entailment_below_min, VerificationStatus.LOW_CONFIDENCE, RejectionReason.LOW_ENTAILMENT),
@@ -203,6 +213,7 @@ def summarize_evidence(
     dangling_citations: Sequence[str] = (),
     high_evidence_conflicts: int = 0,
     llm_judgements: Sequence[SupportJudgement] = (),
+    quoting: Sequence[EvidenceJudgement] = (),
 ) -> DecisionInputs:
     """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
     judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
@@ -214,6 +225,8 @@ def summarize_evidence(
         "numeric_outcome": numeric_outcome,
         "dangling_citations": tuple(dangling_citations),
         "high_evidence_conflicts": high_evidence_conflicts,
+        "quoting_passages": tuple(dict.fromkeys(item.passage_id for item in quoting)),
+        "quoting_sources": count_independent_sources(quoting),
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))

@@ -59,7 +59,7 @@ def judge_evidence(
         computed = [
             (claim_id, _passage_signal(chunk, [
                 aggregator.judge_unit(hypothesis, unit.text, (unit.char_start, unit.char_end), unit.alignment,
-                                      scores[row])
+                                      scores[row], unit.sentences)
                 for unit, row in rows
             ], model.name, aggregator.name))
             for claim_id, hypothesis, chunk, rows in slots

@@ -1,0 +1,49 @@
+"""Evidence units: the sentences and short windows of a passage that carry the claim, with exact offsets."""
+
+from __future__ import annotations
+
+from veriground.evidence.units import MAX_UNIT_CHARS, claim_content, select_units
+from veriground.schema import EvidenceChunk
+
+PASSAGE = (
+    "Gravity pulls objects toward the ground. "
+    "Near Earth's surface, all objects fall with an acceleration of about 9.80 m/s2. "
+    "Air resistance is ignored here. "
+    "The acceleration is called g."
+)
+
+
+def chunk(text: str) -> EvidenceChunk:
+    return EvidenceChunk(
+        doc_id="d", sent_id=0, passage_id="d#000000000001", text=text, char_start=0, char_end=len(text),
+        rank=1, source="s", version="d@v1",
+    )  # fmt: skip
+
+
+def test_the_sentence_that_states_the_claim_is_the_best_unit_and_its_offsets_are_exact():
+    claim = "Near Earth's surface, objects fall with an acceleration of about 9.80 m/s2."
+    [best, *_] = select_units(claim_content(claim), chunk(PASSAGE))
+    assert best.text == "Near Earth's surface, all objects fall with an acceleration of about 9.80 m/s2."
+    assert PASSAGE[best.char_start : best.char_end] == best.text
+    assert best.sentences == 1
+    assert best.alignment == 1.0
+
+
+def test_a_window_wins_only_when_it_adds_content_the_sentence_lacks():
+    claim = "Objects fall with an acceleration called g."
+    [best, *_] = select_units(claim_content(claim), chunk(PASSAGE))
+    assert best.sentences > 1  # "fall … acceleration" and "called g" sit in two sentences
+    assert "called g" in best.text and "fall with an acceleration" in best.text
+
+
+def test_an_off_topic_claim_still_gets_one_unit_with_zero_alignment():
+    units = select_units(claim_content("The Treaty of Westphalia was signed in 1648."), chunk(PASSAGE))
+    assert len(units) == 1
+    assert units[0].alignment == 0.0
+
+
+def test_a_sentence_longer_than_a_unit_is_sliced_within_the_limit():
+    long_sentence = "word " * 400 + "acceleration appears at the end."
+    units = select_units(claim_content("acceleration appears at the end"), chunk(long_sentence))
+    assert all(unit.char_end - unit.char_start <= MAX_UNIT_CHARS for unit in units)
+    assert "acceleration appears at the end" in units[0].text

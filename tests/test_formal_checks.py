@@ -1,0 +1,278 @@
+"""Formal checks (signals/formal.py): issue 17's table, true statements never flagged, spans, reasons, and parse
+failures as a status."""
+
+from __future__ import annotations
+
+import pytest
+
+from veriground.domains import compute_formal
+from veriground.schema import FormalSignal
+from veriground.signals.complexity import find_bounds
+from veriground.signals.math_parse import MathParseError, parse_equation, parse_math
+from veriground.signals.quantity_spans import normalise_with_offsets
+from veriground.signals.terms import normalise_text
+
+# The corpus of issue 17's walkthrough, as one evidence text and as separate passages.
+EVIDENCE = [
+    "Einstein showed that E = mc², where c is the speed of light.",
+    "Near the surface of the Earth, g = 9.8 m/s².",
+    "Quicksort runs in O(n log n) time on average, but quicksort worst case O(n²) occurs on sorted input.",
+    "Kinetic energy is KE = ½mv².",
+    "Merge sort runs in $O(n \\log n)$ time in every case.",
+]
+
+
+def outcomes(signal: FormalSignal) -> set[str]:
+    return {check.outcome for check in signal.checks}
+
+
+def spanned(text: str, signal: FormalSignal, outcome: str) -> str:
+    check = next(check for check in signal.checks if check.outcome == outcome)
+    return text[check.claim_span[0] : check.claim_span[1]]
+
+
+@pytest.mark.parametrize(
+    ("claim", "profile", "expected", "span"),
+    [
+        ("E = mc^3", "physics", {"dimension_mismatch", "equation_mismatch"}, "E = mc^3"),
+        (
+            "Objects fall with an acceleration of 9.8 kg.",
+            "physics",
+            {"unit_dimension_mismatch"},
+            "acceleration of 9.8 kg",
+        ),
+        ("Quicksort has worst-case time complexity O(n log n).", "algorithms", {"complexity_mismatch"}, "O(n log n)"),
+        ("KE = 1/2 m v^3", "physics", {"dimension_mismatch", "equation_mismatch"}, "KE = 1/2 m v^3"),
+        ("The speed of light is 3.0 × 10^9 m/s.", "physics", {"out_of_range"}, "speed of light is 3.0 × 10^9 m/s"),
+    ],
+)
+@pytest.mark.parametrize("domain_override", [None, "general"])
+def test_issue_table_rows_give_the_expected_outcome(claim, profile, expected, span, domain_override):
+    signal = compute_formal(claim, EVIDENCE, domain_override or profile)
+    assert signal.status == "computed"
+    assert outcomes(signal) - {"ok"} == expected
+    first = sorted(expected)[0]
+    assert spanned(claim, signal, first) == span
+    assert signal.reason and "\n" not in signal.reason
+
+
+def test_complexity_reason_names_both_bounds_algorithm_case_and_evidence_span():
+    claim = "Quicksort has worst-case time complexity O(n log n)."
+    signal = compute_formal(claim, EVIDENCE, "algorithms")
+    check = signal.mismatches[0]
+    assert check.reason == "the evidence gives O(n^2) for quicksort's worst case; the claim says O(n log n)"
+    assert check.evidence_index == 2
+    assert EVIDENCE[2][check.evidence_span[0] : check.evidence_span[1]] == "O(n²)"
+
+
+def test_equation_mismatch_points_at_the_evidence_equation_with_the_same_left_side():
+    signal = compute_formal("KE = 1/2 m v^3", EVIDENCE, "physics")
+    check = next(check for check in signal.checks if check.outcome == "equation_mismatch")
+    assert check.evidence_index == 3
+    assert EVIDENCE[3][check.evidence_span[0] : check.evidence_span[1]] == "KE = ½mv²"
+    assert check.reason == "the evidence gives KE = ½mv² for KE; the claim says KE = 1/2 m v^3"
+
+
+def test_out_of_range_needs_no_evidence_and_says_the_accepted_range():
+    signal = compute_formal("The speed of light is 3.0 × 10^9 m/s.", [], "physics")
+    assert outcomes(signal) == {"out_of_range"}
+    assert "2.97e8–3.03e8 m/s" in signal.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "checks"),
+    [
+        ("E = mc²", {"dimensions", "equation"}),
+        ("KE = ½mv²", {"dimensions", "equation"}),
+        ("Merge sort runs in O(n log n) time.", {"complexity"}),
+        ("Quicksort worst case O(n²).", {"complexity"}),
+        ("9.8 m/s² = 980 cm/s²", {"dimensions"}),
+        ("$KE = \\frac{1}{2} m v^2$", {"dimensions", "equation"}),
+        ("The acceleration due to gravity is 9.8 m/s².", {"constants"}),
+        ("Objects fall with an acceleration of 9.8 m/s².", {"unit_dimension"}),
+        ("In the worst case, quicksort takes O(n^2) time, but on average it runs in O(n log n) time.", {"complexity"}),
+        ("The speed of light is 3.00 × 10⁸ m/s.", {"constants"}),
+    ],
+)
+@pytest.mark.parametrize("profile", ["general", "physics", "algorithms"])
+def test_true_statements_are_never_flagged(claim, checks, profile):
+    signal = compute_formal(claim, EVIDENCE, profile)
+    assert signal.mismatches == ()
+    if profile == "general":  # every check runs under general, so each listed one must have judged the claim
+        assert {check.check for check in signal.checks} == checks
+        assert signal.status == "computed"
+
+
+def test_a_claim_with_nothing_formal_is_not_applicable():
+    signal = compute_formal("Newton's third law says forces come in pairs.", EVIDENCE, "physics")
+    assert (signal.status, signal.checks) == ("not_applicable", ())
+    assert "physics" in signal.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "named"),
+    [
+        ("E = mc^", "cannot read 'mc^'"),
+        ("KE = \\unknowncommand{m}", "\\unknowncommand is not read"),
+        ("Merge sort is O(n log) in the worst case.", "bound 'O(n log)'"),
+    ],
+)
+def test_a_parse_failure_is_an_unparsed_status_with_the_reason_never_an_exception(claim, named):
+    signal = compute_formal(claim, EVIDENCE, "general")
+    assert signal.status == "unparsed"
+    assert signal.unparsed and signal.reason == signal.unparsed[0]
+    assert named in signal.reason
+
+
+def test_parse_failure_beside_a_checked_equation_keeps_status_computed_and_lists_the_failure():
+    signal = compute_formal("E = mc^3 and KE = \\weird{m}", EVIDENCE, "physics")
+    assert signal.status == "computed"
+    assert "dimension_mismatch" in outcomes(signal)
+    assert len(signal.unparsed) == 1 and "\\weird" in signal.unparsed[0]
+
+
+def test_only_the_profile_checks_run():
+    policy = compute_formal("E = mc^3", EVIDENCE, "policy")
+    algorithms = compute_formal("Objects fall with an acceleration of 9.8 kg.", EVIDENCE, "algorithms")
+    assert policy.status == algorithms.status == "not_applicable"
+
+
+@pytest.mark.parametrize(
+    ("written", "expected"),
+    [
+        ("KE = ½mv²", "KE - m*v**2/2"),
+        ("$E = mc^{2}$", "E - c**2*m"),
+        ("KE = \\frac{1}{2}mv^2", "KE - m*v**2/2"),
+        ("KE = \\dfrac12 m v^2", "KE - m*v**2/2"),
+        ("F = G\\frac{m_1 m_2}{r^2}", "F - G*m_1*m_2/r**2"),
+        ("\\Delta x = v \\Delta t", "Δx - v*Δt"),
+        ("v = √(2gh)", "v - sqrt(2)*sqrt(g*h)"),
+        ("p = m·v", "p - m*v"),
+        ("KE = p^2/2m", "KE - p**2/(2*m)"),
+    ],
+)
+def test_equations_parse_from_unicode_and_latex(written, expected):
+    import sympy
+
+    parsed = parse_equation(written)
+    left, right = parsed.expressions
+    assert sympy.simplify(left - right - sympy.sympify(expected, locals=_symbols(left, right))) == 0
+
+
+def _symbols(*expressions):
+    return {str(symbol): symbol for expression in expressions for symbol in expression.free_symbols}
+
+
+def test_symbols_never_become_sympy_constants():
+    expression = parse_math("E I N S O Q")
+    assert {str(symbol) for symbol in expression.free_symbols} == {"E", "I", "N", "S", "O", "Q"}
+
+
+def test_a_word_is_not_a_product_of_symbols():
+    with pytest.raises(MathParseError, match="the word 'distance'"):
+        parse_math("distance/time")
+
+
+def test_inequalities_are_not_equations():
+    assert parse_equation("x ≤ 3") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "order", "algorithm", "case"),
+    [
+        ("Quicksort has worst-case time complexity O(n log n).", "n log n", "quicksort", "worst"),
+        ("quicksort worst case O(n^2)", "n^2", "quicksort", "worst"),
+        ("Merge-sort runs in $\\Theta(n\\log_2 n)$ time.", "n log n", "mergesort", "unspecified"),
+        ("Insertion sort has quadratic running time on average.", "n^2", "insertionsort", "average"),
+        ("Binary search runs in logarithmic time.", "log n", "binary search", "unspecified"),
+        ("The expected running time of quicksort is O(3n lg n + 7n).", "n log n", "quicksort", "average"),
+        ("Bubble sort is O(N²) in the best case? No: it is O(n) in the best case.", "n", "bubblesort", "best"),
+        ("The amortized cost of an ArrayStack's add(i,x) operation is O(1).", "1", "ArrayStack.add", "amortized"),
+    ],
+)
+def test_bounds_are_normalised_with_algorithm_and_case(text, order, algorithm, case):
+    bounds, problems = find_bounds(text)
+    assert problems == []
+    bound = bounds[-1]
+    assert (bound.order, bound.algorithm, bound.case) == (order, algorithm, case)
+
+
+def test_omega_bounds_compare_only_with_lower_bounds():
+    evidence = ["Any comparison sort takes Ω(n log n) comparisons; merge sort runs in O(n log n) time."]
+    signal = compute_formal("Merge sort runs in Ω(n) time.", evidence, "algorithms")
+    assert signal.status == "not_applicable"
+
+
+def test_space_bounds_are_not_compared_with_time_bounds():
+    evidence = ["Merge sort runs in O(n log n) time and uses O(n) extra space."]
+    assert compute_formal("Merge sort uses O(n) extra space.", evidence, "algorithms").mismatches == ()
+    flagged = compute_formal("Merge sort uses O(1) extra space.", evidence, "algorithms")
+    assert outcomes(flagged) == {"complexity_mismatch"}
+    assert "(space)" in flagged.reason
+
+
+def test_two_evidence_passages_with_different_bounds_for_one_case_are_an_evidence_conflict():
+    evidence = ["Quicksort worst case O(n²).", "Quicksort has worst-case running time O(n log n)."]
+    signal = compute_formal("Quicksort runs in O(n^2) time in the worst case.", evidence, "algorithms")
+    assert signal.evidence_conflicts == (
+        "evidence 0 gives O(n^2) and evidence 1 gives O(n log n) for quicksort's worst case",
+    )
+    assert signal.mismatches == ()  # one passage agrees with the claim
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The speed of light in water is 2.25 × 10^8 m/s.",
+        "The acceleration due to gravity on the Moon is 1.6 m/s².",
+        "A force of 10 pounds was applied.",
+        "The pilots felt accelerations of 45 g.",
+        "the temperature of 1.00 kg of gold rose",
+        "A speed of 30 m/s for 10 s.",
+        "Take g = 10 m/s² for simplicity.",
+    ],
+)
+def test_contexts_that_move_a_constant_or_reuse_a_unit_are_not_flagged(claim):
+    assert compute_formal(claim, [], "physics").mismatches == ()
+
+
+def test_quantity_equation_with_different_dimensions_is_a_dimension_mismatch():
+    signal = compute_formal("9.8 m/s² = 980 cm", [], "physics")
+    assert outcomes(signal) == {"dimension_mismatch"}
+
+
+def test_an_ambiguous_symbol_is_consistent_when_any_reading_is():
+    assert compute_formal("The circumference is c = 2πr.", [], "physics").mismatches == ()
+    assert compute_formal("A photon carries E = hf.", [], "physics").mismatches == ()
+
+
+def test_offsets_map_back_through_superscripts():
+    text = "a = 9.8 m/s² and c = 3×10⁸ m/s"
+    normal, offsets = normalise_with_offsets(text)
+    assert normal == normalise_text(text)
+    assert text[offsets[normal.index("m/s^2")] :].startswith("m/s²")
+    assert offsets[-1] == len(text)
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "O(" * 1000,
+        "=" * 1000,
+        "a=" * 400 + "a",
+        "x^^^2 = y",
+        "E = mc^(2^(2^(2^2)))",
+        "c = 10^999999 m/s",
+        "v = " + "(" * 300 + "a" + ")" * 300,
+        "O(n!) for quicksort",
+        "E = m/0",
+    ],
+)
+def test_hostile_input_never_raises(claim):
+    signal = compute_formal(claim, [claim, *EVIDENCE], "general")
+    assert signal.status in {"computed", "not_applicable", "unparsed"}
+
+
+def test_the_signal_round_trips_through_json():
+    signal = compute_formal("KE = 1/2 m v^3", EVIDENCE, "physics")
+    assert FormalSignal.model_validate_json(signal.model_dump_json()) == signal

@@ -1,0 +1,91 @@
+"""Verdicts a user can believe, on the shipped defaults (calibrated aggregator over the shipped NLI): a sentence
+checked against itself is Supported, an edited number or a negation is not, an off-topic claim is Unsupported
+(never Contradictory), byte-identical files are one source, and a short answer is read in its question's context."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from veriground.backends.registry import build_nli
+from veriground.cli import main
+from veriground.config import load_config
+from veriground.engine import verify_text
+from veriground.evidence.gather import PackEvidence
+from veriground.schema import EvidencePack, PackPassage
+from veriground.verdicts.aggregator import fitted_entry, load_aggregator
+
+PHYSICS = (
+    "Galileo showed that, in the absence of air resistance, all objects fall with the same acceleration. "
+    "Near Earth's surface, all objects fall with an acceleration of about 9.80 m/s2. "
+    "This acceleration is called the acceleration due to gravity."
+)
+
+
+def verdicts(text: str, passages: list[str], *, question: str | None = None, nli: str | None = None) -> list[str]:
+    config = load_config(None, {"models.nli": nli}, environ={})
+    pack = EvidencePack(passages=tuple(PackPassage(passage_id=f"p{i}", text=t) for i, t in enumerate(passages)))
+    report = verify_text(
+        text, config=config, source=PackEvidence(pack, config.retrieval), nli=build_nli(config.models), query=question
+    )
+    return [claim.decision.status for claim in report.claims]
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+def test_a_sentence_checked_against_itself_is_supported(nli):
+    sentence = "Near Earth's surface, objects fall with an acceleration of about 9.80 m/s2."
+    assert verdicts(sentence, [PHYSICS], nli=nli) == ["Supported"]
+    assert verdicts(sentence, [sentence], nli=nli) == ["Supported"]
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+def test_a_changed_number_or_an_inserted_negation_is_not_supported(nli):
+    assert verdicts("Near Earth's surface, objects fall with an acceleration of about 98 m/s2.", [PHYSICS], nli=nli) == [
+        "Contradictory"
+    ]
+    negated = verdicts("Near Earth's surface, objects do not fall with an acceleration.", [PHYSICS], nli=nli)
+    assert "Supported" not in negated
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+def test_an_off_topic_claim_is_unsupported_never_contradictory(nli):
+    assert verdicts("The Treaty of Westphalia was signed in 1648.", [PHYSICS], nli=nli) == ["Unsupported"]
+
+
+def test_the_manifest_names_the_aggregator_and_records_the_thresholds_it_applied():
+    config = load_config(None, environ={})
+    pack = EvidencePack(passages=(PackPassage(passage_id="p0", text=PHYSICS),))
+    nli = build_nli(config.models)
+    report = verify_text("Objects fall.", config=config, source=PackEvidence(pack, config.retrieval), nli=nli)
+    [aggregator] = [backend for backend in report.manifest.backends if backend.role == "aggregator"]
+    assert aggregator.name == load_aggregator(nli.name).name != "raw"
+    chosen = fitted_entry(nli.name)["thresholds"]
+    recorded = report.manifest.config["verification"]
+    assert {key: recorded[key] for key in chosen} == chosen
+    unit = report.claims[0].signals.nli[0].units[0]
+    assert set(unit.features) >= {"nli_entail", "alignment", "contained"}  # the values the verdict read
+
+
+def test_byte_identical_files_in_two_folders_are_one_source(tmp_path: Path, capsys, defaults):
+    for folder in ("a", "b"):
+        (tmp_path / "lib" / folder).mkdir(parents=True)
+        (tmp_path / "lib" / folder / "gravity.md").write_text(PHYSICS + "\n", encoding="utf-8")
+    corpus = tmp_path / "corpus"
+    assert main(["ingest", str(tmp_path / "lib"), "--corpus", str(corpus)]) == 0
+    notes = tmp_path / "notes.md"
+    notes.write_text("Near Earth's surface, objects fall with an acceleration of about 9.80 m/s2.\n")
+    capsys.readouterr()
+    assert main(["verify", str(notes), "--corpus", str(corpus), "--json"]) == 0
+    [claim] = json.loads(capsys.readouterr().out)["claims"]
+    assert claim["decision"]["status"] == "Supported"
+    assert len(claim["inputs"]["supporting_passages"]) == 2  # both copies support it
+    assert claim["inputs"]["entailing_sources"] == 1  # but they are one source
+
+
+def test_a_short_answer_is_verified_in_its_questions_context():
+    evidence = ["Arthur's Magazine was an American literary periodical first published in 1844."]
+    question = "Which magazine was first published in 1844?"
+    assert verdicts("Arthur's Magazine.", evidence, question=question) == ["Supported"]
+    assert verdicts("Harper's Bazaar.", evidence, question=question) != ["Supported"]
