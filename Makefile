@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test bench lint clean browser serve eval nli-model
+.PHONY: demo test bench lint clean browser serve eval nli-model accuracy calibrate
 
 # Reinstall whenever pyproject.toml changes; the stamp records which extras are in.
 $(VENV)/.installed-core: pyproject.toml
@@ -47,6 +47,15 @@ eval: $(VENV)/.installed-dev
 nli-model: $(VENV)/.installed-dev
 	nice -n 10 $(BIN)/veriground train nli --out build/nli --epochs 0.5 --eval-every 100 --patience 3
 	cp build/nli/shipped/* src/veriground/nli_model/
+
+# The visible dev suite per NLI backend and aggregator, one table (held-out rows only); the defaults must win it.
+accuracy: $(VENV)/.installed-dev
+	$(BIN)/python bench/bench_accuracy.py
+
+# Refit the shipped calibrated aggregators (both NLI backends) from ../shared/datasets, with reliability diagrams.
+calibrate: $(VENV)/.installed-dev
+	$(BIN)/veriground calibrate --nli veriground-nli --out src/veriground/verdicts/aggregator.json --figures results/figures
+	$(BIN)/veriground calibrate --nli lexical --out src/veriground/verdicts/aggregator.json --figures results/figures
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests bench

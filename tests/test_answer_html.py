@@ -22,9 +22,11 @@ from veriground.retrieval.search import CorpusRetriever
 from veriground.schema import GroundedAnswer
 
 DOCS = {
-    # "never" against the potential-energy passage makes the lexical NLI see a conflict: one drafted claim is removed.
+    # An independent source (another top-level folder) says the opposite of "never negative": verification finds the
+    # sources disagree and removes the drafted claim.
     "physics/energy.md": "Kinetic energy is the energy of motion. A moving object has kinetic energy. "
     "Kinetic energy is never negative.\n\nPotential energy is stored energy of position.\n",
+    "myths/energy.md": "Kinetic energy is sometimes negative.\n",
     "physics/work.md": "Kinetic energy is the energy an object has because of its motion. "
     "Kinetic energy grows with the square of speed.\n\nWork transfers energy to an object.\n",
     "physics/notes.txt": "Kinetic energy notes <script>alert(1)</script> for the exam.\n",

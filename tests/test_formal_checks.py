@@ -276,3 +276,11 @@ def test_hostile_input_never_raises(claim):
 def test_the_signal_round_trips_through_json():
     signal = compute_formal("KE = 1/2 m v^3", EVIDENCE, "physics")
     assert FormalSignal.model_validate_json(signal.model_dump_json()) == signal
+
+
+def test_general_profile_reads_symbols_as_physics_only_in_a_physics_context():
+    sequence = "The geometric sequence has $a_1 = a_0 r^2$ for every term."
+    assert compute_formal(sequence, ["A geometric sequence multiplies by r."], "general").status == "not_applicable"
+    assert outcomes(compute_formal(sequence, [], "physics")) == {"dimension_mismatch"}
+    energy = compute_formal("E = mc^3", ["The energy of a mass at rest."], "general")
+    assert "dimension_mismatch" in outcomes(energy)

@@ -16,6 +16,14 @@ from veriground.backends.protocols import LLM, NLIModel
 from veriground.claims import extract_claims
 from veriground.claims.whole_sentences import join_atoms
 from veriground.config import Config
+from veriground.domains import (
+    DomainProfileSpec,
+    apply_threshold_overrides,
+    check_quality,
+    get_profile,
+    match_evidence,
+    pre_verify,
+)
 from veriground.errors import InputTooLargeError
 from veriground.evidence.gather import EvidenceSource
 from veriground.evidence.spans import AlignedSpan, align_sentences
@@ -46,6 +54,7 @@ from veriground.signals import (
     compute_numeric,
 )
 from veriground.signals.conflicts import find_evidence_conflicts
+from veriground.signals.formal import compute_formal
 from veriground.signals.llm_judge import JUDGE_NAME, judge_claims
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.signals.support_features import is_quoted
@@ -128,7 +137,11 @@ def verify_claims(
     clock = clock or _StageClock(None)
     answer_id = answer_id_of(text)
     aggregator = load_aggregator(nli.name, config.verification.aggregator, config.verification.aggregator_path)
-    config = with_thresholds(config, aggregator)
+    profile = get_profile(config.verification.domain)
+    config = with_thresholds(
+        config.model_copy(update={"verification": apply_threshold_overrides(config.verification, profile)}),
+        aggregator,
+    )
     sentences = source_sentences(text, claims)
     # An atom split from a longer sentence is looked up by that sentence: "Not only was this shift observed" alone
     # finds passages about any shift; its sentence finds the passage it came from.
@@ -156,6 +169,8 @@ def verify_claims(
             coverage=compute_coverage(claim.text, [chunk.text for chunk in evidence[claim.claim_id]]),
             numeric=_numeric(claim, evidence[claim.claim_id], aligned[claim.claim_id]),
             citation=_citation(claim, evidence[claim.claim_id], source),
+            formal=compute_formal(claim.text, [chunk.text for chunk in evidence[claim.claim_id]], profile),
+            profile=_profile_hooks(claim.text, [chunk.text for chunk in evidence[claim.claim_id]], profile),
         )
         for claim in claims
     }
@@ -312,7 +327,19 @@ def _decision_inputs(
         high_evidence_conflicts=high_conflicts if verification.contradiction_policy == "abstain_on_high" else 0,
         llm_judgements=signals.llm_judgements,
         quoting=quoting,
+        formal_mismatches=tuple(check.reason for check in (signals.formal.mismatches if signals.formal else ())),
+        out_of_scope=next((hook.reason for hook in signals.profile if hook.outcome == "out_of_scope"), None),
     )
+
+
+def _profile_hooks(claim_text: str, evidence_texts: Sequence[str], profile: DomainProfileSpec) -> tuple:
+    """The domain profile's hooks on one claim (a general profile finds nothing to say)."""
+    signals = (
+        pre_verify(claim_text, profile),
+        match_evidence(claim_text, evidence_texts, profile),
+        check_quality(claim_text, profile),
+    )
+    return tuple(signal for signal in signals if signal.status == "computed" and signal.outcome != "ok")
 
 
 def source_sentences(text: str, claims: Sequence[Claim]) -> dict[str, str]:

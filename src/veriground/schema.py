@@ -66,6 +66,8 @@ class RejectionReason(StrEnum):
     DANGLING_CITATION = "dangling_citation"
     NUMERIC_MISMATCH = "numeric_mismatch"
     EVIDENCE_CONFLICT = "evidence_conflict"
+    FORMAL_MISMATCH = "formal_mismatch"  # units, dimensions, an equation or a complexity bound disagree
+    OUT_OF_SCOPE = "out_of_scope"  # beyond the domain profile's scope
 
 
 class ClaimType(StrEnum):
@@ -458,6 +460,9 @@ class DecisionInputs(Record):
     # Passages that state the sentence the claim comes from word for word, and the independent sources among them.
     quoting_passages: tuple[PassageId, ...] = ()
     quoting_sources: int = Field(0, ge=0)
+    contradiction_outside_quotes: bool = False  # the most contradicting passage is independent of every quoting one
+    formal_mismatches: tuple[str, ...] = ()  # one line per failed formal check (signals/formal.py)
+    out_of_scope: str | None = None  # why the claim is beyond the domain profile's scope
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed
@@ -553,6 +558,8 @@ class ClaimSignals(Record):
     citation: CitationSignal
     llm_judgements: tuple[SupportJudgement, ...] = ()  # tier 2; empty when no LLM judge ran
     llm_conflict_judgements: tuple[ConflictJudgement, ...] = ()  # tier 2 on this claim's evidence conflicts
+    formal: FormalSignal | None = None  # units, dimensions, equations, bounds, constants (domain profile)
+    profile: tuple[ProfileSignal, ...] = ()  # the domain profile's hooks: scope, evidence type, quality gates
 
 
 Mitigation = Literal["kept", "flagged", "suppressed"]

@@ -75,6 +75,12 @@ def draft_extractive_answer(
     return DraftAnswer(claims=claims)
 
 
+# A question cut before its "?" (an exercise that runs into a list) still asks rather than states.
+_INTERROGATIVE = re.compile(r"(?:How (?:many|much|long|far|does|do|is|are|can)|What|Which|Why|Who|Whom|Whose)\b")
+# A sentence that stops on a function word ("…if its degree sequence is") was cut off by a list or a formula.
+_UNFINISHED = re.compile(r"\b(?:is|are|was|were|the|a|an|of|to|and|or|if|that|by|with|for)$")
+
+
 def prose_sentences(passage: str) -> list[str]:
     """The passage's prose sentences: line by line (a list item or a line of a table is its own unit), bullet
     markers dropped, headings, table rows, indented code, questions and instructions addressed to an AI
@@ -91,6 +97,8 @@ def prose_sentences(passage: str) -> list[str]:
                 len(text.split()) >= MIN_WORDS
                 and len(text) <= MAX_CHARS
                 and not text.endswith("?")
+                and not _INTERROGATIVE.match(text)
+                and not _UNFINISHED.search(text)
                 and not is_instruction(text)
             ):
                 sentences.append(text)

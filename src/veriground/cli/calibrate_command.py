@@ -25,6 +25,9 @@ def calibrate(
     nli_cache: Annotated[
         Path | None, typer.Option("--nli-cache", help="JSONL of NLI scores kept between runs (scores new pairs only).")
     ] = None,
+    figures: Annotated[
+        Path | None, typer.Option("--figures", help="Folder for reliability diagrams before/after (needs [eval]).")
+    ] = None,
     config_file: ConfigOption = None,
 ) -> None:
     """Fit the calibrated support aggregator for one NLI backend and write it with its dev figures."""
@@ -55,11 +58,31 @@ def calibrate(
         "aggregators": dict(sorted(aggregators.items())),
     }
     out.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
-    figures = dict(entry["dev_figures"])
+    if figures is not None:
+        _plot(entry, model.name, figures)
+    figures_shown = dict(entry["dev_figures"])
     for key in ("calibration_before", "calibration_after"):
-        figures[key] = {name: figures[key][name] for name in ("ece", "brier")}
-    typer.echo(json.dumps({"nli": model.name, "thresholds": entry["thresholds"], "dev_figures": figures}, indent=1))
+        figures_shown[key] = {name: figures_shown[key][name] for name in ("ece", "brier")}
+    shown = {"nli": model.name, "thresholds": entry["thresholds"], "dev_figures": figures_shown}
+    typer.echo(json.dumps(shown, indent=1))
     typer.echo(f"wrote {out}")
+
+
+def _plot(entry: dict, nli_name: str, folder: Path) -> None:
+    from veriground.evaluation.figures import check_figures_available, plot_reliability_diagram
+
+    check_figures_available()
+    folder.mkdir(parents=True, exist_ok=True)
+    for key, label in (("calibration_before", "raw NLI entailment"), ("calibration_after", "calibrated aggregator")):
+        path = folder / f"reliability-{nli_name}-{key.removeprefix('calibration_')}.png"
+        plot_reliability_diagram(
+            entry["dev_figures"][key]["bins"],
+            path,
+            xlabel=f"P(supported), {label}",
+            ylabel="share of dev rows supported",
+            title=f"Reliability on the calibration dev rows ({nli_name})",
+        )
+        typer.echo(f"wrote {path}")
 
 
 def _progress(total: int):  # noqa: ANN202 - a small closure

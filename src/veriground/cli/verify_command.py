@@ -12,6 +12,7 @@ from veriground.cli.app import (
     AllowDownloadOption,
     ConfigOption,
     CorpusOption,
+    EvidenceKindsOption,
     JsonOption,
     RerankerOption,
     RetrievalOption,
@@ -37,9 +38,24 @@ def verify(
     ] = None,
     query: Annotated[str | None, typer.Option("--query", help="The question the text answers, if any.")] = None,
     top_k: Annotated[int | None, typer.Option("-k", "--top-k", help="Passages retrieved per claim.")] = None,
-    min_entailment_prob: Annotated[float | None, typer.Option(help="Entailment a passage needs.")] = None,
+    min_entailment_prob: Annotated[
+        float | None, typer.Option(help="P(supported) a Supported claim needs (default: the aggregator's).")
+    ] = None,
+    weak_entailment_prob: Annotated[
+        float | None, typer.Option(help="P(supported) below which a claim is Unsupported (default: the aggregator's).")
+    ] = None,
     min_supporting_sources: Annotated[int | None, typer.Option(help="Independent sources a claim needs.")] = None,
-    max_contradiction_prob: Annotated[float | None, typer.Option(help="Contradiction tolerated.")] = None,
+    max_contradiction_prob: Annotated[
+        float | None, typer.Option(help="P(contradicted) tolerated (default: the aggregator's).")
+    ] = None,
+    aggregator: Annotated[
+        str | None, typer.Option("--aggregator", help="calibrated, or raw: the NLI's own probabilities.")
+    ] = None,
+    domain: Annotated[
+        str | None,
+        typer.Option("--domain", help="general, physics, discrete_math, algorithms or policy (verification.domain)."),
+    ] = None,
+    evidence_kinds: EvidenceKindsOption = None,
     contradiction_policy: Annotated[str | None, typer.Option(help="surface or abstain_on_high.")] = None,
     max_claims: Annotated[int | None, typer.Option(help="Refuse texts with more claims.")] = None,
     max_input_chars: Annotated[int | None, typer.Option(help="Refuse longer texts.")] = None,
@@ -76,13 +92,21 @@ def verify(
             "corpus.dir": corpus,
             "retrieval.top_k": top_k,
             "verification.min_entailment_prob": min_entailment_prob,
+            "verification.weak_entailment_prob": weak_entailment_prob,
+            "verification.aggregator": aggregator,
+            "verification.domain": domain,
             "verification.min_supporting_sources": min_supporting_sources,
             "verification.max_contradiction_prob": max_contradiction_prob,
             "verification.contradiction_policy": contradiction_policy,
             "verification.max_claims": max_claims,
             "verification.max_input_chars": max_input_chars,
             **model_overrides(
-                retrieval=retrieval, reranker=reranker, nli=nli, runtime=runtime, allow_download=allow_download
+                retrieval=retrieval,
+                reranker=reranker,
+                nli=nli,
+                runtime=runtime,
+                allow_download=allow_download,
+                evidence_kinds=evidence_kinds,
             ),
             "llm.judge": llm_judge,
         },

@@ -50,6 +50,9 @@ class DomainProfileSpec(BaseModel):
     require_pseudocode: bool
     strict_dependencies: bool
     formal_checks: tuple[str, ...]
+    # Read equation symbols as physical quantities only when the claim or evidence talks about physics (E, m, a
+    # and c are also a set, a sequence term or a constant in mathematics); the physics profile always does.
+    dimensions_need_physics_context: bool = True
     out_of_scope: tuple[ScopeTopic, ...] = ()
     threshold_overrides: dict[str, float] = {}
     # Corpus hints for suggesting this profile (never applied silently): source types and folder-name words.
@@ -91,6 +94,7 @@ PHYSICS = DomainProfileSpec(
     require_pseudocode=False,
     strict_dependencies=False,
     formal_checks=("dimensions", "unit_dimension", "equation", "constants"),
+    dimensions_need_physics_context=False,
     out_of_scope=(
         ScopeTopic(
             label="quantum mechanics",

@@ -147,7 +147,14 @@ def plot_tradeoff_curve(points: Sequence[Mapping[str, Any]], path: Path) -> Path
     return _save(figure, path)
 
 
-def plot_reliability_diagram(bins: Sequence[Mapping[str, Any]], path: Path) -> Path:
+def plot_reliability_diagram(
+    bins: Sequence[Mapping[str, Any]],
+    path: Path,
+    *,
+    xlabel: str = "answer confidence (high 0.9, medium 0.75, low 0.5)",
+    ylabel: str = "share answered correctly",
+    title: str = "Reliability diagram",
+) -> Path:
     """Observed rate against mean confidence per calibration bin, with the diagonal of perfect calibration."""
     figure = _new_figure(5, 5)
     axes = figure.add_subplot()
@@ -166,8 +173,8 @@ def plot_reliability_diagram(bins: Sequence[Mapping[str, Any]], path: Path) -> P
         axes.annotate(f"n={item['count']}", ((item["lower"] + item["upper"]) / 2, item["observed_rate"]), fontsize=7)
     axes.set_xlim(0, 1)
     axes.set_ylim(0, 1.05)
-    axes.set_xlabel("answer confidence (high 0.9, medium 0.75, low 0.5)")
-    axes.set_ylabel("share answered correctly")
-    axes.set_title("Reliability diagram")
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.set_title(title)
     axes.legend(fontsize=7, loc="upper left")
     return _save(figure, path)

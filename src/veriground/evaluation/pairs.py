@@ -44,7 +44,9 @@ from veriground.text_input import read_jsonl_records
 # Display verdicts that make a text "hallucinated"; Unverified is here because an uncomputed signal is no support.
 HALLUCINATED_VERDICTS = frozenset({"Contradictory", "Unsupported", "Unverified"})
 # Rules that reject a claim whatever the NLI reads (verdicts.explain.decision_confidence gives them confidence 0).
-HARD_REJECTION_RULES = frozenset({"dangling-citation", "no-evidence", "numeric-mismatch", "llm-judge-contradicted"})
+HARD_REJECTION_RULES = frozenset(
+    {"dangling-citation", "no-evidence", "numeric-mismatch", "formal-mismatch", "llm-judge-contradicted"}
+)
 TEXT_EVIDENCE_ID = "evidence-{}"  # pack passage ids of a row's evidence texts, numbered from 1
 LABELS = typing.get_args(LabelledPair.model_fields["label"].annotation)
 ROW_FIELDS = ", ".join(LabelledPair.model_fields)

@@ -9,6 +9,7 @@ claim that joins two neighbouring sentences is read against both, and one that r
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -80,6 +81,37 @@ def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNI
     scored.sort()
     best = [item for item in scored if item[0] < 0][:limit] or scored[:1]
     return [EvidenceUnit(chunk, start, end, sentences, -negative) for negative, sentences, start, end, _ in best]
+
+
+# LaTeX as textbooks write it inline -> the words and symbols a reader (and an NLI model) sees; offsets are untouched
+# because only the model's copy of the text is rewritten.
+_MATH_COMMANDS = {
+    "log": "log", "ln": "ln", "lg": "lg", "cdot": "·", "times": "×", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
+    "ne": "≠", "neq": "≠", "infty": "∞", "in": "∈", "subseteq": "⊆", "subset": "⊂", "cup": "∪", "cap": "∩",
+    "to": "→", "rightarrow": "→", "sum": "sum", "sqrt": "sqrt", "pi": "π", "theta": "θ", "alpha": "α", "beta": "β",
+    "Theta": "Θ", "Omega": "Ω", "omega": "ω", "lambda": "λ", "mu": "μ", "rho": "ρ", "Delta": "Δ", "delta": "δ",
+    "ldots": "…", "dots": "…",
+}  # fmt: skip
+_MATH_COMMAND = re.compile(r"\\([A-Za-z]+)\s*")
+_FRACTION = re.compile(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_MATH_DELIMITERS = re.compile(r"\$+|\\[()\[\]]")
+
+
+def readable_text(text: str) -> str:
+    """Inline LaTeX made plain for reading: `$O(n\\log n)$` -> `O(n log n)`, `\\frac{a}{b}` -> `(a)/(b)`."""
+    if "\\" not in text and "$" not in text:
+        return text
+    text = _FRACTION.sub(r"(\1)/(\2)", text)
+    text = _MATH_COMMAND.sub(lambda match: _command(match.group(1)), text)
+    text = _MATH_DELIMITERS.sub("", text).replace("{", "").replace("}", "")
+    return re.sub(r"[ \t]{2,}", " ", text)
+
+
+def _command(name: str) -> str:
+    word = _MATH_COMMANDS.get(name)
+    if word is None:
+        return " "  # spacing and formatting commands (\\enspace, \\mathrm) carry no content
+    return f" {word} " if word.isalpha() else word
 
 
 def _sentence_slices(text: str) -> list[tuple[int, int]]:

@@ -9,6 +9,7 @@ compared (`KE = p²/2m` is another valid form of `KE = ½mv²`, not an error), a
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -17,6 +18,12 @@ from veriground.signals.math_parse import MathParseError, ParsedEquation, ProseN
 
 if TYPE_CHECKING:
     import sympy
+
+
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+")
+_DELIMITERS = (("$$", "$$"), ("$", "$"), ("\\[", "\\]"), ("\\(", "\\)"))
+# Several equations in one math span: one per line, after a LaTeX line break, or set apart by \quad.
+_SEPARATOR = re.compile(r"\n|\\\\|\\q?quad(?![A-Za-z])|\\text\{\s*(?:and|or|for|where|so)\s*\}")
 
 
 @dataclass(frozen=True)
@@ -42,20 +49,39 @@ class EquationComparison:
 def find_parsed_equations(text: str) -> tuple[list[LocatedEquation], list[str]]:
     """Every equation in `text` that sympy can read, and a one-line problem for each one it cannot."""
     found, problems = [], []
-    for start, end in find_equations(text):
-        newline = text.find("\n", start, end)
-        if newline != -1:  # a list of equations, one per line, is several equations, not one
-            end = len(text[start:newline].rstrip()) + start
-        try:
-            parsed = parse_equation(text[start:end])
-        except ProseNotMathError:
-            continue  # words with an equals sign are not an equation to check
-        except MathParseError as err:
-            problems.append(f"equation {text[start:end]!r}: {err}")
-            continue
-        if parsed is not None:
-            found.append(LocatedEquation(parsed, start, end))
+    for span in find_equations(text):
+        for start, end in _pieces(text, *span):
+            written = text[start:end].replace("&", " ")  # "S &= 1 + x": an alignment mark, not math
+            try:
+                parsed = parse_equation(written)
+            except ProseNotMathError:
+                continue  # words with an equals sign are not an equation to check
+            except MathParseError as err:
+                problems.append(f"equation {written!r}: {err}")
+                continue
+            if parsed is not None:
+                found.append(LocatedEquation(parsed, start, end))
     return found, problems
+
+
+def _pieces(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The equations inside one span: math delimiters dropped, split at line breaks, `\\\\` and `\\quad`."""
+    for opener, closer in _DELIMITERS:
+        if text.startswith(opener, start) and text.endswith(closer, start, end) and end - start > len(opener):
+            start, end = start + len(opener), end - len(closer)
+            break
+    pieces, cursor = [], start
+    for separator in [*_SEPARATOR.finditer(text, start, end), None]:
+        stop = end if separator is None else separator.start()
+        piece = text[cursor:stop]
+        if cursor > start:  # a line that opens with a list marker ("- F = ma"): the marker is not a minus sign
+            piece = _LIST_MARKER.sub(lambda marker: " " * len(marker.group()), piece)
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            pieces.append((cursor + lead, cursor + len(piece.rstrip())))
+        if separator is not None:
+            cursor = separator.end()
+    return pieces
 
 
 def compare_equation(claim: LocatedEquation, evidence: list[list[LocatedEquation]]) -> EquationComparison | None:

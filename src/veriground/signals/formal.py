@@ -37,6 +37,12 @@ _OPERATOR_BEFORE = re.compile(r"(?:[×*·⋅∙/^)+\-−]|\bx)\s*$")
 _SYMBOL_AFTER = re.compile(r"\s*[A-Za-zα-ωΑ-Ω(]")
 # "F ≈ 1/r²" states a proportionality with the constants dropped; its sides need not share a dimension.
 _APPROXIMATION = re.compile(r"≈|≃|∝|\\(?:approx|simeq|propto|sim)\b")
+_PHYSICS_CONTEXT = re.compile(
+    r"\b(?:energy|mass|velocity|speed|acceleration|force|momentum|power|work|gravity|gravitational|kinetic|"
+    r"potential|joules?|newtons?|watts?|friction|displacement|frequency|wavelength|torque|pressure|density|"
+    r"physics|light|photons?|relativity|Einstein|motion|projectile)\b|\bkg\b|\bm/s",
+    re.IGNORECASE,
+)
 FORMAL_CHECKS = ("dimensions", "unit_dimension", "equation", "complexity", "constants")
 
 
@@ -48,6 +54,9 @@ class FormalProfile(Protocol):
 
     @property
     def formal_checks(self) -> tuple[str, ...]: ...
+
+    @property
+    def dimensions_need_physics_context(self) -> bool: ...
 
 
 def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: FormalProfile) -> FormalSignal:
@@ -62,7 +71,12 @@ def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: Form
         # "9.8 m/s² = 980 cm/s²" is a quantity equation, judged by its units, not by symbols m and s.
         equations = [eq for eq in equations if not any(a < eq.end and eq.start < b for a, b in quantity_spans)]
         problems.extend(equation_problems)
-        if "dimensions" in enabled:
+        # Outside a physics profile, a_1 = a_0·r is a sequence, not an acceleration: symbols are read as physical
+        # quantities only when the claim or its evidence talks about physics.
+        physical = not profile.dimensions_need_physics_context or any(
+            _PHYSICS_CONTEXT.search(text) for text in (claim_text, *evidence_texts)
+        )
+        if "dimensions" in enabled and physical:
             checks.extend(_dimension_checks(equations))
         if "equation" in enabled and evidence_texts:
             checks.extend(_equation_checks(equations, evidence_texts))

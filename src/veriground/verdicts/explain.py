@@ -25,7 +25,15 @@ from veriground.schema import (
 from veriground.verdicts.rules import Decision
 
 HIGH_BAND, MEDIUM_BAND = 0.70, 0.40
-_CONTRADICTING_REASONS = {RejectionReason.HIGH_CONTRADICTION, RejectionReason.NUMERIC_MISMATCH}
+# Rules that reject a claim whatever the NLI reads: confidence 0.
+HARD_REJECTIONS = frozenset(
+    {"dangling-citation", "numeric-mismatch", "formal-mismatch", "no-evidence", "llm-judge-contradicted"}
+)
+_CONTRADICTING_REASONS = {
+    RejectionReason.HIGH_CONTRADICTION,
+    RejectionReason.NUMERIC_MISMATCH,
+    RejectionReason.FORMAL_MISMATCH,
+}
 _DECIMALS = 3
 
 
@@ -41,7 +49,7 @@ def display_verdict(decision: Decision) -> DisplayVerdict:
 
 def decision_confidence(decision: Decision, config: VerificationConfig) -> DecisionConfidence:
     inputs = decision.inputs
-    if decision.rule in {"dangling-citation", "numeric-mismatch", "no-evidence", "llm-judge-contradicted"}:
+    if decision.rule in HARD_REJECTIONS:
         overall = 0.0
     elif inputs.max_entailment is None:
         return DecisionConfidence(band=None)
@@ -75,6 +83,8 @@ def rationale(
         "dangling-citation": f"cites {', '.join(inputs.dangling_citations)}, which no available passage has",
         "no-evidence": "no passage shares the claim's content; nothing to check it against",
         "numeric-mismatch": "the evidence gives a different value: " + ("; ".join(mismatches) or "see numeric signal"),
+        "formal-mismatch": "; ".join(inputs.formal_mismatches),
+        "out-of-scope": f"supported, but {inputs.out_of_scope}",
         "llm-judge-contradicted": (
             f"the LLM judge reads {judged} as contradicting the claim{why}; tier-1 NLI gave max entailment "
             f"{entail}, max contradiction {contra}"
@@ -116,6 +126,10 @@ def rationale(
         "quoted": (
             f"{', '.join(inputs.quoting_passages[:2])} state(s) this sentence word for word "
             f"({inputs.quoting_sources} independent source(s); model support {entail})"
+        ),
+        "quote-disputed": (
+            f"{', '.join(inputs.quoting_passages[:2])} state(s) this sentence word for word, but "
+            f"{inputs.strongest_contradiction_passage}, an independent source, contradicts it ({contra} > {max_contra})"
         ),
         "sufficient-evidence": (
             f"entailed by {sources} (max entailment {entail} >= {need_entail}), contradiction {contra} <= {max_contra}"

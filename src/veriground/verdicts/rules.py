@@ -35,7 +35,11 @@ verification.weak_entailment_prob and min_entailment_prob as LOW_CONFIDENCE (sho
 supported) instead of calling it either supported or unsupported. And `quoted` (after `nli-unavailable`): the
 sentence the claim comes from stands word for word in passages of enough independent sources, so the claim is
 Supported whatever a model makes of it (an atom split from a quoted sentence is asserted by that sentence; a
-number or citation problem is still caught by the rules before it).
+number or citation problem is still caught by the rules before it), unless a source independent of the quoting ones
+contradicts it: then `quote-disputed` makes it Low Confidence (the sources disagree). Two rules read the domain
+profile (domains/): `formal-mismatch` (after `numeric-mismatch`): units, dimensions, an equation or a complexity bound
+disagree with the evidence or the constants table, so the claim is Contradictory; `out-of-scope` (before
+`sufficient-evidence`): a supported claim beyond the profile's scope is only Low Confidence.
 """
 
 from __future__ import annotations
@@ -81,7 +85,24 @@ def numbers_mismatch(inputs: DecisionInputs, _: VerificationConfig) -> bool:
 
 
 def quoted_by_enough_sources(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    return inputs.quoting_sources >= config.min_supporting_sources
+    return inputs.quoting_sources >= config.min_supporting_sources and not quote_disputed(inputs, config)
+
+
+def quote_disputed(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    """The claim's sentence is quoted, and a source independent of every quoting one contradicts it."""
+    return (
+        inputs.quoting_sources >= config.min_supporting_sources
+        and contradiction_above_max(inputs, config)
+        and inputs.contradiction_outside_quotes
+    )
+
+
+def formal_check_fails(inputs: DecisionInputs, _: VerificationConfig) -> bool:
+    return bool(inputs.formal_mismatches)
+
+
+def beyond_profile_scope(inputs: DecisionInputs, _: VerificationConfig) -> bool:
+    return inputs.out_of_scope is not None
 
 
 def contradicted_without_support(inputs: DecisionInputs, config: VerificationConfig) -> bool:
@@ -157,6 +178,7 @@ RULES: tuple[Rule, ...] = (
     Rule("dangling-citation", has_dangling_citation, VerificationStatus.REJECTED, RejectionReason.DANGLING_CITATION),
     Rule("no-evidence", has_no_evidence, VerificationStatus.REJECTED, RejectionReason.NO_EVIDENCE),
     Rule("numeric-mismatch", numbers_mismatch, VerificationStatus.REJECTED, RejectionReason.NUMERIC_MISMATCH),
+    Rule("formal-mismatch", formal_check_fails, VerificationStatus.REJECTED, RejectionReason.FORMAL_MISMATCH),
     Rule(
         "llm-judge-contradicted",
         llm_judge_contradicts,
@@ -165,6 +187,7 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("nli-unavailable", nli_unavailable, VerificationStatus.UNVERIFIED, RejectionReason.SIGNAL_UNAVAILABLE),
     Rule("quoted", quoted_by_enough_sources, VerificationStatus.VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
+    Rule("quote-disputed", quote_disputed, VerificationStatus.LOW_CONFIDENCE, RejectionReason.CONFLICTING_VERDICTS),
     Rule("contradicted", contradicted_without_support, VerificationStatus.REJECTED, RejectionReason.HIGH_CONTRADICTION),
     Rule("low-entailment", entailment_below_weak, VerificationStatus.REJECTED, RejectionReason.LOW_ENTAILMENT),
     Rule("weak-support", entailment_below_min, VerificationStatus.LOW_CONFIDENCE, RejectionReason.LOW_ENTAILMENT),
@@ -192,6 +215,7 @@ RULES: tuple[Rule, ...] = (
         VerificationStatus.LOW_CONFIDENCE,
         RejectionReason.EVIDENCE_CONFLICT,
     ),
+    Rule("out-of-scope", beyond_profile_scope, VerificationStatus.LOW_CONFIDENCE, RejectionReason.OUT_OF_SCOPE),
     Rule(
         "llm-judge-disagrees",
         llm_judge_finds_no_support,
@@ -214,6 +238,8 @@ def summarize_evidence(
     high_evidence_conflicts: int = 0,
     llm_judgements: Sequence[SupportJudgement] = (),
     quoting: Sequence[EvidenceJudgement] = (),
+    formal_mismatches: Sequence[str] = (),
+    out_of_scope: str | None = None,
 ) -> DecisionInputs:
     """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
     judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
@@ -227,6 +253,8 @@ def summarize_evidence(
         "high_evidence_conflicts": high_evidence_conflicts,
         "quoting_passages": tuple(dict.fromkeys(item.passage_id for item in quoting)),
         "quoting_sources": count_independent_sources(quoting),
+        "formal_mismatches": tuple(formal_mismatches),
+        "out_of_scope": out_of_scope,
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))
@@ -241,6 +269,9 @@ def summarize_evidence(
         max_contradiction=best_contra.contradiction_prob,
         entailing_sources=independent,
         contradiction_from_other_source=count_independent_sources([*supporting, best_contra]) > independent,
+        contradiction_outside_quotes=(
+            bool(quoting) and count_independent_sources([*quoting, best_contra]) > count_independent_sources(quoting)
+        ),
         supporting_passages=tuple(dict.fromkeys(item.passage_id for item in supporting)),
         strongest_entailment_passage=best_entail.passage_id,
         strongest_contradiction_passage=best_contra.passage_id,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from veriground.backends.protocols import NLIModel
-from veriground.evidence.units import EvidenceUnit, claim_content, select_units
+from veriground.evidence.units import EvidenceUnit, claim_content, readable_text, select_units
 from veriground.schema import Claim, EvidenceChunk, NLISignal, SignalStatus, UnitJudgement
 from veriground.verdicts.aggregator import SupportAggregator
 
@@ -48,7 +48,7 @@ def judge_evidence(
             rows = []
             for unit in select_units(content, chunk):
                 rows.append((unit, len(pairs)))
-                pairs.append((unit.text, hypothesis))
+                pairs.append((readable_text(unit.text), readable_text(hypothesis)))
             slots.append((claim.claim_id, hypothesis, chunk, rows))
     if not pairs:
         return signals
@@ -58,7 +58,7 @@ def judge_evidence(
             raise ValueError(f"returned {len(scores)} scores for {len(pairs)} pairs")
         computed = [
             (claim_id, _passage_signal(chunk, [
-                aggregator.judge_unit(hypothesis, unit.text, (unit.char_start, unit.char_end), unit.alignment,
+                aggregator.judge_unit(*pairs[row][::-1], (unit.char_start, unit.char_end), unit.alignment,
                                       scores[row], unit.sentences)
                 for unit, row in rows
             ], model.name, aggregator.name))

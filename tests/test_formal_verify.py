@@ -1,0 +1,74 @@
+"""Issue 17's table through `veriground verify`: formal checks decide through the rule table (rule formal-mismatch,
+with the reason and spans in the report), and true statements are never flagged by them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write_file
+from veriground.cli import main
+
+FACTS = """# Facts
+
+Mass and energy are equivalent: E = mc^2, where c is the speed of light.
+
+Near Earth's surface, objects fall with an acceleration g = 9.8 m/s^2.
+
+Quicksort runs in O(n log n) time on average, but its worst case is O(n^2).
+
+Merge sort runs in O(n log n) time.
+
+The kinetic energy of a moving object is KE = 1/2 m v^2.
+"""
+WRONG = [
+    ("E = mc^3.", "dimensions"),
+    ("Objects fall with an acceleration of 9.8 kg.", "unit_dimension"),
+    ("Quicksort has worst-case time complexity O(n log n).", "complexity"),
+    ("KE = 1/2 m v^3.", "equation"),
+    ("The speed of light is 3.0 × 10^9 m/s.", "constants"),
+]
+TRUE = ["E = mc^2.", "KE = 1/2 m v^2.", "Merge sort runs in O(n log n) time.", "Quicksort's worst case is O(n^2).",
+        "Objects fall with an acceleration of 980 cm/s^2."]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("formal")
+    write_file(root / "lib" / "physics", "facts.md", FACTS)
+    assert main(["ingest", str(root / "lib"), "--corpus", str(root / "corpus")]) == 0
+    return root / "corpus"
+
+
+def verify(corpus: Path, text: str, capsys, tmp_path: Path, *extra: str) -> dict:
+    notes = write_file(tmp_path, "notes.md", text + "\n")
+    capsys.readouterr()
+    assert main(["verify", str(notes), "--corpus", str(corpus), "--json", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+@pytest.mark.parametrize(("claim", "check"), WRONG, ids=[check for _, check in WRONG])
+def test_each_formal_error_is_contradictory_with_its_rule_reason_and_span(corpus, capsys, tmp_path, claim, check):
+    [item] = verify(corpus, claim, capsys, tmp_path)["claims"]
+    assert (item["decision"]["status"], item["decision"]["rule"]) == ("Contradictory", "formal-mismatch")
+    failed = [found for found in item["signals"]["formal"]["checks"] if found["outcome"] != "ok"]
+    assert check in {found["check"] for found in failed}
+    start, end = failed[0]["claim_span"]
+    assert 0 <= start < end <= len(item["claim"]["text"])
+    assert failed[0]["reason"] in item["decision"]["rationale"]
+
+
+@pytest.mark.parametrize("claim", TRUE)
+def test_true_statements_are_never_flagged_by_the_formal_checks(corpus, capsys, tmp_path, claim):
+    for item in verify(corpus, claim, capsys, tmp_path, "--domain", "physics")["claims"]:
+        formal = item["signals"]["formal"]
+        assert all(found["outcome"] == "ok" for found in formal["checks"]), formal
+        assert item["decision"]["rule"] != "formal-mismatch"
+
+
+def test_an_unknown_domain_names_the_valid_ones(corpus, capsys, tmp_path):
+    notes = write_file(tmp_path, "notes.md", "E = mc^2.\n")
+    assert main(["verify", str(notes), "--corpus", str(corpus), "--domain", "chemistry"]) != 0
+    assert "physics" in capsys.readouterr().err
