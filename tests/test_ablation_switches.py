@@ -110,12 +110,12 @@ def ask(capsys, corpus, question: str) -> dict:
 
 
 def test_verify_off_states_every_drafted_sentence_after_the_gate(demo_corpus, capsys, monkeypatch):
-    question = "How many edges does the complete graph K_n have?"  # verification removes one of two drafts
+    question = "How many edges does the complete graph K_n have?"
     full = ask(capsys, demo_corpus, question)
     monkeypatch.setenv("VERIGROUND_ANSWER__VERIFY", "false")
     unchecked = ask(capsys, demo_corpus, question)
     drafted = [claim["text"] for claim in unchecked["trace"]["draft"]["claims"]]
-    assert len(full["claims"]) < len(drafted)
+    assert len(full["claims"]) <= len(drafted) and full["trace"]["claims"]  # verified (test_answer_html: a removal)
     assert [claim["text"] for claim in unchecked["claims"]] == drafted
     assert unchecked["trace"]["claims"] == [] and unchecked["trace"]["gate"]["passed"]
     assert unchecked["confidence"] == "low"

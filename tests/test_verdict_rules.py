@@ -163,5 +163,14 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
     fired.add(decide(unavailable, config).rule)
     banded = SEED.model_copy(update={"weak_entailment_prob": 0.4})
     fired.add(decide(summarize_evidence(judged(("a", 0.5, 0.1)), banded), banded).rule)
+    for extra in (
+        {"formal_mismatches": ("E = mc^3 is dimensionally inconsistent",)},
+        {"out_of_scope": "'quantum tunneling' is beyond the profile"},
+        {"quoting": judged(("a", 0.2, 0.1), ("b", 0.2, 0.1))},
+    ):
+        fired.add(decide(summarize_evidence(judged(("a", 0.9, 0.0), ("b", 0.9, 0.0)), config, **extra), config).rule)
+    quotes = judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))
+    disputed = summarize_evidence([*quotes, *judged(("c", 0.1, 0.9))], config, quoting=quotes)
+    fired.add(decide(disputed, config).rule)
     assert fired == {rule.name for rule in RULES}
     assert RULES[-1].name == "sufficient-evidence"

@@ -258,8 +258,14 @@ def verify_claims(
     return result
 
 
-# An answer this short ("Arthur's Magazine") is a fragment: it only means something as the answer to its question.
+# An answer this short with no verb ("Arthur's Magazine", "In 1844") is a fragment: it only means something as the
+# answer to its question. A short sentence with a verb ("A moving object has kinetic energy.") stands on its own.
 FRAGMENT_MAX_WORDS = 6
+_VERB_HINTS_LIST = (
+    "is are was were be been being am has have had does do did can could will would shall should may might must "
+    "isn't aren't wasn't weren't doesn't don't didn't can't won't"
+)
+_VERB_HINTS = frozenset(_VERB_HINTS_LIST.split())
 
 
 def contextual_hypotheses(claims: Sequence[Claim], question: str) -> dict[str, str]:
@@ -269,10 +275,31 @@ def contextual_hypotheses(claims: Sequence[Claim], question: str) -> dict[str, s
     if not asked:
         return {}
     return {
-        claim.claim_id: f'The answer to "{asked}?" is {claim.text.strip().rstrip(".")}.'
+        claim.claim_id: answer_statement(asked, claim.text.strip().rstrip("."))
         for claim in claims
-        if len(claim.text.split()) <= FRAGMENT_MAX_WORDS and claim.text.strip().rstrip(".") != asked
+        if _is_fragment(claim.text) and claim.text.strip().rstrip(".") != asked
     }
+
+
+# "Which magazine was first published in 1844" + "Arthur's Magazine" -> "Arthur's Magazine was first published in 1844";
+# "Who wrote Hamlet" + "Shakespeare" -> "Shakespeare wrote Hamlet". Other questions keep their words around the answer.
+_WHICH_SUBJECT = re.compile(r"^(?:which|what)\s+\w+(?:\s+\w+)?\s+(?P<rest>(?:is|was|are|were|has|had)\s+.+)$", re.I)
+_WHO_SUBJECT = re.compile(r"^(?:who|what)\s+(?P<rest>(?!(?:is|was|are|were|did|does|do)\b)\w+\s+.+)$", re.I)
+
+
+def answer_statement(question: str, answer: str) -> str:
+    """The question restated with its answer as a sentence the NLI can read."""
+    for pattern in (_WHICH_SUBJECT, _WHO_SUBJECT):
+        match = pattern.match(question)
+        if match:
+            return f"{answer} {match.group('rest')}."
+    return f'The answer to "{question}?" is {answer}.'
+
+
+
+def _is_fragment(text: str) -> bool:
+    words = text.lower().replace(".", " ").split()
+    return len(words) <= FRAGMENT_MAX_WORDS and not any(word in _VERB_HINTS for word in words)
 
 
 class _StageClock:

@@ -56,6 +56,7 @@ def verify(ctx: EngineContext, text: str, query: str | None = None) -> Verificat
 
 def verify_candidate(ctx: EngineContext, request: QAVerifyRequest) -> QAVerifyResult:
     """Seed 003 §12: check a candidate answer against its evidence pack only; pass/fail with reason codes."""
+    from veriground.answering.pipeline import qa_verification
     from veriground.engine import verify_text
     from veriground.evidence.gather import PackEvidence
     from veriground.evidence.pack import complete_pack
@@ -69,9 +70,8 @@ def verify_candidate(ctx: EngineContext, request: QAVerifyRequest) -> QAVerifyRe
         or (None if isinstance(request.answer, str) else request.answer.query)
     )
     check_claim_count(ctx, text)
-    report = verify_text(
-        text, config=ctx.config, source=PackEvidence(pack, ctx.config.retrieval), nli=ctx.nli, query=query
-    )
+    config = qa_verification(ctx.config)  # seed 003: one direct citation per claim, as grounded QA verifies
+    report = verify_text(text, config=config, source=PackEvidence(pack, config.retrieval), nli=ctx.nli, query=query)
     failing = [item for item in report.claims if item.decision.status not in PASSING_VERDICTS]
     codes = sorted({item.decision.reason.value for item in failing})
     return QAVerifyResult(passed=bool(report.claims) and not failing, reason_codes=tuple(codes), report=report)

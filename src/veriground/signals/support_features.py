@@ -106,8 +106,10 @@ def is_quoted(claim_text: str, unit_text: str) -> bool:
     claim = tokenize_words(claim_text)
     if len(claim) < QUOTED_MIN_WORDS:
         return False
-    for start, end in sentence_spans(unit_text):
-        sentence = tokenize_words(unit_text[start:end])
+    pieces = [line[start:end] for line in unit_text.split("\n") for start, end in sentence_spans(line)]
+    pieces += [unit_text[start:end] for start, end in sentence_spans(unit_text)]  # sentences that wrap lines
+    for piece in dict.fromkeys(pieces):  # a list item or a table row is a sentence of its own
+        sentence = tokenize_words(piece)
         if not sentence or len(claim) < QUOTED_SHARE * len(sentence):
             continue
         matcher = SequenceMatcher(None, claim, sentence, autojunk=False)

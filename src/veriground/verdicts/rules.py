@@ -106,9 +106,14 @@ def beyond_profile_scope(inputs: DecisionInputs, _: VerificationConfig) -> bool:
 
 
 def contradicted_without_support(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    """A unit about the claim contradicts it and nothing even weakly supports it (weak support beside a
-    contradiction is Low Confidence: the evidence disagrees)."""
-    return contradiction_above_max(inputs, config) and entailment_below_weak(inputs, config)
+    """A sentence about the claim contradicts it, nothing supports it as a Supported claim needs, and the
+    contradiction outweighs whatever weak support there is (weak support that outweighs a contradiction is Low
+    Confidence: the evidence disagrees)."""
+    return (
+        contradiction_above_max(inputs, config)
+        and entailment_below_min(inputs, config)
+        and (entailment_below_weak(inputs, config) or inputs.max_contradiction > inputs.max_entailment)
+    )
 
 
 def llm_judge_contradicts(inputs: DecisionInputs, _: VerificationConfig) -> bool:
