@@ -81,12 +81,15 @@ _INTERROGATIVE = re.compile(r"(?:How (?:many|much|long|far|does|do|is|are|can)|W
 _UNFINISHED = re.compile(r"\b(?:is|are|was|were|the|a|an|of|to|and|or|if|that|by|with|for)$")
 
 
+_BLOCK_START = re.compile(r"(?:[-*+•]\s|\d+[.)]\s|#|\|)")
+
+
 def prose_sentences(passage: str) -> list[str]:
     """The passage's prose sentences: line by line (a list item or a line of a table is its own unit), bullet
     markers dropped, headings, table rows, indented code, questions and instructions addressed to an AI
     (prompt injection) skipped, whitespace collapsed."""
     sentences = []
-    for line in passage.split("\n"):
+    for line in _logical_lines(passage):
         stripped = line.strip()
         if not stripped or line.startswith(("    ", "\t")) or stripped.startswith(("#", "|")) or stripped.endswith("|"):
             continue
@@ -103,6 +106,23 @@ def prose_sentences(passage: str) -> list[str]:
             ):
                 sentences.append(text)
     return sentences
+
+
+def _logical_lines(passage: str) -> list[str]:
+    """The passage's lines with soft-wrapped prose joined back: a line continues the one before it unless either is
+    blank, it opens a list item, heading, table row or indented block, or the one before ends a sentence or a
+    lead-in."""
+    lines: list[str] = []
+    for line in passage.split("\n"):
+        previous = lines[-1].rstrip() if lines else ""
+        starts_block = not line.strip() or line.startswith(("    ", "\t")) or _BLOCK_START.match(line.strip())
+        if previous and not starts_block and not previous.endswith((".", "!", "?", ":", "|")) and not (
+            previous.lstrip().startswith(("#", "|"))
+        ):
+            lines[-1] = previous + " " + line.strip()
+        else:
+            lines.append(line)
+    return lines
 
 
 def _candidates(

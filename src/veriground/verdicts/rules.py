@@ -265,7 +265,13 @@ def summarize_evidence(
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))
     best_entail = max(judgements, key=lambda item: item.entailment_prob)
     best_contra = max(judgements, key=lambda item: item.contradiction_prob)
-    supporting = [item for item in judgements if item.entailment_prob >= config.min_entailment_prob]
+    # A passage supports the claim when its support reaches the threshold, or when it quotes the claim's sentence.
+    quoted_ids = {item.passage_id for item in quoting}
+    supporting = [
+        item
+        for item in judgements
+        if item.entailment_prob >= config.min_entailment_prob or item.passage_id in quoted_ids
+    ]
     independent = count_independent_sources(supporting)
     return DecisionInputs(
         **findings,
