@@ -61,6 +61,7 @@ from veriground.signals.support_features import is_quoted
 from veriground.text_input import check_encodable
 from veriground.verdicts.aggregator import SupportAggregator, load_aggregator, resolve_thresholds
 from veriground.verdicts.explain import decision_confidence, display_verdict, rationale
+from veriground.verdicts.plain import explain_plainly
 from veriground.verdicts.rules import Decision, decide, summarize_evidence
 from veriground.verdicts.support import judge_evidence
 
@@ -191,6 +192,7 @@ def verify_claims(
             claim_id=claim.claim_id,
             status=display_verdict(decision),
             rationale=rationale(decision, config.verification, signals.numeric.mismatches, signals.llm_judgements),
+            explanation=explain_plainly(decision, signals.numeric, signals.nli, chunks),
             primary_evidence=_primary_evidence(decision, chunks, aligned[claim.claim_id], claim),
             signals_ref=tuple(signal.passage_id for signal in signals.nli if signal.passage_id),
             confidence=decision_confidence(decision, config.verification),

@@ -482,6 +482,7 @@ class ClaimDecision(Record):
     status: DisplayVerdict
     rationale: str
     primary_evidence: PassageId | None
+    explanation: str = ""  # the verdict in one plain sentence, read first; `rationale` keeps the numbers
     signals_ref: tuple[str, ...] = ()
     confidence: DecisionConfidence
     verification_status: VerificationStatus
@@ -775,10 +776,16 @@ class DomainProfile(Record):
 
 
 class DependencyWarning(Record):
+    """A term a claim uses before the text defines it, or that the text never defines (claims/dependencies.py).
+    `first_definition_claim_id` is the defining claim of a forward reference, None when the text defines nothing;
+    `info` marks a term only the corpus defines."""
+
     claim_id: str
     term: str
-    first_definition_claim_id: str
-    severity: Literal["warning", "error"] = "warning"
+    first_definition_claim_id: str | None = None
+    kind: Literal["forward_reference", "undefined", "defined_in_corpus_only"]
+    severity: Literal["info", "warning"] = "warning"
+    reason: str  # one line, e.g. "Re is used here but first defined in claim c_0042"
 
 
 

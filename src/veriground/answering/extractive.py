@@ -99,7 +99,7 @@ def prose_sentences(passage: str) -> list[str]:
             if (
                 len(text.split()) >= MIN_WORDS
                 and len(text) <= MAX_CHARS
-                and not text.endswith("?")
+                and not text.endswith(("?", ":"))  # a question, or a lead-in to a list: neither states anything
                 and not _INTERROGATIVE.match(text)
                 and not _UNFINISHED.search(text)
                 and not is_instruction(text)

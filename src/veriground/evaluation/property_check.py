@@ -6,6 +6,7 @@ toggled (each should not be Supported). Used by the acceptance test and by bench
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +21,8 @@ from veriground.signals.terms import sentence_spans
 
 PROPERTY_SEED = 2026
 _MIN_WORDS, _MAX_WORDS = 6, 40
-_NOT_PROSE = ("\\", "$", "|", "http", "[", "*", "#", "?", ":", "_", "{")
+_NOT_PROSE = ("\\", "$", "|", "http", "[", "*", "#", "?", ":", "_", "{", "=", "`")
+_LIST_BREAK = re.compile(r"\n\s*(?:[-*+•]|\d+[.)])\s")  # a "sentence" that runs into a list is not one sentence
 
 
 @dataclass(frozen=True)
@@ -90,4 +92,6 @@ def _prose(sentence: str) -> bool:
         and sentence.endswith(".")
         and sentence[:1].isupper()
         and not any(mark in sentence for mark in _NOT_PROSE)
+        and not _LIST_BREAK.search(sentence)
+        and " , " not in sentence  # a figure or equation reference was dropped from it ("In , we have …")
     )

@@ -172,6 +172,7 @@ def _failed(item: ClaimReport) -> str:
     decision = item.decision
     facts = render_definitions(
         [
+            ("Why", decision.explanation or decision.rationale),
             ("Rule fired", decision.rule),
             ("Reason", f"{decision.verification_status.value} ({decision.reason.value}): {decision.rationale}"),
             ("Mitigation", f"{item.mitigation}: {MITIGATION_TEXT[item.mitigation]}"),

@@ -106,6 +106,7 @@ def claim_fact_rows(item: ClaimReport) -> list[tuple[str, str]]:
         ("Claim type", item.claim.claim_type.value if item.claim.claim_type else NOT_AVAILABLE),
         ("Verification status", f"{decision.verification_status.value} (reason {decision.reason.value})"),
         ("Rule", decision.rule),
+        ("Why", decision.explanation or decision.rationale),
         ("Rationale", decision.rationale),
         ("Confidence", confidence_text(decision.confidence)),
         ("Mitigation", item.mitigation),

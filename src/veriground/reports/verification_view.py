@@ -151,6 +151,8 @@ def _print_claim_brief(position: int, item: ClaimReport, out: Console) -> None:
     if origin:
         out.print(Text(f"   {origin}", style="italic"))
     reason = f"{decision.verification_status.value}/{decision.reason.value}"
+    if decision.explanation:
+        out.print(Text(f"   {decision.explanation}"))
     out.print(Text(f"   rule {decision.rule} ({reason}): {decision.rationale}", style="dim"))
     views, _ = evidence_views(item)
     primary = next((view for view in views if view.is_primary), None)

@@ -1,0 +1,402 @@
+"""Cross-claim dependencies (seed 000 §2.5): claims in text order → the terms each defines and uses → warnings
+for a term used before its definition (forward_reference) or never defined (undefined, or defined_in_corpus_only
+when the corpus defines it).
+
+Terms are symbols (single letters with an optional subscript or prime "v_0", Greek letters "ρ", "Δt", and the
+multi-letter symbols of equations "Re", "KE") and named concepts (a defined phrase such as "Reynolds number" or
+"kinetic energy"). A claim *defines* a term when it says "X is defined as / denotes / represents / stands for /
+refers to", "let X be", "we call X", "is called / known as X", "where X is …", names a symbol after a noun
+("the density ρ", "the joule (J)"), or puts X alone on the left of "=" / ":=" / "≡" outside a condition
+("Re = ρvL/μ", but not "if v = 0"). Every other occurrence is a *use*.
+
+What warns, and why:
+  - forward_reference: any defined term (symbol or phrase) that an earlier claim uses; one warning per term, at
+    its first use, naming the defining claim.
+  - undefined / defined_in_corpus_only: only symbols. A phrase is readable words; a bare "F" is not.
+  - never: O(…)/Θ(…)/Ω(…) bounds (standard notation), the conventional symbols x, y, z, n, i, e, π (generic
+    unknowns, a count, the imaginary unit, Euler's number), the words "a", "A", "I" in prose, units after a number
+    or after "in/of/per" ("measured in m/s"), labels ("point A", "Figure B", "(b)"), hyphenated words
+    ("x-axis"), acronyms and capitalised words (proper names, sentence openers).
+
+Seed 000's pseudocode records the *first occurrence* of each term as its definition and then warns when
+`claim_id < defining_claim_id`; in an in-order pass every later claim has a larger id than the recorded one,
+so it can never fire. Here definitions and uses are told apart first, the first *defining* claim of each term is
+found over the whole text, and a use earlier than that claim is the forward reference.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from veriground.schema import Claim, DependencyWarning
+from veriground.signals.coverage import extract_entities
+from veriground.signals.quantities import remove_quantities
+from veriground.signals.terms import STOPWORDS
+
+_GREEK_NAMES = (
+    "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon "
+    "phi chi psi omega"
+).split()
+# LaTeX Greek commands become the letters they print, so "$\rho$" and "ρ" are one symbol.
+_UNICODE_NAME = {"lambda": "LAMDA"}  # Unicode spells it without the b
+_LATEX_GREEK = {
+    **{name: unicodedata.lookup(f"GREEK SMALL LETTER {_UNICODE_NAME.get(name, name.upper())}") for name in _GREEK_NAMES},
+    **{
+        name.capitalize(): unicodedata.lookup(f"GREEK CAPITAL LETTER {_UNICODE_NAME.get(name, name.upper())}")
+        for name in _GREEK_NAMES
+    },
+}
+_LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)")
+_LATEX_NOISE = re.compile(r"[${}]|\\[,;!:]")
+
+# Symbols every reader knows without a definition (decided for notes in physics, algorithms and discrete math):
+# x, y, z are generic unknowns/coordinates, n a count, i the imaginary unit or an index, e Euler's number, π.
+CONVENTIONAL_SYMBOLS = frozenset({"x", "y", "z", "n", "i", "e", "π"})
+# SI and common unit symbols: no warning where they read as units (after "in/of/per", or in "m/s", "kg·m^2").
+UNIT_SYMBOLS = frozenset(
+    "m s kg g N J W Pa Hz K V A C mol cd cm mm km L mL h min eV Ω T Wb F H lb ft in mi".split()
+)
+# A single capital after one of these words is a label, not a variable: "point A", "Appendix B", "plan C".
+_LABEL_WORDS = frozenset(
+    "point points option plan type part appendix section figure fig table class grade vitamin step case schedule "
+    "form level tier version exhibit item group team building row column chapter model phase stage".split()
+)
+# Words that make "X = …" a condition on X rather than its definition.
+_CONDITION_WORDS = frozenset("if when whenever unless while until once as since because whether".split())
+# Function names inside an expression are not symbols: "sin θ", "log n".
+_FUNCTION_NAMES = frozenset("sin cos tan cot sec csc sinh cosh tanh log ln lg exp max min lim sqrt mod gcd det".split())
+_MAX_PHRASE_WORDS = 4  # a named concept is at most this many words ("specific heat capacity of water")
+
+_LETTER = r"[A-Za-zΑ-Ωα-ω]"
+_SUBSCRIPT = r"(?:_\{?\w+\}?|\d|')?"
+# One symbol token: an optional Δ, a letter, an optional subscript/digit/prime, not part of a longer word.
+_SYMBOL = rf"(?<![\w'\\.-])Δ?{_LETTER}{_SUBSCRIPT}(?![\w(-])(?!\.\w)"
+_PROSE_SYMBOL = re.compile(_SYMBOL)
+_BIG_O = re.compile(r"(?<!\w)[OΘΩoω]\([^()]*(?:\([^()]*\)[^()]*)*\)")
+_RELATION = re.compile(r"(?<![=<>!:≤≥])(:=|=|≡|≈|<|>|≤|≥|≠|∝)(?![=>])")
+_DEFINING_RELATIONS = frozenset({"=", ":=", "≡"})
+_MATH_RUN = re.compile(rf"Δ?{_LETTER}+{_SUBSCRIPT}")
+_LIST_MARKER = re.compile(r"(?:^|[\s:;,])\(\s*[a-hA-H]\s*\)")
+_ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|a\.m|p\.m|U\.S)\.", re.IGNORECASE)
+
+# Definitional cues. A symbol is a lone symbol token; a phrase is one to four words.
+_SYM = rf"(Δ?{_LETTER}{_SUBSCRIPT}|[A-Z][a-z]{{1,2}}|[A-Z]{{2,3}})"
+_PHRASE = r"([A-Za-z][\w'-]*(?:\s+[A-Za-z][\w'-]*){0,5})"
+_SYMBOL_DEFINED_BEFORE = re.compile(
+    rf"(?<![\w'\\]){_SYM}(?![\w(])\s*,?\s+(?:is|are)\s+(?:defined\s+(?:as|to\s+be|by)|the|called|known\s+as)\b"
+    rf"|(?<![\w'\\]){_SYM}(?![\w(])\s+(?:denotes?|represents?|stands?\s+for|refers?\s+to|is\s+short\s+for)\b"
+)
+_SYM_LIST = rf"((?:{_SYM}(?![\w(])(?:\s*,\s*|\s+and\s+))*{_SYM})(?![\w(])"
+_LET = re.compile(rf"(?i:\b(?:let|suppose|assume))\s+{_SYM_LIST}\s+(?:be|denote|represent|equal)\b")
+_WE_CALL_SYMBOL = re.compile(rf"(?i:\bwe\s+(?:call|define|denote|write|use))\s+{_SYM}(?![\w(])")
+_DENOTED_BY = re.compile(rf"\b(?:denoted|written|symbolised|symbolized|labelled|labeled)\s+(?:by\s+|as\s+)?{_SYM}(?![\w(])")
+_WHERE = re.compile(r"\bwhere\b(.*)", re.DOTALL)
+_WHERE_SYMBOLS = re.compile(rf"(?<![\w'\\]){_SYM_LIST}\s+(?:is|are|denotes?|represents?)\b")
+# "the density ρ", "with height h", "the joule (J)": a noun phrase after an article or preposition, then a symbol.
+_APPOSITIVE = re.compile(
+    r"(?i:\b(?:the|a|an|its|this|our|with|at|of|for|by|in))\s+(?:[A-Za-z][\w-]*\s+){0,3}?(?P<noun>[a-z][\w-]{2,})"
+    rf"(?:\s*,\s*|\s+\(?|\s*\()\s*{_SYM}\)?(?=[\s,.;:)]|$)"
+)
+_PHRASE_DEFINED_BEFORE = re.compile(
+    rf"(?:^|[,;:]\s*|\b(?:the|a|an)\s+){_PHRASE}\s+(?:is|are)\s+defined\s+(?:as|to\s+be|by)\b"
+    rf"|(?:^|[,;:]\s*|\b(?:the|a|an)\s+){_PHRASE}\s+(?:refers?\s+to|denotes?|means)\b",
+    re.IGNORECASE,
+)
+_CALLED = re.compile(
+    rf"\b(?:is|are)\s+(?:called|known\s+as|termed|named)\s+(?:the\s+|a\s+|an\s+)?{_PHRASE}"
+    rf"|\bwe\s+call\s+(?:this|that|it|these|such\s+\w+)(?:\s+\w+)?\s+(?:the\s+|a\s+|an\s+)?{_PHRASE}",
+    re.IGNORECASE,
+)
+# Words that end a named phrase: "is called laminar flow because …" names "laminar flow".
+_PHRASE_STOP = frozenset("because which that when if and or but while where in of for with by to on at as".split())
+
+
+@dataclass(frozen=True)
+class ClaimTerms:
+    """What one claim defines and uses: symbols (case-sensitive) and phrases (lower-case)."""
+
+    defined: frozenset[str]
+    symbols_used: frozenset[str]
+    phrases: tuple[str, ...]  # capitalised and technical terms read by signals/coverage.extract_entities
+
+
+@dataclass(frozen=True)
+class TermLink:
+    """A claim using a term that another claim defines (a dependency edge of the claim graph)."""
+
+    claim_id: str
+    term: str
+    definition_claim_id: str
+
+
+@dataclass(frozen=True)
+class DependencyAnalysis:
+    warnings: tuple[DependencyWarning, ...]
+    links: tuple[TermLink, ...]  # every use of a term defined in another claim, earlier or later
+
+
+def find_dependency_warnings(
+    claims: Sequence[Claim], corpus_defines: Callable[[str], bool] | None = None
+) -> list[DependencyWarning]:
+    """Warnings in text order (claim, then term): forward references, then undefined symbols."""
+    return list(analyse_dependencies(claims, corpus_defines).warnings)
+
+
+def analyse_dependencies(
+    claims: Sequence[Claim], corpus_defines: Callable[[str], bool] | None = None
+) -> DependencyAnalysis:
+    """The warnings and every claim-to-definition link of the claims, read in the order given."""
+    texts = [_plain(claim.text) for claim in claims]
+    named = frozenset(symbol for text in texts for symbol in _expression_symbols(text, frozenset())[0] if len(symbol) > 1)
+    terms = [extract_claim_terms_plain(text, named) for text in texts]
+    # The pieces of one split sentence ("…, where ρ is the density") share a position: a symbol defined in one
+    # piece is not a forward reference of its sibling.
+    group_position: dict[str, int] = {}
+    positions = [group_position.setdefault(claim.parent_claim_id or claim.claim_id, index) for index, claim in enumerate(claims)]
+
+    first_definition: dict[str, int] = {}
+    for index, claim_terms in enumerate(terms):
+        for term in sorted(claim_terms.defined):
+            first_definition.setdefault(term, index)
+    defined_phrases = {term: _phrase_pattern(term) for term in first_definition if _is_phrase(term)}
+
+    warnings: list[tuple[int, str, DependencyWarning]] = []
+    links: list[TermLink] = []
+    warned: set[str] = set()
+    for index, (claim, text, claim_terms) in enumerate(zip(claims, texts, terms, strict=True)):
+        used = set(claim_terms.symbols_used)
+        used.update(term for term, pattern in defined_phrases.items() if pattern.search(text))
+        for term in sorted(used - claim_terms.defined):
+            where = first_definition.get(term)
+            if where is not None:
+                links.append(TermLink(claim.claim_id, term, claims[where].claim_id))
+            if term in warned:
+                continue
+            warning = _warning(claim, term, positions, index, where, claims, corpus_defines)
+            if warning is not None:
+                warned.add(term)
+                warnings.append((index, term, warning))
+    ordered = tuple(warning for _, _, warning in sorted(warnings, key=lambda item: (item[0], item[1])))
+    return DependencyAnalysis(warnings=ordered, links=tuple(links))
+
+
+def extract_claim_terms(text: str, named_symbols: frozenset[str] = frozenset()) -> ClaimTerms:
+    """The terms one claim defines and uses. `named_symbols` are the multi-letter symbols ("Re", "KE") that the
+    note sets on the left of an equation: a prose "Re" is then a use, and "ρRe" reads as ρ·Re."""
+    return extract_claim_terms_plain(_plain(text), named_symbols)
+
+
+def extract_claim_terms_plain(text: str, named_symbols: frozenset[str]) -> ClaimTerms:
+    defined_by_relation, expression_symbols, prose = _expression_symbols(text, named_symbols)
+    symbols = set(expression_symbols) | _prose_symbols(prose, named_symbols)
+    defined = set(defined_by_relation) | _defined_symbols(text) | _defined_phrases(text)
+    symbols = {symbol for symbol in symbols if not _needs_no_definition(symbol)}
+    return ClaimTerms(frozenset(defined), frozenset(symbols - defined), tuple(extract_entities(text)))
+
+
+def _warning(
+    claim: Claim,
+    term: str,
+    positions: Sequence[int],
+    index: int,
+    where: int | None,
+    claims: Sequence[Claim],
+    corpus_defines: Callable[[str], bool] | None,
+) -> DependencyWarning | None:
+    if where is not None:
+        if positions[where] <= positions[index]:
+            return None
+        definer = claims[where].claim_id
+        return DependencyWarning(
+            claim_id=claim.claim_id,
+            term=term,
+            first_definition_claim_id=definer,
+            kind="forward_reference",
+            reason=f"{term!r} is used here but first defined later, in claim {definer}",
+        )
+    if _is_phrase(term):
+        return None
+    if corpus_defines is not None and corpus_defines(term):
+        return DependencyWarning(
+            claim_id=claim.claim_id,
+            term=term,
+            kind="defined_in_corpus_only",
+            severity="info",
+            reason=f"{term!r} is never defined in the text; the corpus defines it",
+        )
+    return DependencyWarning(
+        claim_id=claim.claim_id,
+        term=term,
+        kind="undefined",
+        reason=f"{term!r} is used but never defined in the text",
+    )
+
+
+def _plain(text: str) -> str:
+    """Normalised text without numbers, units after numbers, citation markers, abbreviations or LaTeX markup."""
+    text = _LATEX_COMMAND.sub(lambda match: _LATEX_GREEK.get(match.group(1), " "), text)
+    text = _LATEX_NOISE.sub(" ", text)
+    return _ABBREVIATION.sub(" ", remove_quantities(text))
+
+
+def _expression_symbols(text: str, named_symbols: frozenset[str]) -> tuple[set[str], set[str], str]:
+    """(symbols defined as a lone left side of "=", symbols inside relations, the text with relations blanked)."""
+    text = _BIG_O.sub(" ", text)
+    defined: set[str] = set()
+    symbols: set[str] = set()
+    blanked = list(text)
+    for match in _RELATION.finditer(text):
+        left_start, left = _left_operand(text, match.start())
+        right_end, right = _right_operand(text, match.end())
+        left_symbols = _split_math(left, named_symbols, left_side=True)
+        symbols.update(left_symbols)
+        symbols.update(_split_math(right, named_symbols, left_side=False))
+        if match.group(1) in _DEFINING_RELATIONS and len(left_symbols) == 1 and left.strip() == left_symbols[0]:
+            before = text[:left_start].split()
+            if not (before and before[-1].lower().strip(",") in _CONDITION_WORDS):
+                defined.add(left_symbols[0])
+        blanked[left_start:right_end] = " " * (right_end - left_start)
+    return defined, symbols, "".join(blanked)
+
+
+def _left_operand(text: str, end: int) -> tuple[int, str]:
+    before = text[:end].rstrip()
+    start = len(before)
+    while start > 0 and not before[start - 1].isspace() and before[start - 1] not in ",;:(":
+        start -= 1
+    return start, before[start:]
+
+
+def _right_operand(text: str, start: int) -> tuple[int, str]:
+    """The expression after a relation sign: tokens up to the first prose word or clause punctuation."""
+    cursor, pieces = start, []
+    for match in re.finditer(r"\S+", text[start:]):
+        token = match.group(0)
+        word = token.strip(",;:.!?")
+        is_prose = re.fullmatch(r"[a-z]{3,}", word) is not None and word not in _FUNCTION_NAMES
+        if is_prose or (len(word) > 1 and word.lower() in STOPWORDS):
+            break
+        pieces.append(word)
+        cursor = start + match.end()
+        if token != word:
+            break
+    return cursor, " ".join(pieces)
+
+
+def _split_math(expression: str, named_symbols: frozenset[str], *, left_side: bool) -> list[str]:
+    """Symbols of an expression: "ρvL/μ" → ρ, v, L, μ; "v_0" stays whole, and so does "Re" or "KE" alone on a
+    left side or named there elsewhere in the note ("Fd" on a right side is F·d); function names are dropped."""
+    symbols: list[str] = []
+    for match in _MATH_RUN.finditer(expression):
+        run = match.group(0)
+        core = run[1:] if run.startswith("Δ") else run
+        letters = re.match(rf"{_LETTER}+", core).group(0)
+        subscript = core[len(letters) :]
+        if letters in _FUNCTION_NAMES:
+            continue
+        whole_name = left_side and re.fullmatch(r"[A-Z][a-z]{1,2}|[A-Z]{2,3}", letters) is not None
+        if len(letters) == 1 or whole_name or letters in named_symbols:
+            symbols.append(letters + subscript)
+        else:
+            symbols.extend(letters[:-1])
+            symbols.append(letters[-1] + subscript)
+    return symbols
+
+
+def _prose_symbols(prose: str, named_symbols: frozenset[str]) -> set[str]:
+    prose = _LIST_MARKER.sub(" ", prose)
+    found: set[str] = set()
+    for match in _PROSE_SYMBOL.finditer(prose):
+        symbol = match.group(0)
+        base = symbol.removeprefix("Δ") or symbol
+        if base in {"a", "A", "I"} or _is_label(prose, match.start()) or _is_unit(prose, match, base):
+            continue
+        found.add(base)
+    for symbol in named_symbols:
+        if re.search(rf"(?<![\w'\\]){re.escape(symbol)}(?![\w(])", prose):
+            found.add(symbol)
+    return found
+
+
+def _is_label(prose: str, start: int) -> bool:
+    before = prose[:start].split()
+    return bool(before) and before[-1].lower().strip(",:") in _LABEL_WORDS
+
+
+def _is_unit(prose: str, match: re.Match[str], base: str) -> bool:
+    if base not in UNIT_SYMBOLS:
+        return False
+    before = prose[: match.start()].rstrip()
+    after = prose[match.end() :].lstrip()
+    if before[-1:] in {"/", "·", "*"} or after[:1] in {"/", "·", "^", "*"}:
+        return True
+    words = before.split()
+    return bool(words) and words[-1].lower() in {"in", "of", "per", "units", "unit"}
+
+
+def _defined_symbols(text: str) -> set[str]:
+    found: set[str] = set()
+    for pattern in (_SYMBOL_DEFINED_BEFORE, _WE_CALL_SYMBOL, _DENOTED_BY):
+        for match in pattern.finditer(text):
+            found.update(group for group in match.groups() if group)
+    for match in _LET.finditer(text):
+        found.update(_symbols_of_list(match.group(1)))
+    where = _WHERE.search(text)
+    if where:
+        for match in _WHERE_SYMBOLS.finditer(where.group(1)):
+            found.update(_symbols_of_list(match.group(1)))
+    for match in _APPOSITIVE.finditer(text):
+        symbol = match.groups()[-1]
+        noun = match.group("noun").lower()
+        if noun not in STOPWORDS and noun not in _LABEL_WORDS and symbol not in {"a", "A", "I"}:
+            found.add(symbol)
+    return {symbol.removeprefix("Δ") or symbol for symbol in found if symbol != "I"}
+
+
+def _symbols_of_list(listed: str) -> list[str]:
+    return [part for part in re.split(r"\s*,\s*|\s+and\s+", listed.strip()) if part]
+
+
+def _defined_phrases(text: str) -> set[str]:
+    found: set[str] = set()
+    for pattern in (_PHRASE_DEFINED_BEFORE, _CALLED):
+        for match in pattern.finditer(text):
+            for group in match.groups():
+                phrase = _trim_phrase(group) if group else None
+                if phrase:
+                    found.add(phrase)
+    return found
+
+
+def _trim_phrase(phrase: str) -> str | None:
+    """A phrase as a defined term: lower-case, leading articles and trailing clause words dropped; a lone symbol
+    is left to the symbol rules."""
+    words = phrase.split()
+    while words and words[0].lower() in STOPWORDS:
+        words = words[1:]
+    for position, word in enumerate(words):
+        if word.lower() in _PHRASE_STOP:
+            words = words[:position]
+            break
+    words = words[:_MAX_PHRASE_WORDS]
+    while words and re.fullmatch(_SYM, words[-1]) and not (len(words[-1]) > 3 and words[-1].islower()):
+        words = words[:-1]  # "the Reynolds number Re": the symbol is the appositive's, not the phrase's
+    if not words or (len(words) == 1 and len(words[0]) <= 3):
+        return None
+    return " ".join(word.strip("'").lower() for word in words)
+
+
+def _is_phrase(term: str) -> bool:
+    return " " in term or (len(term) > 3 and term.islower())
+
+
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    words = [re.escape(word) for word in phrase.split()]
+    return re.compile(r"(?<![\w-])" + r"[\s-]+".join(words) + r"(?:s|es)?(?![\w-])", re.IGNORECASE)
+
+
+def _needs_no_definition(symbol: str) -> bool:
+    return symbol in CONVENTIONAL_SYMBOLS or symbol.isdigit()

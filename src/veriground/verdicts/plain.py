@@ -1,0 +1,107 @@
+"""A verdict in plain words: the rule that fired and the values it read -> one sentence a student or an analyst
+reads first ("The source gives 9.8 m/s2; your text says 98 m/s^2."). Codes, probabilities and thresholds stay in
+the rationale, one click away; nothing here names a rule, a reason code or a raw probability.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from veriground.schema import DecisionInputs, EvidenceChunk, NLISignal, NumericSignal
+from veriground.verdicts.rules import Decision
+
+_MAX_QUOTE = 160
+
+
+@dataclass(frozen=True)
+class _Facts:
+    inputs: DecisionInputs
+    numeric: NumericSignal | None
+    supporting: dict[str, str]  # passage id -> its most supportive sentence
+    refuting: dict[str, str]  # passage id -> its most refuting sentence
+
+    def quote(self, passage_id: str | None, refuting: bool = False) -> str:
+        text = " ".join(((self.refuting if refuting else self.supporting).get(passage_id or "") or "").split())
+        text = text.rstrip(".")
+        if not text:
+            return ""
+        return f': "{text[:_MAX_QUOTE]}{"…" if len(text) > _MAX_QUOTE else ""}"'
+
+
+def explain_plainly(
+    decision: Decision,
+    numeric: NumericSignal | None = None,
+    signals: Sequence[NLISignal] = (),
+    chunks: Sequence[EvidenceChunk] = (),
+) -> str:
+    """One sentence for the reader, quoting the sentence of the passage that decided when there is one."""
+    supporting, refuting = _unit_texts(signals, chunks)
+    facts = _Facts(decision.inputs, numeric, supporting, refuting)
+    writer = _SENTENCES.get(decision.rule)
+    return writer(facts) if writer else "See the details for why."
+
+
+def _unit_texts(signals: Sequence[NLISignal], chunks: Sequence[EvidenceChunk]) -> tuple[dict[str, str], dict[str, str]]:
+    texts = {chunk.passage_id: chunk.text for chunk in chunks}
+    supporting, refuting = {}, {}
+    for signal in signals:
+        if not signal.units or signal.passage_id not in texts:
+            continue
+        text = texts[signal.passage_id]
+        best = signal.units[0]
+        worst = max(signal.units, key=lambda unit: unit.refute_prob)
+        supporting[signal.passage_id] = text[best.char_start : best.char_end]
+        refuting[signal.passage_id] = text[worst.char_start : worst.char_end]
+    return supporting, refuting
+
+
+def _numbers(facts: _Facts) -> str:
+    if facts.numeric is None or not facts.numeric.mismatches:
+        return "The source gives a different number."
+    claim, _, evidence = facts.numeric.mismatches[0].removeprefix("claim ").partition(" vs evidence ")
+    return f"The source gives {evidence}; your text says {claim}."
+
+
+def _sources(count: int) -> str:
+    return "one source" if count == 1 else f"{count} independent sources"
+
+
+def _formal(facts: _Facts) -> str:
+    reason = facts.inputs.formal_mismatches[0]
+    return reason[:1].upper() + reason[1:] + "."
+
+
+def _quoted(facts: _Facts) -> str:
+    first = facts.inputs.quoting_passages[0] if facts.inputs.quoting_passages else None
+    return f"The source says this word for word{facts.quote(first)}."
+
+
+def _against(facts: _Facts) -> str:
+    return facts.quote(facts.inputs.strongest_contradiction_passage, refuting=True)
+
+
+_SENTENCES = {
+    "dangling-citation": lambda f: f"It cites {', '.join(f.inputs.dangling_citations)}, which does not exist.",
+    "no-evidence": lambda f: "Nothing in the corpus is about this.",
+    "numeric-mismatch": _numbers,
+    "formal-mismatch": _formal,
+    "llm-judge-contradicted": lambda f: "The reviewing model reads the source as saying otherwise.",
+    "nli-unavailable": lambda f: "This could not be checked, so it is not counted as supported.",
+    "quoted": _quoted,
+    "quote-disputed": lambda f: f"One source says this word for word, but another says otherwise{_against(f)}.",
+    "contradicted": lambda f: f"The source says otherwise{_against(f)}.",
+    "low-entailment": lambda f: "No passage in the corpus says this.",
+    "weak-support": lambda f: (
+        f"The corpus only partly supports this; the closest passage{f.quote(f.inputs.strongest_entailment_passage)}."
+    ),
+    "insufficient-sources": lambda f: f"Only {_sources(f.inputs.entailing_sources)} supports this; more are required.",
+    "conflicting-verdicts": lambda f: f"Sources disagree: one supports this, another says otherwise{_against(f)}.",
+    "high-contradiction": lambda f: "The same passage seems to both support and contradict this; read it.",
+    "evidence-conflict": lambda f: "The sources that support this contradict each other; see the evidence conflicts.",
+    "out-of-scope": lambda f: f"The corpus supports this, but it is beyond the chosen scope ({f.inputs.out_of_scope}).",
+    "llm-judge-disagrees": lambda f: "The corpus seems to support this, but the reviewing model disagrees.",
+    "sufficient-evidence": lambda f: (
+        f"Supported by {_sources(f.inputs.entailing_sources)}{f.quote(f.inputs.strongest_entailment_passage)}."
+    ),
+}

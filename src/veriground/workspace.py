@@ -1,0 +1,397 @@
+"""The public Python API: a `Workspace` is one corpus directory and one resolved `Config`, with the backends they
+imply (store, retriever, NLI, LLM) built on first use and reused after.
+
+    with Workspace.open("my-corpus") as ws:
+        ws.ingest(["notes/"])
+        report = ws.verify("Kinetic energy is half the mass times the speed squared.")
+
+Every method returns the schema records the CLI prints with --json, and raises only VerigroundError subclasses
+for bad input. A Workspace holds a SQLite connection: use it from the thread that opened it (the service does the
+same with its one engine thread).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import ValidationError
+
+from veriground.config import Config, load_config
+from veriground.errors import ConfigError, InputTextError, InputTooLargeError, StoreError
+from veriground.schema import Claim, EvidenceChunk, EvidencePack, PackPassage
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from veriground.backends.protocols import LLM, NLIModel
+    from veriground.corpus.store import CorpusStore
+    from veriground.evidence.gather import EvidenceSource
+    from veriground.retrieval.search import CorpusRetriever
+    from veriground.schema import GroundedAnswer, IngestItem, IngestReport, VerificationReport
+
+# Keyword overrides name a config key with a double underscore, as VERIGROUND_<SECTION>__<KEY> does:
+# Workspace.open(retrieval__top_k=10) sets retrieval.top_k.
+OVERRIDE_SEPARATOR = "__"
+# Claims given as plain strings are verified as given (no sentence splitting): their extraction method says so.
+GIVEN_CLAIMS_METHOD = "given_by_caller.v1"
+# Given claims are joined into one text the report can show; a blank line keeps each its own paragraph.
+GIVEN_CLAIMS_SEPARATOR = "\n\n"
+_UNSET: Any = object()  # a cached backend that may legitimately be None (no LLM configured)
+
+
+class Workspace:
+    """One corpus and one config: ingest, search, verify and ask, returning schema records.
+
+    Build it with `Workspace.open(...)`; close it (or use `with`) to release the corpus store and the LLM client.
+    """
+
+    def __init__(self, config: Config) -> None:
+        self._config = config
+        self._store: CorpusStore | None = None
+        self._retriever: CorpusRetriever | None = None
+        self._nli: NLIModel | None = None
+        self._llm: LLM | None = _UNSET
+        self._judge: LLM | None = _UNSET
+        self._closed = False
+
+    @classmethod
+    def open(
+        cls,
+        corpus_dir: str | os.PathLike[str] | None = None,
+        config: Config | str | os.PathLike[str] | None = None,
+        **overrides: Any,
+    ) -> Workspace:
+        """A workspace over `corpus_dir` (default: config corpus.dir, ./.veriground).
+
+        `config` is a `Config` used as given, or a TOML file read like `--config` (None: ./veriground.toml when
+        present); a file or None is then layered with the VERIGROUND_* environment, as the CLI does. `overrides`
+        set single keys last, `section__key=value` (e.g. `models__nli="lexical"`, `retrieval__top_k=10`).
+        Nothing is opened or loaded until a method needs it."""
+        dotted = _dotted(overrides)
+        if corpus_dir is not None:
+            dotted["corpus.dir"] = Path(corpus_dir)
+        if isinstance(config, Config):
+            return cls(_with_overrides(config, dotted))
+        if config is not None and not isinstance(config, (str, os.PathLike)):
+            raise ConfigError(
+                f"config must be a Config or the path of a TOML file, got {type(config).__name__}; "
+                "pass load_config(...) or a path such as 'veriground.toml'"
+            )
+        return cls(load_config(None if config is None else Path(config), dotted))
+
+    # --- what it is built from ------------------------------------------------------------------
+
+    @property
+    def config(self) -> Config:
+        """The resolved configuration every method uses (what reports record as the config)."""
+        return self._config
+
+    @property
+    def store(self) -> CorpusStore:
+        """The corpus store; it must exist (ingest creates it)."""
+        return self._open_store(create=False)
+
+    @property
+    def retriever(self) -> CorpusRetriever:
+        """The configured retriever (bm25, dense or hybrid, optionally reranked); `notes` lists fallbacks taken."""
+        if self._retriever is None:
+            from veriground.retrieval.search import build_retriever
+
+            self._retriever = build_retriever(self.store, self._config)
+        return self._retriever
+
+    @property
+    def nli(self) -> NLIModel:
+        """The NLI model verification judges with (config models.nli)."""
+        self._check_open()
+        if self._nli is None:
+            from veriground.backends.registry import build_nli
+
+            self._nli = build_nli(self._config.models)
+        return self._nli
+
+    @property
+    def llm(self) -> LLM | None:
+        """The chat model `ask` drafts with, or None when llm.base_url is unset (the extractive answerer)."""
+        self._check_open()
+        if self._llm is _UNSET:
+            from veriground.backends.openai_chat import build_llm
+
+            self._llm = build_llm(self._config)
+        return self._llm
+
+    @property
+    def judge(self) -> LLM | None:
+        """The tier-2 LLM judge of verification when llm.judge is on, else None."""
+        self._check_open()
+        if self._judge is _UNSET:
+            from veriground.backends.openai_chat import build_judge
+
+            self._judge = build_judge(self._config)
+        return self._judge
+
+    # --- the four verbs -------------------------------------------------------------------------
+
+    def ingest(
+        self,
+        paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]],
+        *,
+        prune: bool = False,
+        on_item: Callable[[IngestItem], None] | None = None,
+    ) -> IngestReport:
+        """Ingest files and folders (creating the corpus if needed); unchanged files are skipped, a file that
+        fails becomes a `failed` item. `prune`: also remove documents of these folders whose files are gone."""
+        from veriground.corpus.ingest import ingest_paths
+        from veriground.retrieval.search import BM25Retriever
+
+        targets = [Path(paths)] if isinstance(paths, (str, os.PathLike)) else [Path(path) for path in paths]
+        store = self._open_store(create=True)
+        report = ingest_paths(targets, store, self._config.ingest, on_item, prune=prune)
+        if self._retriever is not None:
+            indexed = self._retriever.passages_indexed()
+        else:  # counting needs only the BM25 index, never an embedder
+            indexed = len(BM25Retriever(store, self._config.retrieval).refresh().passage_ids)
+        return report.model_copy(update={"passages_indexed": indexed})
+
+    def search(self, query: str, k: int | None = None) -> list[EvidenceChunk]:
+        """The best `k` evidence passages for `query` (default retrieval.top_k), best first."""
+        return self.retriever.retrieve(query, k)
+
+    def verify(
+        self,
+        text: str | None = None,
+        *,
+        claims: Sequence[Claim] | Sequence[str] | None = None,
+        evidence: EvidencePack | Sequence[str] | Sequence[PackPassage] | Sequence[EvidenceChunk] | None = None,
+        question: str | None = None,
+    ) -> VerificationReport:
+        """Check `text` claim by claim, or `claims` as given, against the corpus or only against `evidence`.
+
+        `claims` are strings (each verified whole; no `text` then) or `Claim` records whose spans index `text`.
+        `evidence` is an EvidencePack, or a list of passage texts, PackPassages or EvidenceChunks (e.g. what
+        `search` returned). `question` is the question the text answers (default: the pack's query)."""
+        from veriground.engine import verify_claims, verify_text
+
+        records: list[Claim] | None = None
+        if claims is not None:
+            text, records = self._given_claims(text, claims)
+        elif text is None:
+            raise InputTextError("verify needs text or claims; e.g. ws.verify('Water boils at 100 °C.')")
+        source, pack_query = self._evidence_source(evidence)
+        query = question if question is not None else pack_query
+        nli, judge = self.nli, self.judge
+        if records is None:
+            return verify_text(text, config=self._config, source=source, nli=nli, query=query, judge=judge)
+        return verify_claims(text, records, config=self._config, source=source, nli=nli, query=query, judge=judge)
+
+    def ask(self, question: str, **filters: str) -> GroundedAnswer:
+        """A cited answer from the corpus, or an abstention that says why; `filters`: doc=<doc id or folder>,
+        source=<source id>, source_type=<type>."""
+        from veriground.answering.pipeline import FILTER_KEYS, AnswerBackends, answer_question, parse_filters
+
+        unknown = sorted(set(filters) - set(FILTER_KEYS))
+        if unknown:
+            raise InputTextError(
+                f"ask() filters are {', '.join(FILTER_KEYS)}; got {', '.join(unknown)}; "
+                "e.g. ws.ask(question, source_type='textbook')"
+            )
+        parsed = parse_filters([f"{key}={value}" for key, value in filters.items()])
+        backends = AnswerBackends(store=self.store, retriever=self.retriever, nli=self.nli, llm=self.llm)
+        return answer_question(question, config=self._config, backends=backends, filters=parsed)
+
+    # --- lifetime -------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Release the corpus store and the LLM clients; calling it again does nothing."""
+        if self._closed:
+            return
+        self._closed = True
+        for client in {id(llm): llm for llm in (self._llm, self._judge) if llm not in (None, _UNSET)}.values():
+            close = getattr(client, "close", None)
+            if close is not None:
+                close()
+        if self._store is not None:
+            self._store.close()
+        self._store = self._retriever = self._nli = None
+
+    def __enter__(self) -> Workspace:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        state = "closed" if self._closed else "open"
+        return f"Workspace(corpus_dir={str(self._config.corpus.dir)!r}, {state})"
+
+    # --- helpers --------------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError(
+                f"the workspace over {self._config.corpus.dir} is closed; open a new one with Workspace.open(...)"
+            )
+
+    def _open_store(self, *, create: bool) -> CorpusStore:
+        self._check_open()
+        if self._store is None:
+            from veriground.corpus.store import CorpusStore
+
+            self._store = CorpusStore(self._config.corpus.dir, create=create)
+        return self._store
+
+    def _corpus_exists(self) -> bool:
+        from veriground.corpus.store import DB_FILE_NAME
+
+        return self._store is not None or (self._config.corpus.dir / DB_FILE_NAME).is_file()
+
+    def _evidence_source(self, evidence: object) -> tuple[EvidenceSource, str | None]:
+        """The corpus (evidence None) or exactly the given passages; and the pack's query, if it has one."""
+        from veriground.evidence.gather import CorpusEvidence, PackEvidence
+        from veriground.evidence.pack import complete_pack
+
+        if evidence is None:
+            return CorpusEvidence(self.store, self._config.retrieval, self.retriever), None
+        if isinstance(evidence, EvidencePack):
+            pack = evidence
+        else:
+            items = _as_list(evidence, "evidence")
+            if all(isinstance(item, EvidenceChunk) for item in items):
+                return PackEvidence(items, self._config.retrieval), None
+            pack = EvidencePack(passages=tuple(_pack_passage(item) for item in items))
+        resolve = (lambda passage_id: self.store.passage(passage_id).text) if self._corpus_exists() else None
+        return PackEvidence(complete_pack(pack, resolve), self._config.retrieval), pack.query
+
+    def _given_claims(self, text: str | None, claims: object) -> tuple[str, list[Claim]]:
+        """(the text the claims index, the claims): Claim records as given, strings as one claim each; held to
+        the limits verify_text applies to a text."""
+        from veriground.text_input import check_encodable
+
+        items = _as_list(claims, "claims")
+        limits = self._config.verification
+        if len(items) > limits.max_claims:
+            raise InputTooLargeError(
+                f"{len(items):,} claims given, over verification.max_claims={limits.max_claims:,}; "
+                "verify them in batches or raise the limit (verification__max_claims=...)"
+            )
+        if all(isinstance(item, Claim) for item in items):
+            if text is None:
+                raise InputTextError(
+                    "Claim records index the text they came from; pass it too: ws.verify(text, claims=claims)"
+                )
+            records = _checked_records(text, items)
+        elif not all(isinstance(item, str) for item in items):
+            raise InputTextError("claims must be all strings or all Claim records, not a mix; convert them first")
+        elif text is not None:
+            raise InputTextError("claims given as strings are the text to verify; pass either text or claims")
+        else:
+            text, records = _claims_from_strings(items)
+        check_encodable(text, "the text the claims index")
+        if len(text) > limits.max_input_chars:
+            raise InputTooLargeError(
+                f"the claims have {len(text):,} characters, over verification.max_input_chars="
+                f"{limits.max_input_chars:,}; verify them in batches or raise verification__max_input_chars"
+            )
+        return text, records
+
+
+def _checked_records(text: str, claims: Sequence[Claim]) -> list[Claim]:
+    """Claim records whose ids are unique and whose spans lie inside `text`, as the report needs them."""
+    seen: set[str] = set()
+    for claim in claims:
+        start, end = claim.answer_char_span
+        if not 0 <= start <= end <= len(text):
+            raise InputTextError(
+                f"claim {claim.claim_id!r} spans {start}..{end}, outside the text's {len(text)} characters; "
+                "pass the text its answer_char_span indexes"
+            )
+        if claim.claim_id in seen:
+            raise InputTextError(f"claim id {claim.claim_id!r} is given twice; give each claim its own id")
+        seen.add(claim.claim_id)
+    return list(claims)
+
+
+def _claims_from_strings(texts: Sequence[str]) -> tuple[str, list[Claim]]:
+    """Join given claim strings into one text and make each one claim spanning its own part of it."""
+    from veriground.claims import classify_claim
+    from veriground.engine import answer_id_of
+    from veriground.text_input import check_encodable
+
+    stripped = [claim.strip() for claim in texts]
+    for number, claim in enumerate(stripped, start=1):
+        check_encodable(claim, f"claim {number}")
+        if not claim:
+            raise InputTextError(f"claim {number} is empty; remove it or give it text")
+    text = GIVEN_CLAIMS_SEPARATOR.join(stripped)
+    answer_id = answer_id_of(text)
+    claims, offset = [], 0
+    for number, claim in enumerate(stripped, start=1):
+        claims.append(
+            Claim(
+                claim_id=f"c_{number:04d}",
+                answer_id=answer_id,
+                text=claim,
+                answer_char_span=(offset, offset + len(claim)),
+                extraction_method=GIVEN_CLAIMS_METHOD,
+                claim_type=classify_claim(claim),
+            )
+        )
+        offset += len(claim) + len(GIVEN_CLAIMS_SEPARATOR)
+    return text, claims
+
+
+def _as_list(value: object, name: str) -> list[Any]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise InputTextError(f"{name} must be a list, got {type(value).__name__}; wrap a single item: [item]")
+    items = list(value)
+    if not items:
+        raise InputTextError(f"{name} is an empty list; give at least one item")
+    return items
+
+
+def _pack_passage(item: object) -> PackPassage:
+    if isinstance(item, PackPassage):
+        return item
+    if isinstance(item, str):
+        return PackPassage(text=item)
+    raise InputTextError(
+        f"an evidence passage must be a str, PackPassage or EvidenceChunk, got {type(item).__name__}; "
+        "or pass an EvidencePack"
+    )
+
+
+def _dotted(overrides: Mapping[str, Any]) -> dict[str, Any]:
+    """{"retrieval__top_k": 10} -> {"retrieval.top_k": 10}; None values mean "not given", as with flags."""
+    dotted: dict[str, Any] = {}
+    for name, value in overrides.items():
+        section, separator, key = name.partition(OVERRIDE_SEPARATOR)
+        if not separator or not section or not key:
+            raise ConfigError(f"override {name}= names no config key; write section__key, e.g. retrieval__top_k=10")
+        if value is not None:
+            dotted[f"{section}.{key}"] = value
+    return dotted
+
+
+def _with_overrides(config: Config, dotted: Mapping[str, Any]) -> Config:
+    """`config` with the dotted keys replaced, validated as load_config validates (no file, no environment)."""
+    if not dotted:
+        return config
+    data = config.model_dump()
+    for key, value in dotted.items():
+        section, _, field = key.partition(".")
+        if section not in data:
+            known = ", ".join(Config.model_fields)
+            raise ConfigError(f"unknown config section {section!r} in override {key}; known sections: {known}")
+        data[section][field] = value
+    try:
+        return Config.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        key = ".".join(str(part) for part in first["loc"])
+        raise ConfigError(
+            f"override {key}: {first['msg'].lower()}, got {first.get('input')!r}; see `veriground config` "
+            "for the valid keys and values"
+        ) from None
