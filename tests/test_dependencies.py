@@ -82,6 +82,16 @@ def test_warnings_come_in_text_order():
         ("Quicksort runs in O(n log n) time; x and y are coordinates on the x-axis.", set(), set()),
         ("Go from point A to point B, see (b) and Figure C.", set(), set()),
         ("The Sun is a star, and I think a star is hot.", set(), set()),
+        ("The weight is represented by W.", {"W"}, set()),
+        ("The acceleration due to gravity is g, so a = g here.", {"g", "a"}, set()),
+        ("The event, call it E for even, is a set.", {"E"}, set()),
+        ("Merging the two sorted arrays a0 and a1 is easy.", {"a0", "a1"}, set()),
+        ("The force is F = IℓBsinθ on the wire.", {"F"}, {"I", "ℓ", "B", "θ"}),
+        ("The search ends when u = nil.", set(), {"u"}),
+        ("A car accelerates at a few m/s2 at most.", set(), set()),
+        ("See [the guide](https://docs.example.org/d/1ow1VIwSz/edit) and https://x.org/A_b.", set(), set()),
+        ("The GSA IT Chief of > Staff signs it.", set(), set()),
+        ("Then count the two C's in the word.", set(), set()),
     ],
 )
 def test_definitions_and_uses(text, defined, used):

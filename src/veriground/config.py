@@ -125,6 +125,10 @@ class VerificationConfig(Section):
     # `atomic`: split sentences into atomic claims (claims/atomicity.py); false: one claim per sentence.
     contradictions: bool = True
     atomic: bool = True
+    # Seed 000 §2.5: find terms a claim uses before (or without) a definition (claims/dependencies.py); with
+    # strict_dependencies such a claim is at most Low Confidence and its confidence is capped at 0.65.
+    dependencies: bool = True
+    strict_dependencies: bool = False
     # Issue 17: the domain profile (src/veriground/domains/profiles.py) that picks the formal checks, the claim
     # types in scope and per-domain threshold overrides.
     domain: Literal["general", "physics", "discrete_math", "algorithms", "policy"] = "general"

@@ -14,6 +14,7 @@ from typing import Literal
 from veriground import __version__
 from veriground.backends.protocols import LLM, NLIModel
 from veriground.claims import extract_claims
+from veriground.claims.dependencies import defines_term, find_dependency_warnings
 from veriground.claims.whole_sentences import join_atoms
 from veriground.config import Config
 from veriground.domains import (
@@ -39,6 +40,7 @@ from veriground.schema import (
     ClaimReport,
     ClaimSignals,
     DecisionInputs,
+    DependencyWarning,
     EvidenceChunk,
     EvidenceConflict,
     EvidenceJudgement,
@@ -154,6 +156,7 @@ def verify_claims(
         claim.claim_id: [span for chunk in evidence[claim.claim_id] for span in align_sentences(claim.text, chunk)]
         for claim in claims
     }
+    dependencies = _dependency_warnings(claims, source, config)
     clock.lap("evidence")
     hypotheses = {} if query is None else contextual_hypotheses(claims, query)
     nli_signals = judge_evidence(claims, evidence, nli, aggregator, hypotheses)
@@ -186,7 +189,9 @@ def verify_claims(
     for claim in claims:
         chunks, signals = evidence[claim.claim_id], all_signals[claim.claim_id]
         claim_conflicts = all_conflicts[claim.claim_id]
-        inputs = _decision_inputs(chunks, signals, claim_conflicts, config, sentences[claim.claim_id])
+        inputs = _decision_inputs(chunks, signals, claim_conflicts, config, sentences[claim.claim_id]).model_copy(
+            update={"dependency_warning": next((w.reason for w in dependencies.get(claim.claim_id, ())), None)}
+        )
         decision = decide(inputs, config.verification)
         claim_decision = ClaimDecision(
             claim_id=claim.claim_id,
@@ -223,6 +228,7 @@ def verify_claims(
             signals=signals,
             conflicts=claim_conflicts,
             mitigation=rewritten.mitigation[claim.claim_id],
+            dependency_warnings=tuple(dependencies.get(claim.claim_id, ())),
         )
         for claim, claim_decision, decision, chunks, pair, signals, claim_conflicts in reports
     )
@@ -369,6 +375,23 @@ def _profile_hooks(claim_text: str, evidence_texts: Sequence[str], profile: Doma
         check_quality(claim_text, profile),
     )
     return tuple(signal for signal in signals if signal.status == "computed" and signal.outcome != "ok")
+
+
+def _dependency_warnings(
+    claims: Sequence[Claim], source: EvidenceSource, config: Config
+) -> dict[str, list[DependencyWarning]]:
+    """Seed 000 §2.5 per claim id; a term the text never defines is checked against the corpus's own definitions."""
+    if not config.verification.dependencies:
+        return {}
+
+    def corpus_defines(term: str) -> bool:
+        [found] = source.gather([(f"{term} is defined as", ())])
+        return any(defines_term(chunk.text, term) for chunk in found)
+
+    by_claim: dict[str, list[DependencyWarning]] = {}
+    for warning in find_dependency_warnings(claims, corpus_defines):
+        by_claim.setdefault(warning.claim_id, []).append(warning)
+    return by_claim
 
 
 def source_sentences(text: str, claims: Sequence[Claim]) -> dict[str, str]:

@@ -68,6 +68,7 @@ class RejectionReason(StrEnum):
     EVIDENCE_CONFLICT = "evidence_conflict"
     FORMAL_MISMATCH = "formal_mismatch"  # units, dimensions, an equation or a complexity bound disagree
     OUT_OF_SCOPE = "out_of_scope"  # beyond the domain profile's scope
+    DEPENDENCY_WARNING = "dependency_warning"  # uses a term before or without its definition (strict mode)
 
 
 class ClaimType(StrEnum):
@@ -463,6 +464,7 @@ class DecisionInputs(Record):
     contradiction_outside_quotes: bool = False  # the most contradicting passage is independent of every quoting one
     formal_mismatches: tuple[str, ...] = ()  # one line per failed formal check (signals/formal.py)
     out_of_scope: str | None = None  # why the claim is beyond the domain profile's scope
+    dependency_warning: str | None = None  # the first term it uses before or without a definition
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed
@@ -577,6 +579,7 @@ class ClaimReport(Record):
     signals: ClaimSignals
     conflicts: tuple[EvidenceConflict, ...] = ()
     mitigation: Mitigation
+    dependency_warnings: tuple[DependencyWarning, ...] = ()  # terms this claim uses before or without a definition
 
 
 class ChatMessage(Record):

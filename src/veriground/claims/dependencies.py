@@ -11,12 +11,15 @@ refers to", "let X be", "we call X", "is called / known as X", "where X is …",
 
 What warns, and why:
   - forward_reference: any defined term (symbol or phrase) that an earlier claim uses; one warning per term, at
-    its first use, naming the defining claim.
-  - undefined / defined_in_corpus_only: only symbols. A phrase is readable words; a bare "F" is not.
-  - never: O(…)/Θ(…)/Ω(…) bounds (standard notation), the conventional symbols x, y, z, n, i, e, π (generic
-    unknowns, a count, the imaginary unit, Euler's number), the words "a", "A", "I" in prose, units after a number
-    or after "in/of/per" ("measured in m/s"), labels ("point A", "Figure B", "(b)"), hyphenated words
-    ("x-axis"), acronyms and capitalised words (proper names, sentence openers).
+    its first use, naming the defining claim. The pieces of one split sentence count as one position, so
+    "Re = ρvL/μ …, where ρ is the density" is not a forward reference of ρ.
+  - undefined / defined_in_corpus_only: only symbols, one warning per symbol at its first use. A phrase is
+    readable words; a bare "F" is not.
+  - never: O(…)/Θ(…)/Ω(…) bounds (standard notation), the conventional symbols x, y, z, n, i, e, π and a lone Δ
+    (generic unknowns, a count, the imaginary unit, Euler's number, the difference operator), the words "a",
+    "A", "I" in prose (in an equation "a" is a symbol), units after a number or after "in/of/per" or in a
+    compound ("measured in m/s"), labels ("point A", "Figure B", "(b)"), hyphenated words ("x-axis"), links,
+    acronyms and capitalised words (proper names, sentence openers), relation signs between words ("of > Staff").
 
 Seed 000's pseudocode records the *first occurrence* of each term as its definition and then warns when
 `claim_id < defining_claim_id`; in an in-order pass every later claim has a larger id than the recorded one,
@@ -32,18 +35,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from veriground.schema import Claim, DependencyWarning
-from veriground.signals.coverage import extract_entities
 from veriground.signals.quantities import remove_quantities
 from veriground.signals.terms import STOPWORDS
 
-_GREEK_NAMES = (
+_GREEK_NAME_LIST = (
     "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon "
     "phi chi psi omega"
-).split()
+)
+_GREEK_NAMES = _GREEK_NAME_LIST.split()
 # LaTeX Greek commands become the letters they print, so "$\rho$" and "ρ" are one symbol.
 _UNICODE_NAME = {"lambda": "LAMDA"}  # Unicode spells it without the b
 _LATEX_GREEK = {
-    **{name: unicodedata.lookup(f"GREEK SMALL LETTER {_UNICODE_NAME.get(name, name.upper())}") for name in _GREEK_NAMES},
+    **{
+        name: unicodedata.lookup(f"GREEK SMALL LETTER {_UNICODE_NAME.get(name, name.upper())}") for name in _GREEK_NAMES
+    },
     **{
         name.capitalize(): unicodedata.lookup(f"GREEK CAPITAL LETTER {_UNICODE_NAME.get(name, name.upper())}")
         for name in _GREEK_NAMES
@@ -53,33 +58,43 @@ _LATEX_COMMAND = re.compile(r"\\([A-Za-z]+)")
 _LATEX_NOISE = re.compile(r"[${}]|\\[,;!:]")
 
 # Symbols every reader knows without a definition (decided for notes in physics, algorithms and discrete math):
-# x, y, z are generic unknowns/coordinates, n a count, i the imaginary unit or an index, e Euler's number, π.
-CONVENTIONAL_SYMBOLS = frozenset({"x", "y", "z", "n", "i", "e", "π"})
+# x, y, z are generic unknowns/coordinates, n a count, i the imaginary unit or an index, e Euler's number, π, and
+# a lone Δ is the difference operator ("Δ^3-constant").
+CONVENTIONAL_SYMBOLS = frozenset({"x", "y", "z", "n", "i", "e", "π", "Δ"})
 # SI and common unit symbols: no warning where they read as units (after "in/of/per", or in "m/s", "kg·m^2").
-UNIT_SYMBOLS = frozenset(
-    "m s kg g N J W Pa Hz K V A C mol cd cm mm km L mL h min eV Ω T Wb F H lb ft in mi".split()
-)
+_UNIT_LIST = "m s kg g N J W Pa Hz K V A C mol cd cm mm km L mL h min eV Ω T Wb F H lb ft in mi"
+UNIT_SYMBOLS = frozenset(_UNIT_LIST.split())
 # A single capital after one of these words is a label, not a variable: "point A", "Appendix B", "plan C".
-_LABEL_WORDS = frozenset(
+_LABEL_LIST = (
     "point points option plan type part appendix section figure fig table class grade vitamin step case schedule "
-    "form level tier version exhibit item group team building row column chapter model phase stage".split()
+    "form level tier version exhibit item group team building row column chapter model phase stage"
 )
+_LABEL_WORDS = frozenset(_LABEL_LIST.split())
 # Words that make "X = …" a condition on X rather than its definition.
-_CONDITION_WORDS = frozenset("if when whenever unless while until once as since because whether".split())
+_CONDITION_LIST = "if when whenever unless while until once since because whether"  # not "as": "defined as Re = …"
+_CONDITION_WORDS = frozenset(_CONDITION_LIST.split())
 # Function names inside an expression are not symbols: "sin θ", "log n".
-_FUNCTION_NAMES = frozenset("sin cos tan cot sec csc sinh cosh tanh log ln lg exp max min lim sqrt mod gcd det".split())
+_FUNCTION_LIST = "sin cos tan cot sec csc sinh cosh tanh log ln lg exp max min lim sqrt mod gcd det"
+_FUNCTION_NAMES = frozenset(_FUNCTION_LIST.split())
+# Pseudocode constants: "u = nil" compares u with nothing, it does not use n, i and l.
+_CONSTANT_WORDS = frozenset({"nil", "null", "nan", "inf"})
 _MAX_PHRASE_WORDS = 4  # a named concept is at most this many words ("specific heat capacity of water")
 
-_LETTER = r"[A-Za-zΑ-Ωα-ω]"
-_SUBSCRIPT = r"(?:_\{?\w+\}?|\d|')?"
+_LETTER = r"[A-Za-zΑ-Ωα-ωℓ]"
+_SUBSCRIPT = r"(?:_\{?\w+\}?|_\([^()\s]*\)|\d|')?"  # v_0, v_{max}, W_(net), x2, v'"
 # One symbol token: an optional Δ, a letter, an optional subscript/digit/prime, not part of a longer word.
-_SYMBOL = rf"(?<![\w'\\.-])Δ?{_LETTER}{_SUBSCRIPT}(?![\w(-])(?!\.\w)"
+_SYMBOL = rf"(?<![\w'\\.-])Δ?{_LETTER}{_SUBSCRIPT}(?![\w(-])(?!\.\w)(?!'\w)"
 _PROSE_SYMBOL = re.compile(_SYMBOL)
 _BIG_O = re.compile(r"(?<!\w)[OΘΩoω]\([^()]*(?:\([^()]*\)[^()]*)*\)")
 _RELATION = re.compile(r"(?<![=<>!:≤≥])(:=|=|≡|≈|<|>|≤|≥|≠|∝)(?![=>])")
 _DEFINING_RELATIONS = frozenset({"=", ":=", "≡"})
+_PRODUCT_PIECE = re.compile("|".join(sorted(_FUNCTION_NAMES, key=len, reverse=True)) + "|.")
 _MATH_RUN = re.compile(rf"Δ?{_LETTER}+{_SUBSCRIPT}")
 _LIST_MARKER = re.compile(r"(?:^|[\s:;,])\(\s*[a-hA-H]\s*\)")
+# Links are not text: "…/d/1ow1VIwSz…/edit" would read as a dozen symbols.
+_LINK = re.compile(r"\bhttps?://\S+|\bwww\.\S+|\]\([^)\s]*\)|\S+@\S+\.\w+")
+# Windows-1252's right quote decoded as Latin-1 (U+0092) is an apostrophe in mis-encoded text: "the line\x92s".
+_CP1252_APOSTROPHE = "\x92"
 _ABBREVIATION = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf|a\.m|p\.m|U\.S)\.", re.IGNORECASE)
 
 # Definitional cues. A symbol is a lone symbol token; a phrase is one to four words.
@@ -91,14 +106,20 @@ _SYMBOL_DEFINED_BEFORE = re.compile(
 )
 _SYM_LIST = rf"((?:{_SYM}(?![\w(])(?:\s*,\s*|\s+and\s+))*{_SYM})(?![\w(])"
 _LET = re.compile(rf"(?i:\b(?:let|suppose|assume))\s+{_SYM_LIST}\s+(?:be|denote|represent|equal)\b")
-_WE_CALL_SYMBOL = re.compile(rf"(?i:\bwe\s+(?:call|define|denote|write|use))\s+{_SYM}(?![\w(])")
-_DENOTED_BY = re.compile(rf"\b(?:denoted|written|symbolised|symbolized|labelled|labeled)\s+(?:by\s+|as\s+)?{_SYM}(?![\w(])")
+_WE_CALL_SYMBOL = re.compile(
+    rf"(?i:\bwe\s+(?:call|define|denote|write|use)|\bcall\s+(?:it|this|that|them|these))\s+{_SYM}(?![\w(])"
+)
+# "the acceleration due to gravity is g, so …": a symbol that completes a copula names the subject.
+_IS_SYMBOL = re.compile(rf"\b(?:is|are)\s+{_SYM}(?=\s*[,.;:]|\s*$)")
+_DENOTED_BY = re.compile(
+    rf"\b(?:denoted|written|symbolised|symbolized|labelled|labeled|represented)\s+(?:by\s+|as\s+)?{_SYM}(?![\w(])"
+)
 _WHERE = re.compile(r"\bwhere\b(.*)", re.DOTALL)
 _WHERE_SYMBOLS = re.compile(rf"(?<![\w'\\]){_SYM_LIST}\s+(?:is|are|denotes?|represents?)\b")
 # "the density ρ", "with height h", "the joule (J)": a noun phrase after an article or preposition, then a symbol.
 _APPOSITIVE = re.compile(
     r"(?i:\b(?:the|a|an|its|this|our|with|at|of|for|by|in))\s+(?:[A-Za-z][\w-]*\s+){0,3}?(?P<noun>[a-z][\w-]{2,})"
-    rf"(?:\s*,\s*|\s+\(?|\s*\()\s*{_SYM}\)?(?=[\s,.;:)]|$)"
+    rf"(?:\s*,\s*|\s+\(?|\s*\()\s*(?![aAI]\b)(?P<symbols>{_SYM_LIST})\)?(?=[\s,.;:)]|$)"
 )
 _PHRASE_DEFINED_BEFORE = re.compile(
     rf"(?:^|[,;:]\s*|\b(?:the|a|an)\s+){_PHRASE}\s+(?:is|are)\s+defined\s+(?:as|to\s+be|by)\b"
@@ -111,16 +132,17 @@ _CALLED = re.compile(
     re.IGNORECASE,
 )
 # Words that end a named phrase: "is called laminar flow because …" names "laminar flow".
-_PHRASE_STOP = frozenset("because which that when if and or but while where in of for with by to on at as".split())
+_PHRASE_STOP_LIST = "because which that when if and or but while where in of for with by to on at as"
+_PHRASE_STOP = frozenset(_PHRASE_STOP_LIST.split())
 
 
 @dataclass(frozen=True)
 class ClaimTerms:
-    """What one claim defines and uses: symbols (case-sensitive) and phrases (lower-case)."""
+    """What one claim defines (symbols case-sensitive, phrases lower-case) and the symbols it uses; phrase uses
+    are found later, by matching the phrases some claim defines."""
 
     defined: frozenset[str]
     symbols_used: frozenset[str]
-    phrases: tuple[str, ...]  # capitalised and technical terms read by signals/coverage.extract_entities
 
 
 @dataclass(frozen=True)
@@ -150,12 +172,16 @@ def analyse_dependencies(
 ) -> DependencyAnalysis:
     """The warnings and every claim-to-definition link of the claims, read in the order given."""
     texts = [_plain(claim.text) for claim in claims]
-    named = frozenset(symbol for text in texts for symbol in _expression_symbols(text, frozenset())[0] if len(symbol) > 1)
+    named = frozenset(
+        symbol for text in texts for symbol in _expression_symbols(text, frozenset())[0] if len(symbol) > 1
+    )
     terms = [extract_claim_terms_plain(text, named) for text in texts]
     # The pieces of one split sentence ("…, where ρ is the density") share a position: a symbol defined in one
     # piece is not a forward reference of its sibling.
     group_position: dict[str, int] = {}
-    positions = [group_position.setdefault(claim.parent_claim_id or claim.claim_id, index) for index, claim in enumerate(claims)]
+    positions = [
+        group_position.setdefault(claim.parent_claim_id or claim.claim_id, index) for index, claim in enumerate(claims)
+    ]
 
     first_definition: dict[str, int] = {}
     for index, claim_terms in enumerate(terms):
@@ -194,7 +220,7 @@ def extract_claim_terms_plain(text: str, named_symbols: frozenset[str]) -> Claim
     symbols = set(expression_symbols) | _prose_symbols(prose, named_symbols)
     defined = set(defined_by_relation) | _defined_symbols(text) | _defined_phrases(text)
     symbols = {symbol for symbol in symbols if not _needs_no_definition(symbol)}
-    return ClaimTerms(frozenset(defined), frozenset(symbols - defined), tuple(extract_entities(text)))
+    return ClaimTerms(frozenset(defined), frozenset(symbols - defined))
 
 
 def _warning(
@@ -237,6 +263,7 @@ def _warning(
 
 def _plain(text: str) -> str:
     """Normalised text without numbers, units after numbers, citation markers, abbreviations or LaTeX markup."""
+    text = _LINK.sub(" ", text).replace(_CP1252_APOSTROPHE, "'")
     text = _LATEX_COMMAND.sub(lambda match: _LATEX_GREEK.get(match.group(1), " "), text)
     text = _LATEX_NOISE.sub(" ", text)
     return _ABBREVIATION.sub(" ", remove_quantities(text))
@@ -250,6 +277,8 @@ def _expression_symbols(text: str, named_symbols: frozenset[str]) -> tuple[set[s
     blanked = list(text)
     for match in _RELATION.finditer(text):
         left_start, left = _left_operand(text, match.start())
+        if not _is_math_token(left, named_symbols):
+            continue  # "Chief of > Staff", "-> see below": a relation sign between words is not math
         right_end, right = _right_operand(text, match.end())
         left_symbols = _split_math(left, named_symbols, left_side=True)
         symbols.update(left_symbols)
@@ -276,14 +305,26 @@ def _right_operand(text: str, start: int) -> tuple[int, str]:
     for match in re.finditer(r"\S+", text[start:]):
         token = match.group(0)
         word = token.strip(",;:.!?")
-        is_prose = re.fullmatch(r"[a-z]{3,}", word) is not None and word not in _FUNCTION_NAMES
-        if is_prose or (len(word) > 1 and word.lower() in STOPWORDS):
+        if not _is_math_token(word, frozenset()):
             break
         pieces.append(word)
         cursor = start + match.end()
         if token != word:
             break
     return cursor, " ".join(pieces)
+
+
+def _is_math_token(word: str, named_symbols: frozenset[str]) -> bool:
+    """Whether a token reads as math: operators, digits or Greek, a named symbol, or a run of at most three letters
+    that is not an English function word ("ma", "mgh", but not "of", "Staff" or "well-known")."""
+    word = word.strip(",;:.!?")
+    if word in named_symbols or word in _FUNCTION_NAMES or not any(char.isalpha() for char in word):
+        return True
+    if re.fullmatch(r"[A-Za-z]+(?:-[A-Za-z]+)+", word):
+        return False
+    if re.search(r"[\d^_/*+\-−·×√()\[\]{}|Α-Ωα-ω]", word):
+        return True
+    return len(word) == 1 or (len(word) <= 3 and word.lower() not in STOPWORDS)
 
 
 def _split_math(expression: str, named_symbols: frozenset[str], *, left_side: bool) -> list[str]:
@@ -295,14 +336,16 @@ def _split_math(expression: str, named_symbols: frozenset[str], *, left_side: bo
         core = run[1:] if run.startswith("Δ") else run
         letters = re.match(rf"{_LETTER}+", core).group(0)
         subscript = core[len(letters) :]
-        if letters in _FUNCTION_NAMES:
+        if letters in _FUNCTION_NAMES or letters in _CONSTANT_WORDS:
             continue
         whole_name = left_side and re.fullmatch(r"[A-Z][a-z]{1,2}|[A-Z]{2,3}", letters) is not None
         if len(letters) == 1 or whole_name or letters in named_symbols:
             symbols.append(letters + subscript)
-        else:
-            symbols.extend(letters[:-1])
-            symbols.append(letters[-1] + subscript)
+        else:  # a product of one-letter symbols, with function names read whole: "Bsinθ" → B·sin(θ)
+            pieces = [piece for piece in _PRODUCT_PIECE.findall(letters) if piece not in _FUNCTION_NAMES]
+            symbols.extend(pieces[:-1])
+            if pieces:
+                symbols.append(pieces[-1] + subscript)
     return symbols
 
 
@@ -327,7 +370,7 @@ def _is_label(prose: str, start: int) -> bool:
 
 
 def _is_unit(prose: str, match: re.Match[str], base: str) -> bool:
-    if base not in UNIT_SYMBOLS:
+    if base.rstrip("0123456789") not in UNIT_SYMBOLS:  # "m/s2" is m/s² with the superscript lost
         return False
     before = prose[: match.start()].rstrip()
     after = prose[match.end() :].lstrip()
@@ -339,7 +382,7 @@ def _is_unit(prose: str, match: re.Match[str], base: str) -> bool:
 
 def _defined_symbols(text: str) -> set[str]:
     found: set[str] = set()
-    for pattern in (_SYMBOL_DEFINED_BEFORE, _WE_CALL_SYMBOL, _DENOTED_BY):
+    for pattern in (_SYMBOL_DEFINED_BEFORE, _WE_CALL_SYMBOL, _DENOTED_BY, _IS_SYMBOL):
         for match in pattern.finditer(text):
             found.update(group for group in match.groups() if group)
     for match in _LET.finditer(text):
@@ -349,10 +392,9 @@ def _defined_symbols(text: str) -> set[str]:
         for match in _WHERE_SYMBOLS.finditer(where.group(1)):
             found.update(_symbols_of_list(match.group(1)))
     for match in _APPOSITIVE.finditer(text):
-        symbol = match.groups()[-1]
         noun = match.group("noun").lower()
-        if noun not in STOPWORDS and noun not in _LABEL_WORDS and symbol not in {"a", "A", "I"}:
-            found.add(symbol)
+        if noun not in STOPWORDS and noun not in _LABEL_WORDS:
+            found.update(symbol for symbol in _symbols_of_list(match.group("symbols")) if symbol not in {"a", "A", "I"})
     return {symbol.removeprefix("Δ") or symbol for symbol in found if symbol != "I"}
 
 
@@ -400,3 +442,12 @@ def _phrase_pattern(phrase: str) -> re.Pattern[str]:
 
 def _needs_no_definition(symbol: str) -> bool:
     return symbol in CONVENTIONAL_SYMBOLS or symbol.isdigit()
+
+
+def defines_term(text: str, term: str) -> bool:
+    """Whether `text` (a corpus passage) defines `term` by the same patterns a claim defines one."""
+    plain = _plain(text)
+    if term not in plain:
+        return False
+    sentences = plain.split(". ")
+    return any(term in _defined_symbols(sentence) or term in _defined_phrases(sentence) for sentence in sentences)

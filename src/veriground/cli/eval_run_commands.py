@@ -54,6 +54,9 @@ def eval_run(
     no_atomic: Annotated[
         bool, typer.Option("--no-atomic", help="One claim per sentence, not atomic claims (verification.atomic).")
     ] = False,
+    no_dependencies: Annotated[
+        bool, typer.Option("--no-dependencies", help="No dependency checker (verification.dependencies).")
+    ] = False,
     split: SplitOption = "all",
     runs_dir: RunsDirOption = Path("runs"),
     no_figures: NoFiguresOption = False,
@@ -73,6 +76,7 @@ def eval_run(
     # The switches set what their ablation sets, past load_config (which reads None as "flag not given").
     switches = {"no-rerank": no_rerank, "no-verify": no_verify, "no-contradictions": no_contradictions}
     switches["no-atomic"] = no_atomic
+    switches["no-dependencies"] = no_dependencies
     chosen = [ablation.overrides for ablation in ABLATIONS if switches.get(ablation.label)]
     config = with_overrides(config, {key: value for overrides in chosen for key, value in overrides.items()})
     result = run_golden(
@@ -127,6 +131,9 @@ def eval_compare(
 def eval_ablate(
     golden: GoldenOption = None,
     corpus: GoldenCorpusOption = None,
+    no_dependencies: Annotated[
+        bool, typer.Option("--no-dependencies", help="No dependency checker (verification.dependencies).")
+    ] = False,
     split: SplitOption = "all",
     runs_dir: RunsDirOption = Path("runs"),
     out_csv: Annotated[Path, typer.Option("--out", help="Where the CSV table goes.")] = Path(

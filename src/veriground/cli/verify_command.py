@@ -56,6 +56,17 @@ def verify(
         typer.Option("--domain", help="general, physics, discrete_math, algorithms or policy (verification.domain)."),
     ] = None,
     evidence_kinds: EvidenceKindsOption = None,
+    dependencies: Annotated[
+        bool | None,
+        typer.Option("--dependencies/--no-dependencies", help="Check terms used before their definition."),
+    ] = None,
+    strict_dependencies: Annotated[
+        bool | None,
+        typer.Option("--strict-dependencies/--lenient-dependencies", help="Such claims are at most Low Confidence."),
+    ] = None,
+    graph: Annotated[
+        Path | None, typer.Option("--graph", help="Also write the claim–evidence graph as node-link JSON.")
+    ] = None,
     contradiction_policy: Annotated[str | None, typer.Option(help="surface or abstain_on_high.")] = None,
     max_claims: Annotated[int | None, typer.Option(help="Refuse texts with more claims.")] = None,
     max_input_chars: Annotated[int | None, typer.Option(help="Refuse longer texts.")] = None,
@@ -95,6 +106,8 @@ def verify(
             "verification.weak_entailment_prob": weak_entailment_prob,
             "verification.aggregator": aggregator,
             "verification.domain": domain,
+            "verification.dependencies": dependencies,
+            "verification.strict_dependencies": strict_dependencies,
             "verification.min_supporting_sources": min_supporting_sources,
             "verification.max_contradiction_prob": max_contradiction_prob,
             "verification.contradiction_policy": contradiction_policy,
@@ -134,12 +147,31 @@ def verify(
             result = verify_text(text, config=config, source=evidence_source, nli=nli, query=query, judge=judge)
     if report is not None:
         write_report(result, report)
+    if graph is not None:
+        _write_graph(result, graph)
     if as_json:
         print_json(result.model_dump(mode="json"))
     else:
         print_verification(result, details=details)
         if report is not None:
             sys.stdout.write(f"report written to {report}\n")
+
+
+def _write_graph(result, path: Path) -> None:  # noqa: ANN001 - a VerificationReport
+    """The claim–evidence graph (claims, passages, sources; support, contradiction, dependency edges) and its
+    metrics as node-link JSON."""
+    import json
+
+    from veriground.errors import InputFileError
+    from veriground.evaluation.claim_graph import build_claim_graph, graph_metrics, graph_to_json
+
+    warnings = [warning for item in result.claims for warning in item.dependency_warnings]
+    graph = build_claim_graph(result, warnings)
+    document = {"graph": graph_to_json(graph), "metrics": graph_metrics(graph)}
+    try:
+        path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    except OSError as err:
+        raise InputFileError(path, f"cannot be written ({err.strerror})", "choose a writable --graph path") from None
 
 
 def _read_text(source: str, max_chars: int) -> str:

@@ -31,7 +31,7 @@ _DECIMALS = 6
 
 # SVG layout: claims, passages and sources in three columns, one row each, in sorted order.
 _ROW_HEIGHT = 22
-_COLUMN_X = (10, 330, 650)
+_COLUMN_X = (40, 360, 680)  # room left of the claims for dependency arcs
 _COLUMN_WIDTH = 300
 _TOP = 30
 _LABEL_CHARS = 44
@@ -123,7 +123,9 @@ def graph_to_json(graph: nx.MultiDiGraph) -> dict[str, Any]:
     nodes = [{"id": node, **_plain_attributes(data)} for node, data in sorted(graph.nodes(data=True))]
     edges = [
         {"source": source, "target": target, **_plain_attributes(data)}
-        for source, target, data in sorted(graph.edges(data=True), key=lambda edge: (edge[0], edge[1], edge[2]["relation"]))
+        for source, target, data in sorted(
+            graph.edges(data=True), key=lambda edge: (edge[0], edge[1], edge[2]["relation"])
+        )
     ]
     return {"directed": True, "multigraph": True, "nodes": nodes, "links": edges}
 
@@ -131,7 +133,10 @@ def graph_to_json(graph: nx.MultiDiGraph) -> dict[str, Any]:
 def render_graph_svg(graph: nx.MultiDiGraph) -> str:
     """A static SVG (no script, no external resource): claims, passages and sources in three sorted columns,
     edges coloured by relation."""
-    columns = {kind: sorted(node for node, k in graph.nodes(data="kind") if k == kind) for kind in ("claim", "passage", "source")}
+    columns = {
+        kind: sorted(node for node, k in graph.nodes(data="kind") if k == kind)
+        for kind in ("claim", "passage", "source")
+    }
     position = {
         node: (_COLUMN_X[column], _TOP + row * _ROW_HEIGHT)
         for column, kind in enumerate(("claim", "passage", "source"))
@@ -147,7 +152,9 @@ def render_graph_svg(graph: nx.MultiDiGraph) -> str:
     ]
     for column, title in enumerate(("claims", "passages", "sources")):
         parts.append(f'<text x="{_COLUMN_X[column]}" y="16" font-weight="bold">{title}</text>')
-    for source, target, data in sorted(graph.edges(data=True), key=lambda edge: (edge[0], edge[1], edge[2]["relation"])):
+    for source, target, data in sorted(
+        graph.edges(data=True), key=lambda edge: (edge[0], edge[1], edge[2]["relation"])
+    ):
         (x1, y1), (x2, y2) = position[source], position[target]
         relation = data["relation"]
         if relation == DEPENDS_ON:  # claim → claim: an arc left of the claim column
@@ -165,7 +172,7 @@ def render_graph_svg(graph: nx.MultiDiGraph) -> str:
         label = str(data.get("label", node))
         short = label if len(label) <= _LABEL_CHARS else label[: _LABEL_CHARS - 1] + "…"
         parts.append(
-            f'<g><title>{escape(node)}: {escape(label)}</title>'
+            f"<g><title>{escape(node)}: {escape(label)}</title>"
             f'<rect x="{x}" y="{y}" width="{_COLUMN_WIDTH - 10}" height="{_ROW_HEIGHT - 6}" rx="3" fill="{fill}" '
             f'stroke="#bdbdbd"/><text x="{x + 4}" y="{y + 12}">{escape(short)}</text></g>'
         )

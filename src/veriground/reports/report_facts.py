@@ -110,6 +110,7 @@ def claim_fact_rows(item: ClaimReport) -> list[tuple[str, str]]:
         ("Rationale", decision.rationale),
         ("Confidence", confidence_text(decision.confidence)),
         ("Mitigation", item.mitigation),
+        *(("Dependency", f"{warning.kind}: {warning.reason}") for warning in item.dependency_warnings),
     ]
 
 

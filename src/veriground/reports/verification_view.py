@@ -160,6 +160,8 @@ def _print_claim_brief(position: int, item: ClaimReport, out: Console) -> None:
         out.print(Text.assemble("   evidence ", (primary.chunk.passage_id, "cyan")))
         for span in primary.spans[:1]:
             out.print(Text(f"   “{terminal.snippet(span.text)}”"))
+    for warning in item.dependency_warnings:
+        out.print(Text(f"   dependency {warning.kind} ({warning.severity}): {warning.reason}", style="yellow"))
     for conflict in item.conflicts:
         out.print(
             Text(

@@ -25,6 +25,7 @@ from veriground.schema import (
 from veriground.verdicts.rules import Decision
 
 HIGH_BAND, MEDIUM_BAND = 0.70, 0.40
+STRICT_DEPENDENCY_CAP = 0.65  # seed 000 §2.5.3
 # Rules that reject a claim whatever the NLI reads: confidence 0.
 HARD_REJECTIONS = frozenset(
     {"dangling-citation", "numeric-mismatch", "formal-mismatch", "no-evidence", "llm-judge-contradicted"}
@@ -57,6 +58,8 @@ def decision_confidence(decision: Decision, config: VerificationConfig) -> Decis
         contradiction = inputs.max_contradiction or 0.0
         sources = min(1.0, inputs.entailing_sources / config.min_supporting_sources)
         overall = inputs.max_entailment * (1.0 - contradiction) * sources
+    if decision.rule == "dependency-warning":
+        overall = min(overall, STRICT_DEPENDENCY_CAP)
     overall = round(overall, _DECIMALS)
     band = "High" if overall >= HIGH_BAND else "Medium" if overall >= MEDIUM_BAND else "Low"
     return DecisionConfidence(
@@ -85,6 +88,7 @@ def rationale(
         "numeric-mismatch": "the evidence gives a different value: " + ("; ".join(mismatches) or "see numeric signal"),
         "formal-mismatch": "; ".join(inputs.formal_mismatches),
         "out-of-scope": f"supported, but {inputs.out_of_scope}",
+        "dependency-warning": f"supported, but {inputs.dependency_warning} (verification.strict_dependencies)",
         "llm-judge-contradicted": (
             f"the LLM judge reads {judged} as contradicting the claim{why}; tier-1 NLI gave max entailment "
             f"{entail}, max contradiction {contra}"

@@ -39,7 +39,9 @@ number or citation problem is still caught by the rules before it), unless a sou
 contradicts it: then `quote-disputed` makes it Low Confidence (the sources disagree). Two rules read the domain
 profile (domains/): `formal-mismatch` (after `numeric-mismatch`): units, dimensions, an equation or a complexity bound
 disagree with the evidence or the constants table, so the claim is Contradictory; `out-of-scope` (before
-`sufficient-evidence`): a supported claim beyond the profile's scope is only Low Confidence.
+`sufficient-evidence`): a supported claim beyond the profile's scope is only Low Confidence. And, only with
+verification.strict_dependencies (seed 000 §2.5.3), `dependency-warning`: a supported claim that uses a term before or
+without its definition is Low Confidence.
 """
 
 from __future__ import annotations
@@ -99,6 +101,10 @@ def quote_disputed(inputs: DecisionInputs, config: VerificationConfig) -> bool:
 
 def formal_check_fails(inputs: DecisionInputs, _: VerificationConfig) -> bool:
     return bool(inputs.formal_mismatches)
+
+
+def strict_dependency_warning(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    return config.strict_dependencies and inputs.dependency_warning is not None
 
 
 def beyond_profile_scope(inputs: DecisionInputs, _: VerificationConfig) -> bool:
@@ -222,6 +228,12 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("out-of-scope", beyond_profile_scope, VerificationStatus.LOW_CONFIDENCE, RejectionReason.OUT_OF_SCOPE),
     Rule(
+        "dependency-warning",
+        strict_dependency_warning,
+        VerificationStatus.LOW_CONFIDENCE,
+        RejectionReason.DEPENDENCY_WARNING,
+    ),
+    Rule(
         "llm-judge-disagrees",
         llm_judge_finds_no_support,
         VerificationStatus.LOW_CONFIDENCE,
@@ -245,6 +257,7 @@ def summarize_evidence(
     quoting: Sequence[EvidenceJudgement] = (),
     formal_mismatches: Sequence[str] = (),
     out_of_scope: str | None = None,
+    dependency_warning: str | None = None,
 ) -> DecisionInputs:
     """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
     judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
@@ -260,6 +273,7 @@ def summarize_evidence(
         "quoting_sources": count_independent_sources(quoting),
         "formal_mismatches": tuple(formal_mismatches),
         "out_of_scope": out_of_scope,
+        "dependency_warning": dependency_warning,
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))
