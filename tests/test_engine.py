@@ -110,7 +110,9 @@ def test_one_source_twice_is_low_confidence(sources):
 
 def test_passages_that_do_not_entail_are_not_cited():
     # Neither passage quotes the claim word for word (that alone would support it: the `quoted` rule).
-    evidence = pack(("book/a#1", "Merge sort is stable and fast.", "a"), ("notes/b#2", "Merge sort is a stable sort.", "b"))
+    evidence = pack(
+        ("book/a#1", "Merge sort is stable and fast.", "a"), ("notes/b#2", "Merge sort is a stable sort.", "b")
+    )
     report, _ = run(CLAIM, evidence, FakeNLIModel({}, NEUTRAL))
     assert verdict(report) == ("Unsupported", "low-entailment", "low_entailment")
     assert report.citations.citation_map == {"c_0001": []}
