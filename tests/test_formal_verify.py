@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from tests.conftest import write_file
+
 from veriground.cli import main
 
 FACTS = """# Facts
