@@ -313,6 +313,7 @@ class UnitJudgement(Record):
     char_end: int = Field(ge=0)
     alignment: float = Field(ge=0, le=1)  # share of the claim's content stems and numbers the unit contains
     sentences: int = Field(1, ge=1)  # a sentence, or a window of 2-3
+    shared_terms: int = Field(0, ge=0)  # how many of the claim's content stems and numbers the unit contains
     entailment_prob: float = Field(ge=0, le=1)  # the NLI model's, raw
     contradiction_prob: float = Field(ge=0, le=1)
     features: dict[str, float] = Field(default_factory=dict)  # what the aggregator read, by name

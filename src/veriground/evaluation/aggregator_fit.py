@@ -23,7 +23,7 @@ from veriground.evaluation.metrics import calibration
 from veriground.evidence.gather import PackEvidence
 from veriground.schema import EvidencePack, LabelledPair, PackPassage, SignalStatus, VerificationReport
 from veriground.signals.support_features import FEATURE_NAMES
-from veriground.verdicts.aggregator import CONTRADICTION_MIN_ALIGNMENT, LogisticModel
+from veriground.verdicts.aggregator import CONTRADICTION_MIN_ALIGNMENT, LogisticModel, may_refute
 
 AGGREGATOR_VERSION = "calibrated-lr.v1"
 L2_PENALTY = 1.0  # ridge on standardised features; the fit has a few thousand rows and 16 features
@@ -84,8 +84,9 @@ def _row_signals(row: LabelledPair, report: VerificationReport) -> RowSignals:
             for unit in signal.units
         ]
         claims.append(tuple(tuple(unit.features[name] for name in FEATURE_NAMES) for unit in units))
-        # A window of several sentences never refutes (verdicts/aggregator.py): it is left out of refutation here too.
-        alignments.append(tuple(unit.alignment if unit.sentences == 1 else 0.0 for unit in units))
+        # A unit that may not refute (verdicts/aggregator.may_refute) is left out of refutation here too.
+        refutable = [may_refute(unit.alignment, unit.sentences, unit.shared_terms) for unit in units]
+        alignments.append(tuple(unit.alignment if ok else 0.0 for unit, ok in zip(units, refutable, strict=True)))
     return RowSignals(row, tuple(claims), tuple(alignments))
 
 

@@ -31,6 +31,9 @@ RAW_AGGREGATOR = "raw"
 # A unit refutes only when it holds most of the claim's content: below this it is about something else (a short
 # claim shares half its words with many sentences of its topic that state other facts).
 CONTRADICTION_MIN_ALIGNMENT = 0.6
+# ... and at least this many of its content words or numbers: "But this is not always true." shares "always" and
+# "true" with any sentence that says something is not always true.
+CONTRADICTION_MIN_SHARED = 3
 _DECIMALS = 6
 
 
@@ -101,6 +104,7 @@ class SupportAggregator:
         alignment: float,
         nli: NLIScores,
         sentences: int = 1,
+        shared_terms: int = CONTRADICTION_MIN_SHARED,
     ) -> UnitJudgement:
         features = support_features(claim_text, unit_text, alignment, nli)
         if self.support is None or self.refute is None:
@@ -108,19 +112,25 @@ class SupportAggregator:
         else:
             values = [features[name] for name in self.features]
             support, refute = self.support.probability(values), self.refute.probability(values)
-        if alignment < CONTRADICTION_MIN_ALIGNMENT or sentences > 1:
-            refute = 0.0  # a window's neighbouring sentence lends cues, not contradiction: one sentence refutes
+        if not may_refute(alignment, sentences, shared_terms):
+            refute = 0.0
         return UnitJudgement(
             char_start=span[0],
             char_end=span[1],
             alignment=alignment,
             sentences=sentences,
+            shared_terms=shared_terms,
             entailment_prob=nli.entail,
             contradiction_prob=nli.contradict,
             features=features,
             support_prob=round(support, _DECIMALS),
             refute_prob=round(refute, _DECIMALS),
         )
+
+
+def may_refute(alignment: float, sentences: int, shared_terms: int) -> bool:
+    """Only one sentence (a window's neighbour lends cues, not contradiction) about the claim can contradict it."""
+    return sentences == 1 and alignment >= CONTRADICTION_MIN_ALIGNMENT and shared_terms >= CONTRADICTION_MIN_SHARED
 
 
 def load_aggregator(nli_name: str, mode: str = "calibrated", path: Path | None = None) -> SupportAggregator:

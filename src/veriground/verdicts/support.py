@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from veriground.backends.protocols import NLIModel
-from veriground.evidence.units import EvidenceUnit, claim_content, readable_text, select_units
+from veriground.evidence.units import ClaimContent, EvidenceUnit, claim_content, readable_text, select_units
 from veriground.schema import Claim, EvidenceChunk, NLISignal, SignalStatus, UnitJudgement
 from veriground.verdicts.aggregator import SupportAggregator
 
@@ -30,7 +30,7 @@ def judge_evidence(
     (a short answer read in its question's context); units are still chosen by the claim's own content."""
     hypotheses = hypotheses or {}
     pairs: list[tuple[str, str]] = []
-    slots: list[tuple[str, str, EvidenceChunk, list[tuple[EvidenceUnit, int]]]] = []
+    slots: list[tuple[str, str, EvidenceChunk, list[tuple[EvidenceUnit, int]], ClaimContent]] = []
     signals: dict[str, list[NLISignal]] = {}
     for claim in claims:
         if claim.claim_id in signals:
@@ -49,7 +49,7 @@ def judge_evidence(
             for unit in select_units(content, chunk):
                 rows.append((unit, len(pairs)))
                 pairs.append((readable_text(unit.text), readable_text(hypothesis)))
-            slots.append((claim.claim_id, hypothesis, chunk, rows))
+            slots.append((claim.claim_id, hypothesis, chunk, rows, content))
     if not pairs:
         return signals
     try:
@@ -59,10 +59,10 @@ def judge_evidence(
         computed = [
             (claim_id, _passage_signal(chunk, [
                 aggregator.judge_unit(*pairs[row][::-1], (unit.char_start, unit.char_end), unit.alignment,
-                                      scores[row], unit.sentences)
+                                      scores[row], unit.sentences, round(unit.alignment * content.size))
                 for unit, row in rows
             ], model.name, aggregator.name))
-            for claim_id, hypothesis, chunk, rows in slots
+            for claim_id, hypothesis, chunk, rows, content in slots
         ]  # fmt: skip
     except Exception as err:  # any backend failure or malformed output degrades to "unavailable", never silently
         reason = f"{model.name}: {err}"
@@ -73,7 +73,7 @@ def judge_evidence(
                     status=SignalStatus.UNAVAILABLE, reason=reason, passage_id=chunk.passage_id, model=model.name
                 ),
             )
-            for claim_id, _, chunk, _ in slots
+            for claim_id, _, chunk, _, _ in slots
         ]
     for claim_id, signal in computed:
         signals[claim_id].append(signal)
