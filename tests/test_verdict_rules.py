@@ -172,5 +172,9 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
     quotes = judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))
     disputed = summarize_evidence([*quotes, *judged(("c", 0.1, 0.9))], config, quoting=quotes)
     fired.add(decide(disputed, config).rule)
+    strict = SEED.model_copy(update={"strict_dependencies": True})
+    supported = judged(("a", 0.9, 0.0), ("b", 0.9, 0.0))
+    warned = summarize_evidence(supported, strict, dependency_warning="'Re' is undefined")
+    fired.add(decide(warned, strict).rule)
     assert fired == {rule.name for rule in RULES}
     assert RULES[-1].name == "sufficient-evidence"

@@ -31,8 +31,8 @@ RAW_AGGREGATOR = "raw"
 # A unit refutes only when it holds most of the claim's content: below this it is about something else (a short
 # claim shares half its words with many sentences of its topic that state other facts).
 CONTRADICTION_MIN_ALIGNMENT = 0.6
-# ... and at least this many of its content words or numbers: "But this is not always true." shares "always" and
-# "true" with any sentence that says something is not always true.
+# ... and at least this many of its content words or numbers (all of them for a shorter claim): a sentence sharing
+# two words of a long claim is about something else.
 CONTRADICTION_MIN_SHARED = 3
 _DECIMALS = 6
 
@@ -130,7 +130,8 @@ class SupportAggregator:
 
 def may_refute(alignment: float, sentences: int, shared_terms: int) -> bool:
     """Only one sentence (a window's neighbour lends cues, not contradiction) about the claim can contradict it."""
-    return sentences == 1 and alignment >= CONTRADICTION_MIN_ALIGNMENT and shared_terms >= CONTRADICTION_MIN_SHARED
+    enough = shared_terms >= CONTRADICTION_MIN_SHARED or alignment >= 1.0
+    return sentences == 1 and alignment >= CONTRADICTION_MIN_ALIGNMENT and enough
 
 
 def load_aggregator(nli_name: str, mode: str = "calibrated", path: Path | None = None) -> SupportAggregator:
