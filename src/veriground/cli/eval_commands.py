@@ -103,6 +103,9 @@ def eval_bench(
     nli: NLIOption = None,
     runtime: RuntimeOption = None,
     allow_download: AllowDownloadOption = None,
+    list_names: Annotated[
+        bool, typer.Option("--list", help="List the benchmarks (name, metric, source) and stop.")
+    ] = False,
     config_file: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -119,6 +122,10 @@ def eval_bench(
     )
     from veriground.evaluation.datasets import SAMPLE_SEED
 
+    if list_names:
+        for benchmark in select_benchmarks(names or []):
+            typer.echo(f"{benchmark.name:18} {benchmark.metric} ({benchmark.source}); files in {benchmark.folder}/")
+        return
     config = config_from(config_file, **model_overrides(nli=nli, runtime=runtime, allow_download=allow_download))
     benchmarks = select_benchmarks(names or [])
     folder = datasets_dir or DEFAULT_DATASETS_DIR
