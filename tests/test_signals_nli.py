@@ -1,4 +1,5 @@
-"""compute_nli: one batched predict call, per-chunk signals, long-passage windows, and visible degradation."""
+"""judge_evidence (verdicts/support.py): one batched predict call over evidence units, per-chunk signals, and
+visible degradation; split_premise windows (ALCE citation support reads them)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from veriground.backends.fakes import FailingNLIModel, FakeNLIModel
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.backends.protocols import NLIModel
 from veriground.schema import Claim, EvidenceChunk, NLIScores, SignalStatus
-from veriground.signals.nli import MAX_PREMISE_CHARS, compute_nli, split_premise
+from veriground.signals.nli import split_premise
+from veriground.verdicts.aggregator import raw_aggregator
+from veriground.verdicts.support import judge_evidence
 
 NEUTRAL = NLIScores(entail=0.1, neutral=0.8, contradict=0.1)
 ENTAILS = NLIScores(entail=0.9, neutral=0.05, contradict=0.05)
@@ -43,6 +46,10 @@ ORPHAN = make_claim("c3", "Quicksort is stable.")
 LIGHT_PASSAGE = make_chunk("p-light", "The speed of light in vacuum is 3.0 × 10⁸ m/s.")
 G_PASSAGE = make_chunk("p-g", "Free-fall acceleration near Earth's surface is g = 9.8 m/s².", rank=2)
 EVIDENCE = {"c1": [LIGHT_PASSAGE, G_PASSAGE], "c2": [G_PASSAGE]}
+
+
+def compute_nli(claims, evidence, model):
+    return judge_evidence(claims, evidence, model, raw_aggregator(model.name))
 
 
 def test_one_batched_call_for_all_pairs_in_evidence_order():
@@ -107,17 +114,15 @@ def test_wrong_number_of_scores_is_unavailable():
     assert signals["c1"][0].reason == "short-nli.v1: returned 1 scores for 2 pairs"
 
 
-def test_long_passage_is_windowed_and_aggregated_by_max():
+def test_a_long_passage_is_read_through_its_best_aligned_units_not_whole():
     filler = " ".join(f"Sentence {index} is about kinematics and free fall near the ground." for index in range(60))
     long_chunk = make_chunk("p-long", filler + " " + LIGHT_PASSAGE.text)
-    windows = split_premise(long_chunk.text)
-    assert len(windows) > 1 and all(len(window) <= MAX_PREMISE_CHARS for window in windows)
-    assert LIGHT_PASSAGE.text in windows[-1]
-    table = {(windows[0], LIGHT_CLAIM.text): ENTAILS, (windows[-1], LIGHT_CLAIM.text): CONTRADICTS}
-    model = FakeNLIModel(table, NEUTRAL)
+    model = FakeNLIModel({(LIGHT_PASSAGE.text, LIGHT_CLAIM.text): CONTRADICTS}, NEUTRAL)
     [signal] = compute_nli([LIGHT_CLAIM], {"c1": [long_chunk]}, model)["c1"]
-    assert len(model.calls) == 1 and len(model.calls[0]) == len(windows)
-    assert (signal.entailment_prob, signal.contradiction_prob, signal.neutral_prob) == (0.9, 0.9, 0.05)
+    assert len(model.calls) == 1 and len(model.calls[0]) <= 2  # units, never the whole passage
+    read = [long_chunk.text[unit.char_start : unit.char_end] for unit in signal.units]
+    assert LIGHT_PASSAGE.text in read  # the sentence about the claim, with exact offsets
+    assert signal.refute_prob == 0.9  # refuted by that one sentence, not by the window around it
 
 
 def test_windows_overlap_by_a_sentence_and_cover_the_text():

@@ -4,7 +4,6 @@
 from veriground.signals.citation import check_citations
 from veriground.signals.coverage import compute_coverage
 from veriground.signals.llm_judge import judge_conflicts, judge_support
-from veriground.signals.nli import compute_nli
 from veriground.signals.numeric import compute_numeric
 
-__all__ = ["check_citations", "compute_coverage", "compute_nli", "compute_numeric", "judge_conflicts", "judge_support"]
+__all__ = ["check_citations", "compute_coverage", "compute_numeric", "judge_conflicts", "judge_support"]
