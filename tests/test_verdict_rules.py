@@ -176,5 +176,7 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
     supported = judged(("a", 0.9, 0.0), ("b", 0.9, 0.0))
     warned = summarize_evidence(supported, strict, dependency_warning="'Re' is undefined")
     fired.add(decide(warned, strict).rule)
+    stale = summarize_evidence(supported, config, superseded_citations=("d#000000000001",))
+    fired.add(decide(stale, config).rule)
     assert fired == {rule.name for rule in RULES}
     assert RULES[-1].name == "sufficient-evidence"

@@ -88,3 +88,27 @@ def test_a_short_answer_is_verified_in_its_questions_context():
     question = "Which magazine was first published in 1844?"
     assert verdicts("Arthur's Magazine.", evidence, question=question) == ["Supported"]
     assert verdicts("Harper's Bazaar.", evidence, question=question) != ["Supported"]
+
+
+def test_citing_a_passage_its_document_has_since_changed_is_flagged(tmp_path: Path, capsys, defaults):
+    library = tmp_path / "lib" / "physics"
+    library.mkdir(parents=True)
+    (library / "gravity.md").write_text(PHYSICS + "\n", encoding="utf-8")
+    corpus = tmp_path / "corpus"
+    assert main(["ingest", str(tmp_path / "lib"), "--corpus", str(corpus)]) == 0
+    capsys.readouterr()
+    assert main(["search", "acceleration due to gravity", "--corpus", str(corpus), "--json"]) == 0
+    old_id = json.loads(capsys.readouterr().out)[0]["passage_id"]
+    notes = tmp_path / "notes.md"
+    notes.write_text(f"Near Earth's surface, objects fall with an acceleration of about 9.80 m/s2. [{old_id}]\n")
+
+    def verdict() -> tuple[str, str]:
+        capsys.readouterr()
+        assert main(["verify", str(notes), "--corpus", str(corpus), "--json"]) == 0
+        [claim] = json.loads(capsys.readouterr().out)["claims"]
+        return claim["decision"]["status"], claim["decision"]["rule"]
+
+    assert verdict()[0] == "Supported"
+    (library / "gravity.md").write_text("Gravity is a force.\n", encoding="utf-8")  # a new version drops the passage
+    assert main(["ingest", str(tmp_path / "lib"), "--corpus", str(corpus)]) == 0
+    assert verdict() == ("Low Confidence", "superseded-citation")

@@ -364,6 +364,7 @@ def _decision_inputs(
         quoting=quoting,
         formal_mismatches=tuple(check.reason for check in (signals.formal.mismatches if signals.formal else ())),
         out_of_scope=next((hook.reason for hook in signals.profile if hook.outcome == "out_of_scope"), None),
+        superseded_citations=signals.citation.superseded_ids,
     )
 
 
@@ -447,7 +448,10 @@ def _citation(claim: Claim, chunks: Sequence[EvidenceChunk], source: EvidenceSou
             )
         claim = claim.model_copy(update={"cited_ids": named})
     pack_ids = set(source.pack_order) if source.mode == "pack" else {chunk.passage_id for chunk in chunks}
-    return check_citations(claim, pack_ids, source.resolve, source.pack_order)
+    signal = check_citations(claim, pack_ids, source.resolve, source.pack_order)
+    named = [label for label in claim.cited_ids if not label.strip().isdigit() and label not in signal.dangling_ids]
+    superseded = source.superseded(named) if named else ()
+    return signal.model_copy(update={"superseded_ids": superseded}) if superseded else signal
 
 
 def _primary_evidence(

@@ -69,6 +69,7 @@ class RejectionReason(StrEnum):
     FORMAL_MISMATCH = "formal_mismatch"  # units, dimensions, an equation or a complexity bound disagree
     OUT_OF_SCOPE = "out_of_scope"  # beyond the domain profile's scope
     DEPENDENCY_WARNING = "dependency_warning"  # uses a term before or without its definition (strict mode)
+    SUPERSEDED_CITATION = "superseded_citation"  # cites a passage its document has since changed or removed
 
 
 class ClaimType(StrEnum):
@@ -362,6 +363,7 @@ class CitationSignal(SignalRecord):
     dangling_ids: tuple[str, ...] = ()
     outside_pack_ids: tuple[str, ...] = ()
     overlap_ratio: float | None = Field(None, ge=0, le=1)
+    superseded_ids: tuple[str, ...] = ()  # cited passages the latest version of their document no longer holds
 
 
 FormalOutcome = Literal[
@@ -466,6 +468,7 @@ class DecisionInputs(Record):
     formal_mismatches: tuple[str, ...] = ()  # one line per failed formal check (signals/formal.py)
     out_of_scope: str | None = None  # why the claim is beyond the domain profile's scope
     dependency_warning: str | None = None  # the first term it uses before or without a definition
+    superseded_citations: tuple[str, ...] = ()  # cited passages of an older version or a removed document
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed

@@ -48,6 +48,10 @@ class EvidenceSource(Protocol):
         """The text of a passage, or None when this source does not hold it."""
         ...
 
+    def superseded(self, passage_ids: Sequence[str]) -> tuple[str, ...]:
+        """The ids among these whose documents have since changed or been removed (none for a pack)."""
+        ...
+
 
 class CorpusEvidence:
     """Evidence from the ingested corpus: cited passages (any stored version), then BM25 top-k."""
@@ -87,6 +91,11 @@ class CorpusEvidence:
     def resolve(self, passage_id: str) -> str | None:
         chunk = self._cited_chunk(passage_id)
         return None if chunk is None else chunk.text
+
+    def superseded(self, passage_ids: Sequence[str]) -> tuple[str, ...]:
+        stored = [pid.strip() for pid in passage_ids if self._cited_chunk(pid) is not None]
+        latest = self._store.latest_passages(stored)
+        return tuple(pid for pid in stored if pid not in latest)
 
     def _cited_chunk(self, passage_id: str) -> EvidenceChunk | None:
         try:
@@ -129,6 +138,9 @@ class PackEvidence:
     def resolve(self, passage_id: str) -> str | None:
         chunk = self._chunks.get(self._pack_id(passage_id))
         return None if chunk is None else chunk.text
+
+    def superseded(self, passage_ids: Sequence[str]) -> tuple[str, ...]:
+        return ()  # a pack is exactly what the caller gave: it has no history
 
     def _pack_id(self, label: str) -> str:
         number = _PACK_NUMBER.fullmatch(label.strip())

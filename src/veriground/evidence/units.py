@@ -94,11 +94,14 @@ _MATH_COMMANDS = {
 }  # fmt: skip
 _MATH_COMMAND = re.compile(r"\\([A-Za-z]+)\s*")
 _FRACTION = re.compile(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _MATH_DELIMITERS = re.compile(r"\$+|\\[()\[\]]")
 
 
 def readable_text(text: str) -> str:
-    """Inline LaTeX made plain for reading: `$O(n\\log n)$` -> `O(n log n)`, `\\frac{a}{b}` -> `(a)/(b)`."""
+    """Inline LaTeX and code names made plain for reading: `$O(n\\log n)$` -> `O(n log n)`, `\\frac{a}{b}` ->
+    `(a)/(b)`, `mergeSort` -> `merge Sort`."""
+    text = _CAMEL_HUMP.sub(" ", text)  # code names read as words: mergeSort(a) -> merge Sort(a)
     if "\\" not in text and "$" not in text:
         return text
     text = _FRACTION.sub(r"(\1)/(\2)", text)

@@ -89,6 +89,10 @@ def rationale(
         "formal-mismatch": "; ".join(inputs.formal_mismatches),
         "out-of-scope": f"supported, but {inputs.out_of_scope}",
         "dependency-warning": f"supported, but {inputs.dependency_warning} (verification.strict_dependencies)",
+        "superseded-citation": (
+            f"supported, but it cites {', '.join(inputs.superseded_citations)}, which the latest version of its "
+            "document no longer holds"
+        ),
         "llm-judge-contradicted": (
             f"the LLM judge reads {judged} as contradicting the claim{why}; tier-1 NLI gave max entailment "
             f"{entail}, max contradiction {contra}"

@@ -101,6 +101,9 @@ _SENTENCES = {
     "evidence-conflict": lambda f: "The sources that support this contradict each other; see the evidence conflicts.",
     "out-of-scope": lambda f: f"The corpus supports this, but it is beyond the chosen scope ({f.inputs.out_of_scope}).",
     "llm-judge-disagrees": lambda f: "The corpus seems to support this, but the reviewing model disagrees.",
+    "superseded-citation": lambda f: (
+        f"It cites {', '.join(f.inputs.superseded_citations)}, which has since changed or been removed; check it."
+    ),
     "dependency-warning": lambda f: f"The corpus supports this, but {f.inputs.dependency_warning}.",
     "sufficient-evidence": lambda f: (
         f"Supported by {_sources(f.inputs.entailing_sources)}{f.quote(f.inputs.strongest_entailment_passage)}."

@@ -41,7 +41,8 @@ profile (domains/): `formal-mismatch` (after `numeric-mismatch`): units, dimensi
 disagree with the evidence or the constants table, so the claim is Contradictory; `out-of-scope` (before
 `sufficient-evidence`): a supported claim beyond the profile's scope is only Low Confidence. And, only with
 verification.strict_dependencies (seed 000 §2.5.3), `dependency-warning`: a supported claim that uses a term before or
-without its definition is Low Confidence.
+without its definition is Low Confidence. `superseded-citation`: a supported claim that cites a passage its document
+has since changed or removed is Low Confidence (the text it rests on is history).
 """
 
 from __future__ import annotations
@@ -101,6 +102,10 @@ def quote_disputed(inputs: DecisionInputs, config: VerificationConfig) -> bool:
 
 def formal_check_fails(inputs: DecisionInputs, _: VerificationConfig) -> bool:
     return bool(inputs.formal_mismatches)
+
+
+def cites_superseded_passage(inputs: DecisionInputs, _: VerificationConfig) -> bool:
+    return bool(inputs.superseded_citations)
 
 
 def strict_dependency_warning(inputs: DecisionInputs, config: VerificationConfig) -> bool:
@@ -228,6 +233,12 @@ RULES: tuple[Rule, ...] = (
     ),
     Rule("out-of-scope", beyond_profile_scope, VerificationStatus.LOW_CONFIDENCE, RejectionReason.OUT_OF_SCOPE),
     Rule(
+        "superseded-citation",
+        cites_superseded_passage,
+        VerificationStatus.LOW_CONFIDENCE,
+        RejectionReason.SUPERSEDED_CITATION,
+    ),
+    Rule(
         "dependency-warning",
         strict_dependency_warning,
         VerificationStatus.LOW_CONFIDENCE,
@@ -258,6 +269,7 @@ def summarize_evidence(
     formal_mismatches: Sequence[str] = (),
     out_of_scope: str | None = None,
     dependency_warning: str | None = None,
+    superseded_citations: Sequence[str] = (),
 ) -> DecisionInputs:
     """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
     judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
@@ -274,6 +286,7 @@ def summarize_evidence(
         "formal_mismatches": tuple(formal_mismatches),
         "out_of_scope": out_of_scope,
         "dependency_warning": dependency_warning,
+        "superseded_citations": tuple(superseded_citations),
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))
