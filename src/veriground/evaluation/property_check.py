@@ -17,10 +17,12 @@ from veriground.corpus.store import CorpusStore
 from veriground.engine import verify_text
 from veriground.evaluation.contamination_edits import change_constant, toggle_negation
 from veriground.evidence.gather import CorpusEvidence
-from veriground.signals.terms import sentence_spans
+from veriground.signals.terms import extract_terms, sentence_spans
 
 PROPERTY_SEED = 2026
 _MIN_WORDS, _MAX_WORDS = 6, 40
+# "But this is not always true." states nothing checkable on its own: a sampled sentence names what it is about.
+_MIN_CONTENT_TERMS = 4
 _NOT_PROSE = ("\\", "$", "|", "http", "[", "*", "#", "?", ":", "_", "{", "=", "`")
 _LIST_BREAK = re.compile(r"\n\s*(?:[-*+•]|\d+[.)])\s")  # a "sentence" that runs into a list is not one sentence
 
@@ -94,4 +96,5 @@ def _prose(sentence: str) -> bool:
         and not any(mark in sentence for mark in _NOT_PROSE)
         and not _LIST_BREAK.search(sentence)
         and " , " not in sentence  # a figure or equation reference was dropped from it ("In , we have …")
+        and len(extract_terms(sentence)) >= _MIN_CONTENT_TERMS
     )
