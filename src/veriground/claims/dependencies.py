@@ -291,18 +291,23 @@ def _expression_symbols(text: str, named_symbols: frozenset[str]) -> tuple[set[s
     return defined, symbols, "".join(blanked)
 
 
+# An operand longer than this is not one a reader defines; the bound keeps "a=a=a=…" (80 KB) linear.
+MAX_OPERAND_CHARS = 200
+
+
 def _left_operand(text: str, end: int) -> tuple[int, str]:
-    before = text[:end].rstrip()
+    offset = max(0, end - MAX_OPERAND_CHARS)
+    before = text[offset:end].rstrip()
     start = len(before)
     while start > 0 and not before[start - 1].isspace() and before[start - 1] not in ",;:(":
         start -= 1
-    return start, before[start:]
+    return offset + start, before[start:]
 
 
 def _right_operand(text: str, start: int) -> tuple[int, str]:
     """The expression after a relation sign: tokens up to the first prose word or clause punctuation."""
     cursor, pieces = start, []
-    for match in re.finditer(r"\S+", text[start:]):
+    for match in re.finditer(r"\S+", text[start : start + MAX_OPERAND_CHARS]):
         token = match.group(0)
         word = token.strip(",;:.!?")
         if not _is_math_token(word, frozenset()):
