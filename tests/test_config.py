@@ -9,14 +9,16 @@ from veriground.errors import ConfigError
 
 
 def test_default_thresholds_are_the_ones_calibrate_chose_for_the_default_nli():
-    from veriground.backends.shipped_nli import SHIPPED_NLI_NAME
+    from veriground.backends.registry import build_nli
     from veriground.verdicts.aggregator import fitted_entry, load_aggregator, resolve_thresholds
 
     config = load_config(environ={})
-    chosen = fitted_entry(SHIPPED_NLI_NAME)["thresholds"]
-    verification = resolve_thresholds(config.verification, load_aggregator(SHIPPED_NLI_NAME))
+    nli_name = build_nli(config.models).name
+    chosen = fitted_entry(nli_name)["thresholds"]
+    verification = resolve_thresholds(config.verification, load_aggregator(nli_name))
     assert {key: getattr(verification, key) for key in chosen} == chosen
-    raw = resolve_thresholds(config.verification, load_aggregator(SHIPPED_NLI_NAME, "raw"))
+    assert fitted_entry("veriground-nli.v1") is not None  # the shipped model has its own, for --nli veriground-nli
+    raw = resolve_thresholds(config.verification, load_aggregator(nli_name, "raw"))
     assert (raw.min_entailment_prob, raw.weak_entailment_prob, raw.max_contradiction_prob) == (0.60, 0.60, 0.30)
     assert verification.min_supporting_sources == 1  # one trusted source suffices (README); seed 000 said 2
     assert verification.aggregator == "calibrated"

@@ -33,9 +33,8 @@ def shipped() -> ShippedNLIModel:
     return ShippedNLIModel()
 
 
-def test_default_config_selects_the_shipped_model_and_names_its_checksum(shipped):
-    config = load_config(None, environ={})
-    assert config.models.nli == "veriground-nli"
+def test_veriground_nli_selects_the_shipped_model_and_names_its_checksum(shipped):
+    config = load_config(None, {"models.nli": "veriground-nli"}, environ={})
     model = build_nli(config.models)
     manifest = json.loads((FOLDER / MANIFEST).read_text())
     assert (model.name, model.model_id, model.checksum) == (
@@ -47,7 +46,7 @@ def test_default_config_selects_the_shipped_model_and_names_its_checksum(shipped
 
 
 def test_models_check_shows_the_shipped_model_with_its_checksum(monkeypatch, capsys):
-    monkeypatch.delenv("VERIGROUND_MODELS__NLI")
+    monkeypatch.setenv("VERIGROUND_MODELS__NLI", "veriground-nli")
     assert main(["models", "check"]) == 0
     line = next(line for line in capsys.readouterr().out.splitlines() if " nli " in line)
     manifest = json.loads((FOLDER / MANIFEST).read_text())
