@@ -23,7 +23,8 @@ PROPERTY_SEED = 2026
 _MIN_WORDS, _MAX_WORDS = 6, 40
 # "But this is not always true." states nothing checkable on its own: a sampled sentence names what it is about.
 _MIN_CONTENT_TERMS = 4
-_NOT_PROSE = ("\\", "$", "|", "http", "[", "*", "#", "?", ":", "_", "{", "=", "`")
+# Markup, formulas, questions, and quotations of other text (a sentence about what someone else says).
+_NOT_PROSE = ("\\", "$", "|", "http", "[", "*", "#", "?", ":", "_", "{", "=", "`", '"', "“")
 _LIST_BREAK = re.compile(r"\n\s*(?:[-*+•]|\d+[.)])\s")  # a "sentence" that runs into a list is not one sentence
 
 
