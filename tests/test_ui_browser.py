@@ -4,29 +4,18 @@ against `veriground serve` on a free loopback port. Screenshots land in test-art
 from __future__ import annotations
 
 import json
-import os
 import re
 from importlib import resources
 from pathlib import Path
 
 import pytest
 
+from headless_chromium import ARTIFACTS, launch_chromium
 from live_server import live_server
 from veriground.config import load_config
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
 
-CHROMIUM = Path(os.environ.get("VERIGROUND_CHROMIUM", "/usr/bin/chromium"))
-# Without the background-networking flags Chromium keeps dialling Google on a closed network.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts"
 PHONE = {"width": 375, "height": 812}
 
 
@@ -47,19 +36,8 @@ def server(demo_root, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def browser():
-    if os.environ.get("VERIGROUND_SKIP_BROWSER") == "1":
-        pytest.skip("VERIGROUND_SKIP_BROWSER=1")
-    if not CHROMIUM.is_file():
-        pytest.fail(
-            f"{CHROMIUM} is missing; `make test` installs Debian's chromium (scripts/install-chromium), or point "
-            "VERIGROUND_CHROMIUM at a Chromium binary, or set VERIGROUND_SKIP_BROWSER=1 to skip the browser tests"
-        )
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+    with launch_chromium() as launched:
         yield launched
-        launched.close()
 
 
 @pytest.fixture

@@ -93,3 +93,18 @@ def open_store(config: Config, *, create: bool = False):
     from veriground.corpus.store import CorpusStore
 
     return CorpusStore(config.corpus.dir, create=create)
+
+
+def read_text_argument(source: str, max_chars: int) -> str:
+    """The text of a FILE|- argument: a file, or standard input for "-", decoded as every command decodes text."""
+    from veriground.errors import InputTextError
+    from veriground.text_input import decode_text
+
+    name = "standard input" if source == "-" else source
+    try:
+        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+    except OSError as err:
+        raise InputTextError(
+            f"cannot read {name}: {err.strerror or err}; pass an existing file or - for stdin"
+        ) from None
+    return decode_text(raw, name, max_chars, limit_hint="--max-input-chars")

@@ -8,8 +8,16 @@ from typing import Annotated
 
 import typer
 
-from veriground.cli.app import ConfigOption, JsonOption, app, config_from, model_overrides, print_json
-from veriground.errors import ConfigError, InputTextError, StoreError
+from veriground.cli.app import (
+    ConfigOption,
+    JsonOption,
+    app,
+    config_from,
+    model_overrides,
+    print_json,
+    read_text_argument,
+)
+from veriground.errors import ConfigError, StoreError
 
 CORPUS_DATABASE = "corpus.sqlite3"
 
@@ -57,7 +65,7 @@ def critic(
             f"--corpus {corpus} holds no corpus ({CORPUS_DATABASE} is missing); ingest one with "
             f"`veriground ingest FILES --corpus {corpus}`, or leave --corpus out to skip L3"
         )
-    text = _read_draft(source, config.verification.max_input_chars)
+    text = read_text_argument(source, config.verification.max_input_chars)
     model = build_nli(config.models)
     llm = build_llm(config) if tier == 2 else None
     if has_corpus:
@@ -74,17 +82,3 @@ def critic(
         sys.stdout.write(render_critic_text(result))
         if report is not None:
             sys.stdout.write(f"report written to {report}\n")
-
-
-def _read_draft(source: str, max_chars: int) -> str:
-    """The draft from a file or stdin, decoded as `verify` decodes its text."""
-    from veriground.text_input import decode_text
-
-    name = "standard input" if source == "-" else source
-    try:
-        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
-    except OSError as err:
-        raise InputTextError(
-            f"cannot read {name}: {err.strerror or err}; pass an existing file or - for stdin"
-        ) from None
-    return decode_text(raw, name, max_chars, limit_hint="--max-input-chars")

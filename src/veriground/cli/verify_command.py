@@ -22,9 +22,8 @@ from veriground.cli.app import (
     model_overrides,
     open_store,
     print_json,
+    read_text_argument,
 )
-from veriground.errors import InputTextError
-from veriground.text_input import decode_text
 
 
 @app.command()
@@ -127,7 +126,7 @@ def verify(
     if report is not None:
         check_report_path(report)
     judge = build_judge(config)
-    text = _read_text(source, config.verification.max_input_chars)
+    text = read_text_argument(source, config.verification.max_input_chars)
     nli = build_nli(config.models)
     if evidence is not None:
         store = open_store(config) if (config.corpus.dir / "corpus.sqlite3").exists() else None
@@ -172,15 +171,3 @@ def _write_graph(result, path: Path) -> None:  # noqa: ANN001 - a VerificationRe
         path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     except OSError as err:
         raise InputFileError(path, f"cannot be written ({err.strerror})", "choose a writable --graph path") from None
-
-
-def _read_text(source: str, max_chars: int) -> str:
-    """The text to verify from a file or stdin."""
-    name = "standard input" if source == "-" else source
-    try:
-        raw = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
-    except OSError as err:
-        raise InputTextError(
-            f"cannot read {name}: {err.strerror or err}; pass an existing file or - for stdin"
-        ) from None
-    return decode_text(raw, name, max_chars, limit_hint="--max-input-chars")
