@@ -736,3 +736,18 @@ def test_citation_targets_map_each_label_to_its_passage_only_when_the_report_say
         }
     )
     assert [(target.label, target.passage_id) for target in citation_targets(item)] == expected
+
+
+def test_every_view_of_the_mitigated_answer_ends_with_its_references(engine_report):
+    from veriground.reports.markdown import render_markdown
+    from veriground.reports.report_facts import reference_lines
+
+    lines = reference_lines(engine_report)
+    cited = [passage.passage_id for passage in engine_report.citations.passages]
+    assert len(lines) == len(cited) >= 1
+    for number, (line, passage_id) in enumerate(zip(lines, cited, strict=True), start=1):
+        assert line.startswith(f"[{number}] ") and passage_id in line
+    page, markdown = render_html(engine_report), render_markdown(engine_report)
+    assert '<ol class="references">' in page and "### References" in markdown
+    for passage_id in cited:
+        assert passage_id in page[page.index('<ol class="references">') :]

@@ -263,6 +263,10 @@ class ClaimEvidencePair(Record):
 class CitationPassage(Record):
     text: str
     title: str | None = None
+    # Where reference [i] points: the passage to open, its source and its document version ("doc@vN").
+    passage_id: PassageId | None = None
+    source: str | None = None
+    version: str | None = None
 
 
 class CitationFormatterOutput(Record):

@@ -82,7 +82,13 @@ def rewrite_answer(text: str, outcomes: Sequence[ClaimOutcome]) -> Rewritten:
         for chunk in outcome.supporting[:MAX_CITATIONS_PER_CLAIM]:
             if chunk.passage_id not in passages:
                 passages[chunk.passage_id] = len(passages) + 1
-                titles[chunk.passage_id] = CitationPassage(text=chunk.text, title=chunk.doc_id)
+                titles[chunk.passage_id] = CitationPassage(
+                    text=chunk.text,
+                    title=chunk.doc_id,
+                    passage_id=chunk.passage_id,
+                    source=chunk.source,
+                    version=chunk.version,
+                )
             numbers.append(passages[chunk.passage_id])
         citation_map[outcome.claim.claim_id] = numbers
     formatted = _apply(text, outcomes, citation_map, mitigate=False)

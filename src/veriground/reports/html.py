@@ -42,6 +42,7 @@ from veriground.reports.report_facts import (
     nli_signal_cells,
     passage_location,
     raw_signal_cells,
+    reference_lines,
     signal_rows,
     span_offsets,
     summary_stats_text,
@@ -105,7 +106,13 @@ def _header(report: VerificationReport) -> str:
     return (
         f"<h1>Verification report</h1>{summary}{_NAV}{facts}{nli}"
         f'<h2 id="answer">Answer after mitigation</h2><blockquote class="answer">{answer}</blockquote>'
+        + _references(report)
     )
+
+
+def _references(report: VerificationReport) -> str:
+    items = "".join(f"<li>{escape(line)}</li>" for line in reference_lines(report))
+    return f'<h3 id="references">References</h3><ol class="references">{items}</ol>' if items else ""
 
 
 def _trace(report: VerificationReport) -> str:

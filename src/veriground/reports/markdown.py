@@ -24,6 +24,7 @@ from veriground.reports.report_facts import (
     nli_backend_lines,
     nli_signal_cells,
     passage_location,
+    reference_lines,
     signal_rows,
     span_offsets,
     summary_stats_text,
@@ -92,7 +93,9 @@ def _header_lines(report: VerificationReport) -> list[str]:
         f"- **Mitigation actions:** {_cell(actions_text(report))}",
     ]
     lines += [f"- {_cell(line)}" for line in nli_backend_lines(report.manifest)]
-    return lines + ["", "## Answer after mitigation", "", *_quote(escape_markdown(report.final_response)), ""]
+    references = [f"- {escape_markdown(line)}" for line in reference_lines(report)]
+    lines = lines + ["", "## Answer after mitigation", "", *_quote(escape_markdown(report.final_response)), ""]
+    return lines + (["### References", "", *references, ""] if references else [])
 
 
 def _claim_lines(position: int, item: ClaimReport) -> list[str]:

@@ -99,6 +99,17 @@ def claim_origin(claim: Claim) -> str | None:
     return f"split from {claim.parent_claim_id} by {claim.atomicity_rule or 'an unnamed rule'}"
 
 
+def reference_lines(report: VerificationReport) -> list[str]:
+    """The mitigated answer's reference list: "[i] title: passage id (source, version)", in citation order."""
+    lines = []
+    for number, passage in enumerate(report.citations.passages, start=1):
+        where = ", ".join(part for part in (passage.source and f"source {passage.source}", passage.version) if part)
+        lines.append(f"[{number}] {passage.title or NOT_AVAILABLE}: {passage.passage_id or NOT_AVAILABLE}" + (
+            f" ({where})" if where else ""
+        ))
+    return lines
+
+
 def claim_fact_rows(item: ClaimReport) -> list[tuple[str, str]]:
     decision = item.decision
     return [

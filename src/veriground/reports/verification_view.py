@@ -30,6 +30,7 @@ from veriground.reports.report_facts import (
     nli_backend_lines,
     nli_signal_cells,
     passage_location,
+    reference_lines,
     signal_rows,
     span_offsets,
     summary_stats_text,
@@ -75,6 +76,11 @@ def _print_header(report: VerificationReport, out: Console) -> None:
         out.print(Text(line))
     out.rule("Answer after mitigation")
     out.print(Text(report.final_response))
+    references = reference_lines(report)
+    if references:
+        out.print(Text("References", style="bold"))
+        for line in references:
+            out.print(Text(line))
 
 
 def _print_claim(position: int, item: ClaimReport, out: Console) -> None:
