@@ -11,14 +11,14 @@ from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.claims.dependencies import analyse_dependencies
 from veriground.config import Config, VerificationConfig
 from veriground.engine import verify_text
-from veriground.evaluation.claim_graph import (
+from veriground.evidence.gather import PackEvidence
+from veriground.reports.claim_graph import (
     CONTRADICTION_RULES,
     build_claim_graph,
     graph_metrics,
     graph_to_json,
     render_graph_svg,
 )
-from veriground.evidence.gather import PackEvidence
 from veriground.schema import EvidencePack, PackPassage
 from veriground.verdicts.rules import RULES
 

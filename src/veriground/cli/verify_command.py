@@ -162,7 +162,7 @@ def _write_graph(result, path: Path) -> None:  # noqa: ANN001 - a VerificationRe
     import json
 
     from veriground.errors import InputFileError
-    from veriground.evaluation.claim_graph import build_claim_graph, graph_metrics, graph_to_json
+    from veriground.reports.claim_graph import build_claim_graph, graph_metrics, graph_to_json
 
     warnings = [warning for item in result.claims for warning in item.dependency_warnings]
     graph = build_claim_graph(result, warnings)

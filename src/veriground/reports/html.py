@@ -32,6 +32,7 @@ from veriground.reports.report_facts import (
     conflict_cells,
     decision_input_rows,
     evidence_views,
+    format_number,
     highlight_segments,
     llm_judgement_rows,
     mean_confidence_text,
@@ -75,9 +76,27 @@ def render_verification_body(report: VerificationReport) -> str:
             '<section id="claims"><h2>Claims</h2>',
             claims or "<p>No claims were extracted from the answer.</p>",
             "</section>",
+            _graph(report),
             render_manifest(report.manifest),
         ]
     )
+
+
+def _graph(report: VerificationReport) -> str:
+    """The claim–evidence graph (support, contradiction and dependency edges) as a static SVG, and its metrics."""
+    from veriground.reports.claim_graph import build_claim_graph, graph_metrics, render_graph_svg
+
+    if not report.claims:
+        return ""
+    warnings = [warning for item in report.claims for warning in item.dependency_warnings]
+    graph = build_claim_graph(report, warnings)
+    metrics = graph_metrics(graph)
+    shown = render_definitions(
+        [(name.replace("_", " "), format_number(value) if isinstance(value, float | None) else str(value))
+         for name, value in sorted(metrics.items()) if not isinstance(value, dict)]
+    )  # fmt: skip
+    svg = render_graph_svg(graph).replace(' xmlns="http://www.w3.org/2000/svg"', "")  # inline SVG needs none
+    return f'<section id="graph"><h2>Claim–evidence graph</h2>{svg}{shown}</section>'
 
 
 def _link(claim_id: str) -> str:

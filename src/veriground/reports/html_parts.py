@@ -26,6 +26,7 @@ h1 { font-size: 1.6rem; } h2 { font-size: 1.3rem; margin-top: 2rem; } h3 { font-
 h1, h2, h3, h4, h5 { overflow-wrap: anywhere; }
 nav.toc { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; margin: 0.75rem 0; } nav.toc a { white-space: nowrap; }
 section.claim { border-top: 2px solid #ccc; margin-top: 1.5rem; padding-top: 0.5rem; }
+svg.claim-graph { max-width: 100%; height: auto; }
 .summary { display: flex; flex-wrap: wrap; gap: 0.5rem 1.5rem; align-items: center; padding: 0.5rem 0.75rem;
   border: 1px solid #ccc; border-radius: 0.3rem; background: #fafafa; }
 .summary ul { display: flex; flex-wrap: wrap; gap: 0.5rem; list-style: none; margin: 0; padding: 0; }
