@@ -228,3 +228,10 @@ def test_no_verify_states_every_drafted_claim(ablation_runs):
     assert all(row["claims"] == [] for row in unchecked)  # nothing was verified
     summary = json.loads((ablation_runs["--no-verify"] / SUMMARY_FILE).read_text())
     assert summary["metrics"]["claims.verification_removed_rate"]["value"] is None
+
+
+def test_the_summary_carries_the_claim_evidence_graph_metrics(ablation_runs):
+    summary = json.loads((ablation_runs[""] / SUMMARY_FILE).read_text())
+    assert summary["metrics"]["graph.redundancy"]["value"] >= 1.0  # every kept claim has a supporting passage
+    assert 0 < summary["metrics"]["graph.source_diversity"]["value"] <= 1.0
+    assert "graph.redundancy" in summary["definitions"]

@@ -112,3 +112,16 @@ def test_citing_a_passage_its_document_has_since_changed_is_flagged(tmp_path: Pa
     (library / "gravity.md").write_text("Gravity is a force.\n", encoding="utf-8")  # a new version drops the passage
     assert main(["ingest", str(tmp_path / "lib"), "--corpus", str(corpus)]) == 0
     assert verdict() == ("Low Confidence", "superseded-citation")
+
+
+def test_the_discrete_math_profile_enforces_dependencies_even_on_a_quoted_claim():
+    evidence = ["When Re > 4000, turbulence occurs."]
+    assert verdicts("When Re > 4000, turbulence occurs.", evidence) == ["Supported"]
+    config = load_config(None, {"verification.domain": "discrete_math"}, environ={})
+    pack = EvidencePack(passages=(PackPassage(passage_id="p0", text=evidence[0]),))
+    nli = build_nli(config.models)
+    report = verify_text(evidence[0], config=config, source=PackEvidence(pack, config.retrieval), nli=nli)
+    [claim] = report.claims
+    assert (claim.decision.status, claim.decision.rule) == ("Low Confidence", "dependency-warning")
+    assert claim.decision.confidence.overall_confidence <= 0.65
+    assert claim.dependency_warnings[0].term == "Re"

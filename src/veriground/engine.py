@@ -141,10 +141,10 @@ def verify_claims(
     answer_id = answer_id_of(text)
     aggregator = load_aggregator(nli.name, config.verification.aggregator, config.verification.aggregator_path)
     profile = get_profile(config.verification.domain)
-    config = with_thresholds(
-        config.model_copy(update={"verification": apply_threshold_overrides(config.verification, profile)}),
-        aggregator,
-    )
+    verification = apply_threshold_overrides(config.verification, profile)
+    if profile.strict_dependencies:  # seed 000 §2.5.3: on in the discrete_math profile
+        verification = verification.model_copy(update={"strict_dependencies": True})
+    config = with_thresholds(config.model_copy(update={"verification": verification}), aggregator)
     sentences = source_sentences(text, claims)
     # An atom split from a longer sentence is looked up by that sentence: "Not only was this shift observed" alone
     # finds passages about any shift; its sentence finds the passage it came from.

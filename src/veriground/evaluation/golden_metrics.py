@@ -20,6 +20,10 @@ QUERY_KINDS = ("answerable", "unanswerable", "contradiction")
 GROUNDEDNESS_OUTCOMES = ("grounded", "ungrounded", "unjudged", "withheld")
 
 DEFINITIONS = {
+    "graph.redundancy": "claim–evidence graph (seed 000 Stage 5): mean over kept drafted claims of the passages that "
+    "support them (seed target 2–5)",
+    "graph.source_diversity": "claim–evidence graph: over answered rows, distinct sources / distinct passages among "
+    "the passages supporting their kept claims, averaged",
     "retrieval.recall_at_1": "mean over answerable rows of |gold ∩ top-1 retrieved| / |gold|",
     "retrieval.recall_at_5": "mean over answerable rows of |gold ∩ top-5 retrieved| / |gold|",
     "retrieval.mrr": "mean over answerable rows of 1 / rank of the first gold passage retrieved (0 if none)",
@@ -88,6 +92,17 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     )
     out["claims.ungrounded_rate"] = (quality.ungrounded_rate, quality.claims)
     checked = [c for r in rows for c in r["claims"]]
+    kept = [c for r in rows for c in r["claims"] if c["kept"]]
+    out["graph.redundancy"] = (
+        m.MetricValue.ratio(sum(len(c.get("supporting_passages", ())) for c in kept), len(kept), "no claim was kept"),
+        len(kept),
+    )
+    diversity = [_source_diversity(r) for r in rows if not r["abstained"]]
+    diversity = [value for value in diversity if value is not None]
+    out["graph.source_diversity"] = (
+        m.MetricValue.ratio(sum(diversity), len(diversity), "no answered row has a supported claim"),
+        len(diversity),
+    )
     out["claims.verification_removed_rate"] = (
         m.MetricValue.ratio(sum(1 for c in checked if not c["kept"]), len(checked), "no drafted claim was verified"),
         len(checked),
@@ -135,3 +150,9 @@ def groundedness_counts(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str
 
 def answered_correctly(row: Mapping[str, Any]) -> bool:
     return row["kind"] == "answerable" and not row["abstained"] and bool(set(row["cited_ids"]) & set(row["gold_ids"]))
+
+
+def _source_diversity(row: Mapping[str, Any]) -> float | None:
+    sources = {item["passage_id"]: item.get("source") for item in row["retrieved"]}
+    passages = {pid for claim in row["claims"] if claim["kept"] for pid in claim.get("supporting_passages", ())}
+    return len({sources.get(pid, pid) for pid in passages}) / len(passages) if passages else None

@@ -194,7 +194,14 @@ def predict_row(query: GoldenQuery, answer: GroundedAnswer) -> dict[str, Any]:
         {c.passage_id for claim in answer.claims for c in claim.supporting_citations if c.passage_id is not None}
     )
     claims = [
-        {"text": c.text, "kept": c.kept, "verdict": c.verdict, "rule": c.rule, "cited_ids": list(c.cited_ids)}
+        {
+            "text": c.text,
+            "kept": c.kept,
+            "verdict": c.verdict,
+            "rule": c.rule,
+            "cited_ids": list(c.cited_ids),
+            "supporting_passages": list(c.supporting_passages),
+        }
         for c in (trace.claims if trace else ())
     ]
     conflict = any(CONFLICT_CAVEAT in note for note in answer.limitations) or any(
@@ -209,7 +216,9 @@ def predict_row(query: GoldenQuery, answer: GroundedAnswer) -> dict[str, Any]:
         "confidence": answer.confidence.value,
         "abstained": answer.abstention_reason is not None,
         "abstention_reason": answer.abstention_reason,
-        "retrieved": [{"passage_id": chunk.passage_id, "rank": chunk.rank} for chunk in evidence],
+        "retrieved": [
+            {"passage_id": chunk.passage_id, "rank": chunk.rank, "source": chunk.source} for chunk in evidence
+        ],
         "cited_ids": cited,
         "claims": claims,
         "drafted_claims": len(trace.draft.claims) if trace and trace.draft else 0,

@@ -38,11 +38,12 @@ Supported whatever a model makes of it (an atom split from a quoted sentence is 
 number or citation problem is still caught by the rules before it), unless a source independent of the quoting ones
 contradicts it: then `quote-disputed` makes it Low Confidence (the sources disagree). Two rules read the domain
 profile (domains/): `formal-mismatch` (after `numeric-mismatch`): units, dimensions, an equation or a complexity bound
-disagree with the evidence or the constants table, so the claim is Contradictory; `out-of-scope` (before
-`sufficient-evidence`): a supported claim beyond the profile's scope is only Low Confidence. And, only with
-verification.strict_dependencies (seed 000 §2.5.3), `dependency-warning`: a supported claim that uses a term before or
-without its definition is Low Confidence. `superseded-citation`: a supported claim that cites a passage its document
-has since changed or removed is Low Confidence (the text it rests on is history).
+disagree with the evidence or the constants table, so the claim is Contradictory. Three downgrades sit just before
+`quoted` and fire only for a claim that would otherwise be Supported (quoted, or supported by enough sources), making
+it Low Confidence: `out-of-scope` (beyond the profile's scope), `superseded-citation` (it cites a passage its document
+has since changed or removed: the text it rests on is history) and, only with verification.strict_dependencies
+(seed 000 §2.5.3; on in the discrete_math profile), `dependency-warning` (it uses a term before or without its
+definition).
 """
 
 from __future__ import annotations
@@ -104,16 +105,23 @@ def formal_check_fails(inputs: DecisionInputs, _: VerificationConfig) -> bool:
     return bool(inputs.formal_mismatches)
 
 
-def cites_superseded_passage(inputs: DecisionInputs, _: VerificationConfig) -> bool:
-    return bool(inputs.superseded_citations)
+def would_be_supported(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    """Quoted, or supported by enough sources: what the downgrade rules below may lower to Low Confidence."""
+    quoted = inputs.quoting_sources >= config.min_supporting_sources
+    supported = inputs.max_entailment is not None and not entailment_below_min(inputs, config)
+    return quoted or (supported and not too_few_sources(inputs, config))
+
+
+def cites_superseded_passage(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    return bool(inputs.superseded_citations) and would_be_supported(inputs, config)
 
 
 def strict_dependency_warning(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    return config.strict_dependencies and inputs.dependency_warning is not None
+    return config.strict_dependencies and inputs.dependency_warning is not None and would_be_supported(inputs, config)
 
 
-def beyond_profile_scope(inputs: DecisionInputs, _: VerificationConfig) -> bool:
-    return inputs.out_of_scope is not None
+def beyond_profile_scope(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    return inputs.out_of_scope is not None and would_be_supported(inputs, config)
 
 
 def contradicted_without_support(inputs: DecisionInputs, config: VerificationConfig) -> bool:
@@ -202,6 +210,19 @@ RULES: tuple[Rule, ...] = (
         RejectionReason.HIGH_CONTRADICTION,
     ),
     Rule("nli-unavailable", nli_unavailable, VerificationStatus.UNVERIFIED, RejectionReason.SIGNAL_UNAVAILABLE),
+    Rule("out-of-scope", beyond_profile_scope, VerificationStatus.LOW_CONFIDENCE, RejectionReason.OUT_OF_SCOPE),
+    Rule(
+        "superseded-citation",
+        cites_superseded_passage,
+        VerificationStatus.LOW_CONFIDENCE,
+        RejectionReason.SUPERSEDED_CITATION,
+    ),
+    Rule(
+        "dependency-warning",
+        strict_dependency_warning,
+        VerificationStatus.LOW_CONFIDENCE,
+        RejectionReason.DEPENDENCY_WARNING,
+    ),
     Rule("quoted", quoted_by_enough_sources, VerificationStatus.VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
     Rule("quote-disputed", quote_disputed, VerificationStatus.LOW_CONFIDENCE, RejectionReason.CONFLICTING_VERDICTS),
     Rule("contradicted", contradicted_without_support, VerificationStatus.REJECTED, RejectionReason.HIGH_CONTRADICTION),
@@ -230,19 +251,6 @@ RULES: tuple[Rule, ...] = (
         has_high_evidence_conflict,
         VerificationStatus.LOW_CONFIDENCE,
         RejectionReason.EVIDENCE_CONFLICT,
-    ),
-    Rule("out-of-scope", beyond_profile_scope, VerificationStatus.LOW_CONFIDENCE, RejectionReason.OUT_OF_SCOPE),
-    Rule(
-        "superseded-citation",
-        cites_superseded_passage,
-        VerificationStatus.LOW_CONFIDENCE,
-        RejectionReason.SUPERSEDED_CITATION,
-    ),
-    Rule(
-        "dependency-warning",
-        strict_dependency_warning,
-        VerificationStatus.LOW_CONFIDENCE,
-        RejectionReason.DEPENDENCY_WARNING,
     ),
     Rule(
         "llm-judge-disagrees",
