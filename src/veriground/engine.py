@@ -5,15 +5,13 @@ answer text -> claims -> evidence -> signals (tier 1, then the optional LLM judg
 
 from __future__ import annotations
 
-import hashlib
-import re
 import time
 from collections.abc import Sequence
-from typing import Literal
 
 from veriground import __version__
 from veriground.backends.protocols import LLM, NLIModel
 from veriground.claims import extract_claims
+from veriground.claims.context import contextual_hypotheses, source_sentences
 from veriground.claims.dependencies import defines_term, find_dependency_warnings
 from veriground.claims.whole_sentences import join_atoms
 from veriground.config import Config
@@ -28,6 +26,7 @@ from veriground.domains import (
 from veriground.errors import InputTooLargeError
 from veriground.evidence.gather import EvidenceSource
 from veriground.evidence.spans import AlignedSpan, align_sentences
+from veriground.manifest import build_manifest, sha256_text
 from veriground.mitigation.rewrite import ClaimOutcome, rewrite_answer
 from veriground.schema import (
     AnnotatedAnswer,
@@ -73,9 +72,6 @@ PIPELINE_VERSION = f"veriground-{__version__}/verify.v1"
 NUMERIC_MIN_ALIGNMENT = 0.5
 NUMBERED_CITATIONS_REASON = "numbered citations like [1] point into an evidence pack; pass --evidence to check them"
 NO_ALIGNED_SENTENCE_REASON = "no evidence sentence carries half of the claim's content"
-# Config keys left out of a report's manifest: they say where LLM answers come from (the server or the call
-# cache), not what they are, so a report replayed from the cache is byte-identical to the one first made.
-UNRECORDED_CONFIG = {"llm": {"replay"}}
 CONFLICT_CHECK_OFF = "evidence_conflict_check_off: verification.contradictions is false"
 
 
@@ -121,7 +117,7 @@ def with_thresholds(config: Config, aggregator: SupportAggregator) -> Config:
 
 
 def answer_id_of(text: str) -> str:
-    return "ans_" + _sha256(text)[:12]
+    return "ans_" + sha256_text(text)[:12]
 
 
 def verify_claims(
@@ -189,8 +185,14 @@ def verify_claims(
     for claim in claims:
         chunks, signals = evidence[claim.claim_id], all_signals[claim.claim_id]
         claim_conflicts = all_conflicts[claim.claim_id]
-        inputs = _decision_inputs(chunks, signals, claim_conflicts, config, sentences[claim.claim_id]).model_copy(
-            update={"dependency_warning": next((w.reason for w in dependencies.get(claim.claim_id, ())), None)}
+        warnings = dependencies.get(claim.claim_id, ())
+        inputs = _decision_inputs(
+            chunks,
+            signals,
+            claim_conflicts,
+            config,
+            sentence=sentences[claim.claim_id],
+            dependency_warning=warnings[0].reason if warnings else None,
         )
         decision = decide(inputs, config.verification)
         claim_decision = ClaimDecision(
@@ -242,7 +244,7 @@ def verify_claims(
     decisions = tuple(report.decision for report in claim_reports)
     annotated = AnnotatedAnswer(
         answer_id=answer_id,
-        query_id=None if query is None else "q_" + _sha256(query)[:12],
+        query_id=None if query is None else "q_" + sha256_text(query)[:12],
         raw_answer=text,
         claims=decisions,
         summary_stats=_summary(decisions),
@@ -266,50 +268,6 @@ def verify_claims(
     return result
 
 
-# An answer this short with no verb ("Arthur's Magazine", "In 1844") is a fragment: it only means something as the
-# answer to its question. A short sentence with a verb ("A moving object has kinetic energy.") stands on its own.
-FRAGMENT_MAX_WORDS = 6
-_VERB_HINTS_LIST = (
-    "is are was were be been being am has have had does do did can could will would shall should may might must "
-    "isn't aren't wasn't weren't doesn't don't didn't can't won't"
-)
-_VERB_HINTS = frozenset(_VERB_HINTS_LIST.split())
-
-
-def contextual_hypotheses(claims: Sequence[Claim], question: str) -> dict[str, str]:
-    """For each claim that is a fragment, the statement the NLI should read instead: the answer in its question's
-    context. Whole sentences are read as they are; the question itself is never a claim."""
-    asked = question.strip().rstrip("?").strip()
-    if not asked:
-        return {}
-    return {
-        claim.claim_id: answer_statement(asked, claim.text.strip().rstrip("."))
-        for claim in claims
-        if _is_fragment(claim.text) and claim.text.strip().rstrip(".") != asked
-    }
-
-
-# "Which magazine was first published in 1844" + "Arthur's Magazine" -> "Arthur's Magazine was first published in 1844";
-# "Who wrote Hamlet" + "Shakespeare" -> "Shakespeare wrote Hamlet". Other questions keep their words around the answer.
-_WHICH_SUBJECT = re.compile(r"^(?:which|what)\s+\w+(?:\s+\w+)?\s+(?P<rest>(?:is|was|are|were|has|had)\s+.+)$", re.I)
-_WHO_SUBJECT = re.compile(r"^(?:who|what)\s+(?P<rest>(?!(?:is|was|are|were|did|does|do)\b)\w+\s+.+)$", re.I)
-
-
-def answer_statement(question: str, answer: str) -> str:
-    """The question restated with its answer as a sentence the NLI can read."""
-    for pattern in (_WHICH_SUBJECT, _WHO_SUBJECT):
-        match = pattern.match(question)
-        if match:
-            return f"{answer} {match.group('rest')}."
-    return f'The answer to "{question}?" is {answer}.'
-
-
-
-def _is_fragment(text: str) -> bool:
-    words = text.lower().replace(".", " ").split()
-    return len(words) <= FRAGMENT_MAX_WORDS and not any(word in _VERB_HINTS for word in words)
-
-
 class _StageClock:
     """Adds the time since the last lap to `into[stage]`; does nothing without a dict."""
 
@@ -331,6 +289,7 @@ def _decision_inputs(
     conflicts: Sequence[EvidenceConflict],
     config: Config,
     sentence: str | None = None,
+    dependency_warning: str | None = None,
 ) -> DecisionInputs:
     unavailable = [signal for signal in signals.nli if signal.status == SignalStatus.UNAVAILABLE]
     judgements = [
@@ -362,6 +321,7 @@ def _decision_inputs(
         high_evidence_conflicts=high_conflicts if verification.contradiction_policy == "abstain_on_high" else 0,
         llm_judgements=signals.llm_judgements,
         quoting=quoting,
+        dependency_warning=dependency_warning,
         formal_mismatches=tuple(check.reason for check in (signals.formal.mismatches if signals.formal else ())),
         out_of_scope=next((hook.reason for hook in signals.profile if hook.outcome == "out_of_scope"), None),
         superseded_citations=signals.citation.superseded_ids,
@@ -393,23 +353,6 @@ def _dependency_warnings(
     for warning in find_dependency_warnings(claims, corpus_defines):
         by_claim.setdefault(warning.claim_id, []).append(warning)
     return by_claim
-
-
-def source_sentences(text: str, claims: Sequence[Claim]) -> dict[str, str]:
-    """Each claim's source sentence: the span its atoms (the claims that share its parent) cover in `text`, citation
-    markers removed; a claim that was not split is its own sentence."""
-    spans: dict[str, tuple[int, int]] = {}
-    for claim in claims:
-        key = claim.parent_claim_id or claim.claim_id
-        start, end = spans.get(key, claim.answer_char_span)
-        spans[key] = (min(start, claim.answer_char_span[0]), max(end, claim.answer_char_span[1]))
-    return {
-        claim.claim_id: _CITATION_MARK.sub("", text[slice(*spans[claim.parent_claim_id or claim.claim_id])]).strip()
-        for claim in claims
-    }
-
-
-_CITATION_MARK = re.compile(r"\[[^\[\]]{1,80}\]")
 
 
 def _judge_claims(
@@ -524,29 +467,3 @@ def _manifest(
         evidence=[chunk for report in claims for chunk in report.evidence],
         warnings=[*source.notes(), *judge_warnings],
     )
-
-
-def build_manifest(
-    *,
-    input_text: str,
-    config: Config,
-    backends: Sequence[BackendInfo],
-    evidence_mode: Literal["corpus", "pack"],
-    evidence: Sequence[EvidenceChunk],
-    warnings: Sequence[str],
-) -> ReportManifest:
-    """What produced a report: version, config (less UNRECORDED_CONFIG), backends with checksums, and hashes of
-    the input and evidence."""
-    return ReportManifest(
-        warnings=tuple(warnings),
-        package_version=__version__,
-        config=config.model_dump(mode="json", exclude=UNRECORDED_CONFIG),
-        backends=tuple(backends),
-        evidence_mode=evidence_mode,
-        input_sha256=_sha256(input_text),
-        evidence_sha256=dict(sorted({chunk.passage_id: _sha256(chunk.text) for chunk in evidence}.items())),
-    )
-
-
-def _sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -24,9 +24,10 @@ from veriground.backends.protocols import LLM, NLIModel
 from veriground.claims import extract_claims
 from veriground.config import Config
 from veriground.corpus.store import CorpusStore
-from veriground.engine import answer_id_of, build_manifest, verify_claims
+from veriground.engine import answer_id_of, verify_claims
 from veriground.errors import BackendError, InputTextError, InputTooLargeError, NotFoundError
 from veriground.evidence.gather import CorpusEvidence, PackEvidence
+from veriground.manifest import build_manifest
 from veriground.retrieval.search import CorpusRetriever, QueryTerms
 from veriground.schema import (
     AnswerConfidence,

@@ -51,7 +51,7 @@ def sample_sentences(store: CorpusStore, count: int, seed: int = PROPERTY_SEED) 
     candidates: list[str] = []
     for document in store.list_documents():
         for passage in store.passages_of(document.doc_id, document.version):
-            if getattr(passage, "kind", "text") != "text":
+            if passage.kind != "text":
                 continue
             sentences = (passage.text[start:end] for start, end in sentence_spans(passage.text))
             candidates.extend(sentence for sentence in sentences if _prose(sentence))

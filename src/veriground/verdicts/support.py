@@ -56,14 +56,21 @@ def judge_evidence(
         scores = model.predict(pairs)
         if len(scores) != len(pairs):
             raise ValueError(f"returned {len(scores)} scores for {len(pairs)} pairs")
-        computed = [
-            (claim_id, _passage_signal(chunk, [
-                aggregator.judge_unit(*pairs[row][::-1], (unit.char_start, unit.char_end), unit.alignment,
-                                      scores[row], unit.sentences, round(unit.alignment * content.size))
+        computed = []
+        for claim_id, _, chunk, rows, content in slots:
+            units = [
+                aggregator.judge_unit(
+                    claim_text=pairs[row][1],  # the texts the NLI read (readable_text of hypothesis and unit)
+                    unit_text=pairs[row][0],
+                    span=(unit.char_start, unit.char_end),
+                    alignment=unit.alignment,
+                    nli=scores[row],
+                    sentences=unit.sentences,
+                    shared_terms=round(unit.alignment * content.size),
+                )
                 for unit, row in rows
-            ], model.name, aggregator.name))
-            for claim_id, hypothesis, chunk, rows, content in slots
-        ]  # fmt: skip
+            ]
+            computed.append((claim_id, _passage_signal(chunk, units, model.name, aggregator.name)))
     except Exception as err:  # any backend failure or malformed output degrades to "unavailable", never silently
         reason = f"{model.name}: {err}"
         computed = [

@@ -1,0 +1,45 @@
+"""What produced a report: package version, the resolved config (less what only says where answers came from),
+backends with checksums, and SHA-256 of the input and of every evidence passage. Verification and grounded QA
+both record it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Literal
+
+from veriground import __version__
+from veriground.config import Config
+from veriground.schema import BackendInfo, EvidenceChunk, ReportManifest
+
+# Config keys left out of a report's manifest: they say where LLM answers come from (the server or the call
+# cache), not what they are, so a report replayed from the cache is byte-identical to the one first made.
+UNRECORDED_CONFIG = {"llm": {"replay"}}
+
+
+def build_manifest(
+    *,
+    input_text: str,
+    config: Config,
+    backends: Sequence[BackendInfo],
+    evidence_mode: Literal["corpus", "pack"],
+    evidence: Sequence[EvidenceChunk],
+    warnings: Sequence[str],
+) -> ReportManifest:
+    """What produced a report: version, config (less UNRECORDED_CONFIG), backends with checksums, and hashes of
+    the input and evidence."""
+    return ReportManifest(
+        warnings=tuple(warnings),
+        package_version=__version__,
+        config=config.model_dump(mode="json", exclude=UNRECORDED_CONFIG),
+        backends=tuple(backends),
+        evidence_mode=evidence_mode,
+        input_sha256=sha256_text(input_text),
+        evidence_sha256=dict(sorted({chunk.passage_id: sha256_text(chunk.text) for chunk in evidence}.items())),
+    )
+
+
+def sha256_text(text: str) -> str:
+    """The SHA-256 of text's UTF-8 bytes, as hex."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
