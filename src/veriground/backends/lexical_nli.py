@@ -182,6 +182,9 @@ class LexicalNLIModel:
         }
 
 
+# The verifier asks for the same pair twice: once as the NLI backend's prediction, once for the aggregator's cue
+# features (signals/support_features.py). A reading is a pure function of the two texts.
+@lru_cache(maxsize=8192)
 def _read_pair(premise: str, hypothesis: str) -> _Reading:
     claim = _profile_text(hypothesis)
     size = len(claim.stems) + len(claim.quantities)

@@ -104,17 +104,14 @@ def is_quoted(claim_text: str, unit_text: str) -> bool:
     sentence ("its velocity is zero" out of "If the object is at rest, its velocity is zero") is not a quotation,
     and neither is a sentence with one word changed or inserted."""
     claim = tokenize_words(claim_text)
-    if len(claim) < QUOTED_MIN_WORDS:
-        return False
+    if len(claim) < QUOTED_MIN_WORDS or not set(claim) <= set(tokenize_words(unit_text)):
+        return False  # most passages lack a word of the claim: no sentence of theirs can quote it
+    run = f" {' '.join(claim)} "  # words hold no spaces, so an unbroken run of them is a substring
     pieces = [line[start:end] for line in unit_text.split("\n") for start, end in sentence_spans(line)]
     pieces += [unit_text[start:end] for start, end in sentence_spans(unit_text)]  # sentences that wrap lines
     for piece in dict.fromkeys(pieces):  # a list item or a table row is a sentence of its own
         sentence = tokenize_words(piece)
-        if not sentence or len(claim) < QUOTED_SHARE * len(sentence):
-            continue
-        matcher = SequenceMatcher(None, claim, sentence, autojunk=False)
-        match = matcher.find_longest_match(0, len(claim), 0, len(sentence))
-        if match.size == len(claim):
+        if sentence and len(claim) >= QUOTED_SHARE * len(sentence) and run in f" {' '.join(sentence)} ":
             return True
     return False
 
