@@ -13,64 +13,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from veriground.corpus.passage_kinds import classify_passages
+from veriground.corpus.store_schema import SCHEMA_VERSION, create_tables, migrate, needs_migration
 from veriground.errors import NotFoundError, StoreError
 from veriground.schema import DocumentInfo, LoadedDocument, Passage, PassageKind, SourceType
 
 DB_FILE_NAME = "corpus.sqlite3"
-# 2: passages.kind (text, heading, exercise, quiz, glossary) and versions.deleted (tombstones). A version-1 store is
-# migrated on open: the columns are added and every stored version's passages are classified from its stored text;
-# ids and offsets stay.
-SCHEMA_VERSION = "2"
-_MIGRATABLE_SCHEMAS = ("1",)
 BUSY_TIMEOUT_MS = 10_000
-
-_DDL = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS documents (
-    doc_id TEXT PRIMARY KEY,
-    source_key TEXT NOT NULL UNIQUE,
-    latest_version INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS versions (
-    doc_id TEXT NOT NULL REFERENCES documents(doc_id),
-    version INTEGER NOT NULL,
-    sha256 TEXT NOT NULL,
-    loader TEXT NOT NULL,
-    title TEXT,
-    source_id TEXT NOT NULL,
-    source_type TEXT NOT NULL,
-    metadata TEXT NOT NULL,
-    pages TEXT NOT NULL,
-    text TEXT NOT NULL,
-    deleted INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (doc_id, version)
-);
-CREATE TABLE IF NOT EXISTS passage_texts (
-    passage_id TEXT PRIMARY KEY,
-    text TEXT NOT NULL,
-    tokens TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS passages (
-    doc_id TEXT NOT NULL,
-    version INTEGER NOT NULL,
-    ordinal INTEGER NOT NULL,
-    passage_id TEXT NOT NULL REFERENCES passage_texts(passage_id),
-    char_start INTEGER NOT NULL,
-    char_end INTEGER NOT NULL,
-    page INTEGER,
-    kind TEXT NOT NULL DEFAULT 'text',
-    PRIMARY KEY (doc_id, version, ordinal),
-    FOREIGN KEY (doc_id, version) REFERENCES versions(doc_id, version)
-);
-CREATE INDEX IF NOT EXISTS passages_by_id ON passages(passage_id);
-CREATE TABLE IF NOT EXISTS embeddings (
-    model_key TEXT NOT NULL,
-    text_sha256 TEXT NOT NULL,
-    vector BLOB NOT NULL,
-    PRIMARY KEY (model_key, text_sha256)
-);
-"""
 
 _PASSAGE_COLUMNS = """
     p.passage_id, p.doc_id, p.version, p.ordinal, t.text, p.char_start, p.char_end, p.page,
@@ -117,11 +65,10 @@ class CorpusStore:
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA foreign_keys = ON")
-            self._conn.executescript(_DDL)
-            self._conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
-            self._conn.execute("INSERT OR IGNORE INTO meta VALUES ('generation', '0')")
-            if self._meta("schema_version") in _MIGRATABLE_SCHEMAS:
-                self._migrate_to_passage_kinds()
+            create_tables(self._conn)
+            if needs_migration(self._conn):
+                with self._transaction():
+                    migrate(self._conn)
         except (sqlite3.Error, OSError) as err:
             raise StoreError(f"cannot open the corpus store at {db_path}: {err}") from None
         found = self._meta("schema_version")
@@ -130,33 +77,6 @@ class CorpusStore:
                 f"corpus at {corpus_dir} has store schema {found}, this veriground reads {SCHEMA_VERSION}; "
                 "re-ingest into a new --corpus directory"
             )
-
-    def _migrate_to_passage_kinds(self) -> None:
-        """Schema 1 -> 2 in one write transaction (a second process opening the store meanwhile waits, then
-        finds it done): add passages.kind and classify every stored version's passages from its text."""
-        with self._transaction():
-            if self._meta("schema_version") not in _MIGRATABLE_SCHEMAS:
-                return
-            columns = {row[1] for row in self._conn.execute("PRAGMA table_info(passages)")}
-            if "kind" not in columns:
-                self._conn.execute("ALTER TABLE passages ADD COLUMN kind TEXT NOT NULL DEFAULT 'text'")
-            columns = {row[1] for row in self._conn.execute("PRAGMA table_info(versions)")}
-            if "deleted" not in columns:
-                self._conn.execute("ALTER TABLE versions ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0")
-            versions = self._conn.execute("SELECT doc_id, version, text FROM versions ORDER BY doc_id, version")
-            for doc_id, version, text in versions.fetchall():
-                rows = self._conn.execute(
-                    "SELECT ordinal, char_start, char_end FROM passages WHERE doc_id = ? AND version = ? "
-                    "ORDER BY ordinal",
-                    (doc_id, version),
-                ).fetchall()
-                kinds = classify_passages(text, [(start, end) for _, start, end in rows])
-                self._conn.executemany(
-                    "UPDATE passages SET kind = ? WHERE doc_id = ? AND version = ? AND ordinal = ?",
-                    [(kind, doc_id, version, ordinal) for (ordinal, _, _), kind in zip(rows, kinds, strict=True)],
-                )
-            self._conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION,))
-            self._conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
 
     def __enter__(self) -> CorpusStore:
         return self
