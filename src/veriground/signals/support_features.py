@@ -20,6 +20,7 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
 from __future__ import annotations
 
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.schema import NLIScores, SignalStatus
@@ -98,6 +99,7 @@ def _contained(claim_text: str, unit_text: str) -> float:
     return match.size / len(claim)
 
 
+@lru_cache(maxsize=8192)  # the atoms of one sentence ask the same (sentence, passage) question
 def is_quoted(claim_text: str, unit_text: str) -> bool:
     """Whether the claim is one of the text's sentences word for word (a quotation), or nearly all of one: every
     word of the claim, in order and unbroken, and at least QUOTED_SHARE of the sentence's words. A fragment of a
