@@ -8,8 +8,9 @@ import time
 
 import pytest
 
-from veriground.claims import extract_claims, segment
+from veriground.claims import extract_claims
 from veriground.errors import InputTextError
+from veriground.text import sentences
 
 LINEAR_RATIO_BOUND = 7.0  # 4x the input: linear work gives ~4x the CPU time, quadratic ~16x
 REPEATS = 3  # the least CPU time of a few runs, so one scheduling hiccup does not decide
@@ -29,8 +30,8 @@ class CountingSegmenter:
 
 @pytest.fixture
 def pysbd_calls(monkeypatch) -> list[int]:
-    counting = CountingSegmenter(segment._segmenter())
-    monkeypatch.setattr(segment, "_segmenter", lambda: counting)
+    counting = CountingSegmenter(sentences._segmenter())
+    monkeypatch.setattr(sentences, "_segmenter", lambda: counting)
     return counting.calls
 
 
@@ -51,14 +52,14 @@ def test_5000_sentences_in_one_paragraph_are_segmented_in_windows(pysbd_calls: l
     claims = extract_claims(text, answer_id="a", max_claims=5000)
     assert len(claims) == 5000  # no sentence lost or merged at a window edge
     assert all(text[slice(*claim.answer_char_span)] == claim.text for claim in claims)
-    assert max(pysbd_calls) <= segment.MAX_PYSBD_CHARS
+    assert max(pysbd_calls) <= sentences.MAX_PYSBD_CHARS
     assert sum(pysbd_calls) < 1.2 * len(text)  # windows overlap by one sentence only
 
 
 def test_a_run_with_no_sentence_boundary_is_cut_before_pysbd_sees_it(pysbd_calls: list[int]) -> None:
     text = conjunction_run(5000)  # 55 KB
     claims = extract_claims(text, answer_id="a", max_claims=10_000)
-    assert max(pysbd_calls) <= segment.MAX_PYSBD_CHARS
+    assert max(pysbd_calls) <= sentences.MAX_PYSBD_CHARS
     assert sum(pysbd_calls) < 2 * len(text)
     spans = [claim.answer_char_span for claim in claims]
     assert spans == sorted(spans) and all(start < end for start, end in spans)

@@ -22,6 +22,12 @@ def test_demo_ingests_the_bundled_corpus_and_prints_search_results(tmp_path, cap
     assert "0 failed" in out
     assert "search: kinetic energy" in out
     assert "physics/work-energy-theorem#" in out
+    # It ends with three things to try next, each an exact command (tests/test_cli_first_run.py runs them).
+    closing = out[out.index("Three things to try next") :].splitlines()[1:]
+    assert [line.split()[0] for line in closing[0::2]] == ["1.", "2.", "3."]
+    verify, ask, serve = (line.split() for line in closing[1:6:2])
+    assert verify[0] == "echo" and ask[0] == serve[0] and ask[0].endswith("veriground")
+    assert f"verify - --corpus {tmp_path / 'demo'}" in out and f"serve --corpus {tmp_path / 'demo'}" in out
 
 
 def test_ingest_search_and_corpus_commands_round_trip(tmp_path, capsys):
@@ -70,8 +76,8 @@ def test_schema_command_exports_every_record(capsys):
         "ClaimDecision",
         "AnnotatedAnswer",
         "GroundedAnswer",
-        "LearningClaim",
         "DomainProfile",
+        "DependencyWarning",
     ):
         assert record in schema["$defs"]
     assert "RejectionReason" in schema["$defs"]

@@ -416,6 +416,8 @@ def test_build_embedder_follows_the_runtime(tiny_models, onnx_cache, tiny_onnx_i
     fp32 = build_embedder(onnx_config.model_copy(update={"quantize": False}))
     assert isinstance(int8, OnnxEmbedder) and int8.onnx_path.name == INT8_FILE and int8.batch_size == 1
     assert isinstance(fp32, OnnxEmbedder) and fp32.onnx_path.name == FP32_FILE and fp32.batch_size == 7
+    unset = build_embedder(onnx_config.model_copy(update={"runtime": None}))  # the default: int8 ONNX on a CPU
+    assert isinstance(unset, OnnxEmbedder) and unset.onnx_path.name == INT8_FILE
 
 
 def test_build_reranker_only_when_configured(tiny_models) -> None:
@@ -440,7 +442,7 @@ SENTENCES = [
 
 @pytest.fixture(scope="module")
 def minilm_torch() -> Embedder:
-    return build_embedder(ModelsConfig())
+    return build_embedder(ModelsConfig(runtime="torch"))
 
 
 @pytest.mark.slow
@@ -467,3 +469,14 @@ def test_bundled_minilm_int8_per_channel_keeps_close_to_torch(minilm_torch, tmp_
     per_channel_loss, per_tensor_loss = 1 - per_channel_cosines.mean(), 1 - per_tensor_cosines.mean()
     assert per_channel_cosines.mean() > 0.98, per_channel_cosines
     assert per_tensor_loss > 2 * per_channel_loss, (per_tensor_loss, per_channel_loss)
+
+
+def test_int8_texts_embedded_on_several_threads_get_the_vectors_one_thread_gives(
+    tiny_models, onnx_cache, monkeypatch
+) -> None:
+    monkeypatch.setattr(sentence_embedder, "inference_workers", lambda: 3)
+    parallel = OnnxEmbedder(str(tiny_models.embedder), int8=True, cache_dir=onnx_cache)
+    alone = OnnxEmbedder(str(tiny_models.embedder), int8=True, cache_dir=onnx_cache, threads=1)
+    assert parallel._pool is not None and alone._pool is None
+    texts = [*SENTENCES, "x", "Ça coûte 5 €", "word " * 300]
+    assert np.array_equal(parallel.encode(texts), alone.encode(texts))

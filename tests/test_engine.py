@@ -105,7 +105,8 @@ def test_one_source_twice_is_low_confidence(sources):
     report, _ = run(CLAIM, evidence, FakeNLIModel({}, ENTAILS))
     assert verdict(report) == ("Low Confidence", "insufficient-sources", "insufficient_sources")
     assert report.claims[0].inputs.entailing_sources == 1
-    assert report.final_response == "Merge sort is stable. [1][2] [Low Confidence: insufficient_sources]"
+    flag = "[Low Confidence: too few independent sources say this]"
+    assert report.final_response == f"Merge sort is stable. [1][2] {flag}"
 
 
 def test_passages_that_do_not_entail_are_not_cited():
@@ -146,10 +147,13 @@ def test_failing_nli_makes_every_claim_unverified_with_the_reason():
     stats = report.annotated_answer.summary_stats
     assert (stats.unverified, stats.supported_high, stats.supported_low) == (2, 0, 0)
     assert stats.mean_overall_confidence is None
-    assert "evidence_conflict_check_unavailable: failing-nli.v1: weights missing" in (
-        report.annotated_answer.mitigation_actions
+    # The action names what happened; the NLI's own error and a fix go to the manifest's warnings.
+    assert "evidence_conflict_check_unavailable" in report.annotated_answer.mitigation_actions
+    assert not any("weights missing" in action for action in report.annotated_answer.mitigation_actions)
+    assert any(
+        "failing-nli.v1: weights missing" in warning and "Fix:" in warning for warning in report.manifest.warnings
     )
-    flag = "[Unverified: signal_unavailable]"
+    flag = "[Unverified: this could not be checked]"
     assert report.final_response == f"Merge sort is stable. {flag} Quicksort picks a pivot. {flag}"
 
 
@@ -196,7 +200,7 @@ def test_abstain_on_high_turns_a_high_conflict_into_low_confidence():
     assert {conflict.sentence_a, conflict.sentence_b} == {STABLE, NOT_STABLE}
     assert (conflict.kind, conflict.severity, conflict.contradiction_prob) == ("negation", "high", 0.9)
     assert "surfaced_evidence_conflicts:abstain_on_high" in report.annotated_answer.mitigation_actions
-    assert report.final_response.endswith("[Low Confidence: evidence_conflict]")
+    assert report.final_response.endswith("[Low Confidence: the sources disagree about this]")
 
 
 def test_surface_lists_the_conflict_but_keeps_the_verdict():
@@ -320,8 +324,8 @@ def test_rewrite_keeps_structure_suppresses_only_contradictions_and_renumbers_ci
         "- Merge sort is stable. [1][2]\n"
         "- [Warning: a claim was removed because it contradicts the source (slides/q#9)]\n"
         "\n"
-        "1. Heapsort sorts in place. [Unsupported: low_entailment]\n"
-        "2. Bubble sort is fast. [3][1] [Low Confidence: insufficient_sources]\n"
+        "1. Heapsort sorts in place. [Unsupported: no passage supports this]\n"
+        "2. Bubble sort is fast. [3][1] [Low Confidence: too few independent sources say this]\n"
     )
     assert rewritten.mitigation == {
         "c_0001": "kept",

@@ -17,6 +17,7 @@ from veriground.errors import InputFileError
 from veriground.evaluation.golden import (
     check_golden_against_corpus,
     demo_golden_path,
+    golden_domain,
     golden_json_schema,
     read_golden,
 )
@@ -103,6 +104,28 @@ def test_every_demo_row_explains_itself(demo_set):
             assert set(label.split(" vs ")) == domains_of(query), query.query_id
         else:
             assert not query.conflicting_ids and query.reference_answer is None, query.query_id
+
+
+def test_every_demo_row_has_a_domain_read_from_its_note(demo_set):
+    domains = Counter(golden_domain(query) for query in demo_set)
+    assert set(domains) == {
+        "physics",
+        "discrete_math",
+        "algorithms",
+        "policy",
+        "off_topic",
+        "algorithms_vs_discrete_math",
+    }
+    assert golden_domain(GoldenQuery(**GOOD_ROW)) == "unlabelled"
+    assert golden_domain(GoldenQuery(**GOOD_ROW, note="discrete-math: why")) == "discrete_math"
+
+
+def test_each_domain_has_formal_items_in_both_splits(demo_set):
+    formal = [query for query in demo_set if "formal (" in (query.note or "")]
+    for domain in ("physics", "discrete_math", "algorithms", "policy"):
+        rows = [query for query in formal if golden_domain(query) == domain]
+        assert len(rows) >= 2 and all(query.kind == "answerable" for query in rows), domain
+        assert {query.split for query in rows} == {"dev", "test"}, domain
 
 
 def test_a_missing_passage_id_is_reported_with_its_query_and_field(demo_store):

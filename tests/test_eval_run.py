@@ -22,6 +22,8 @@ from veriground.evaluation.run_files import (
 
 pytest.importorskip("matplotlib", reason="the eval extra: pip install 'veriground[eval]' (make test installs it)")
 
+DEV_ROWS = 24  # the demo golden set's dev split
+DEV_DOMAINS = {"physics": 7, "discrete_math": 5, "algorithms": 4, "policy": 6, "off_topic": 1}
 STABLE_FILES = (
     SUMMARY_FILE,
     METRICS_FILE,
@@ -56,13 +58,13 @@ def test_run_writes_every_file(run_dir):
     for name in (*STABLE_FILES, MANIFEST_FILE):
         assert (run_dir / name).is_file() and (run_dir / name).stat().st_size > 0, name
     summary = json.loads((run_dir / SUMMARY_FILE).read_text())
-    assert summary["runnable"] and summary["rows"]["total"] == 20
+    assert summary["runnable"] and summary["rows"]["total"] == DEV_ROWS
     assert 0 <= summary["metrics"]["retrieval.recall_at_5"]["value"] <= 1
     assert "not alce" in summary["definitions"]["citation.gold_overlap_precision"].lower()
     assert {"citation.alce_recall", "citation.alce_precision", "claims.ungrounded_rate"} <= set(summary["metrics"])
     assert summary["groundedness"]["all"]["grounded"] + summary["groundedness"]["all"]["withheld"] > 0
     predictions = [json.loads(line) for line in (run_dir / PREDICTIONS_FILE).read_text().splitlines()]
-    assert len(predictions) == 20 and {row["kind"] for row in predictions} == {
+    assert len(predictions) == DEV_ROWS and {row["kind"] for row in predictions} == {
         "answerable",
         "unanswerable",
         "contradiction",
@@ -71,6 +73,28 @@ def test_run_writes_every_file(run_dir):
     assert len(manifest["golden"]["sha256"]) == 64 and manifest["run_timestamp"]
     assert {info["role"] for info in manifest["backends"]} >= {"nli", "retriever"}
     assert "run_timestamp" not in (run_dir / SUMMARY_FILE).read_text()
+
+
+def test_every_metric_is_also_grouped_by_domain(run_dir, tmp_path, capsys):
+    summary = json.loads((run_dir / SUMMARY_FILE).read_text())
+    by_domain = summary["by_domain"]
+    assert {name: entry["rows"]["total"] for name, entry in by_domain.items()} == {
+        **DEV_DOMAINS,
+        "algorithms_vs_discrete_math": 1,
+    }
+    for entry in by_domain.values():
+        assert set(entry["metrics"]) == set(summary["metrics"])
+    physics = by_domain["physics"]["metrics"]["answer.correct_rate"]
+    assert physics["n"] == 4 and 0 <= physics["value"] <= 1  # the four answerable physics rows of the dev split
+    assert by_domain["off_topic"]["metrics"]["answer.correct_rate"]["reason"] == "no answerable rows"
+    predictions = [json.loads(line) for line in (run_dir / PREDICTIONS_FILE).read_text().splitlines()]
+    assert {row["query_id"]: row["domain"] for row in predictions}["g051"] == "physics"
+    capsys.readouterr()
+    _run(tmp_path, "--no-figures")
+    printed = capsys.readouterr().out
+    header = next(line for line in printed.splitlines() if line.lstrip().startswith("metric"))
+    assert header.split()[1:] == list(by_domain)
+    assert "by domain (rows: algorithms 4, algorithms_vs_discrete_math 1, discrete_math 5" in printed
 
 
 def test_same_run_twice_gives_identical_bytes(run_dir, tmp_path):

@@ -9,8 +9,8 @@ from veriground.domains import compute_formal
 from veriground.schema import FormalSignal
 from veriground.signals.complexity import find_bounds
 from veriground.signals.math_parse import MathParseError, parse_equation, parse_math
-from veriground.signals.quantity_spans import normalise_with_offsets
-from veriground.signals.terms import normalise_text
+from veriground.text.quantity_spans import normalise_with_offsets
+from veriground.text.terms import normalise_text
 
 # The corpus of issue 17's walkthrough, as one evidence text and as separate passages.
 EVIDENCE = [
@@ -209,6 +209,34 @@ def test_space_bounds_are_not_compared_with_time_bounds():
     flagged = compute_formal("Merge sort uses O(1) extra space.", evidence, "algorithms")
     assert outcomes(flagged) == {"complexity_mismatch"}
     assert "(space)" in flagged.reason
+
+
+RESTATED_EVIDENCE = [
+    "Some structures need rebalancing. All of them lead to data structures that have $O(\\log n)$ time "
+    "operations. The operation takes $O(n)=O(i)=O(n-i)$ time here."
+]
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected"),
+    [
+        ("All of them lead to data structures that have $O(n)$ time operations.", "complexity_mismatch"),
+        ("All of them lead to data structures that have $O(\\log n)$ time operations.", "ok"),
+        ("The operation takes $O(n)=O(i)=O(n-i)$ time here.", "ok"),  # bounds pair up by their place
+        ("The operation takes $O(n)=O(n^2)=O(n-i)$ time here.", "complexity_mismatch"),
+    ],
+)
+def test_a_bound_of_no_named_algorithm_is_compared_with_the_evidence_sentence_the_claim_restates(claim, expected):
+    signal = compute_formal(claim, RESTATED_EVIDENCE, "algorithms")
+    complexity = {check.outcome for check in signal.checks if check.check == "complexity"}
+    assert expected in complexity and (expected == "complexity_mismatch") == ("complexity_mismatch" in complexity)
+    reasons = [check.reason for check in signal.checks if check.outcome == "complexity_mismatch"]
+    assert all(reason.startswith("the evidence sentence the claim restates gives") for reason in reasons)
+
+
+def test_a_bound_in_a_sentence_that_restates_no_evidence_sentence_is_not_judged():
+    signal = compute_formal("Balanced trees give $O(n)$ operations.", RESTATED_EVIDENCE, "algorithms")
+    assert [check for check in signal.checks if check.check == "complexity"] == []
 
 
 def test_two_evidence_passages_with_different_bounds_for_one_case_are_an_evidence_conflict():

@@ -19,7 +19,7 @@ from veriground.domains import compute_formal
 from veriground.errors import NothingToIngest
 from veriground.signals.complexity import find_bounds
 from veriground.signals.equation_check import compare_equation, find_parsed_equations
-from veriground.signals.terms import sentence_spans
+from veriground.text.sentences import sentence_spans
 
 SHARED_CORPORA = Path(__file__).resolve().parents[1].parent / "shared" / "datasets" / "domain-corpora"
 CORPUS_PROFILES = {

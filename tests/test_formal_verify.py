@@ -72,3 +72,26 @@ def test_an_unknown_domain_names_the_valid_ones(corpus, capsys, tmp_path):
     notes = write_file(tmp_path, "notes.md", "E = mc^2.\n")
     assert main(["verify", str(notes), "--corpus", str(corpus), "--domain", "chemistry"]) != 0
     assert "physics" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("domain", ["general", "physics"])
+def test_an_equation_that_does_not_parse_is_an_unparsed_signal_never_a_crash_or_a_verdict(
+    corpus, capsys, tmp_path, domain
+):
+    text = "The kinetic energy is KE = \\weird{m} v^2.\nE = mc^"
+    claims = verify(corpus, text, capsys, tmp_path, "--domain", domain)["claims"]
+    assert len(claims) == 2
+    for item, named in zip(claims, ["\\weird", "cannot read 'mc^'"], strict=True):
+        formal = item["signals"]["formal"]
+        assert (formal["status"], formal["checks"]) == ("unparsed", [])
+        assert named in formal["reason"] and formal["unparsed"] == [formal["reason"]]
+        assert item["decision"]["rule"] != "formal-mismatch"  # the verdict comes from the other signals
+        assert formal["reason"] not in item["decision"]["rationale"]
+        gates = [hook["outcome"] for hook in item["signals"]["profile"] if hook["hook"] == "quality_gate"]
+        assert ("equation_unparsed" in gates) == (domain == "physics")  # require_equations: a gate, still no verdict
+
+
+def test_a_bare_delta_before_a_bracket_is_verified_not_an_internal_error(corpus, capsys, tmp_path):
+    # OpenStax 09_momentum: "since Δp=Δ(mv)" once crashed the dependency checker's symbol reader.
+    [item] = verify(corpus, "Newton's second law applies when mass varies, since Δp=Δ(mv).", capsys, tmp_path)["claims"]
+    assert item["decision"]["status"]

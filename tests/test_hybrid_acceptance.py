@@ -20,7 +20,7 @@ VELOCITY = "you can define instantaneous velocity, which is the velocity at a sp
 def demo_corpus(tmp_path_factory):
     corpus = tmp_path_factory.mktemp("hybrid") / "corpus"
     with resources.as_file(resources.files("veriground") / "demo_corpus") as root:
-        assert main(["ingest", str(root), "--corpus", str(corpus), "--json"]) == 0
+        assert main(["ingest", str(root), "--corpus", str(corpus), "--retrieval", "hybrid", "--json"]) == 0
     return corpus
 
 
@@ -48,7 +48,7 @@ def evidence_texts(corpus, capsys, tmp_path, mode: str) -> list[str]:
     report = json.loads(capsys.readouterr().out)
     (claim,) = report["claims"]
     names = {backend["name"] for backend in report["manifest"]["backends"]}
-    assert {"bm25s.v1", "dense-exact-ip.v1", "hybrid-rrf.v1", "sentence-transformers.v1"} <= names
+    assert {"bm25s.v1", "dense-exact-ip.v1", "hybrid-rrf.v1", "onnx-embedder.v1"} <= names  # int8 by default
     return [chunk["text"] for chunk in claim["evidence"]]
 
 
@@ -56,3 +56,19 @@ def evidence_texts(corpus, capsys, tmp_path, mode: str) -> list[str]:
 def test_verify_with_hybrid_retrieval_gathers_the_velocity_passage(demo_corpus, capsys, tmp_path):
     hybrid = evidence_texts(demo_corpus, capsys, tmp_path, "hybrid")
     assert any(VELOCITY in text for text in hybrid)
+
+
+@pytest.mark.slow
+def test_a_corpus_ingested_for_bm25_refuses_hybrid_search_until_index_dense(tmp_path, capsys):
+    corpus = tmp_path / "corpus"
+    with resources.as_file(resources.files("veriground") / "demo_corpus") as root:
+        assert main(["ingest", str(root), "--corpus", str(corpus), "--json"]) == 0
+    capsys.readouterr()
+    assert main(["search", QUERY, "--corpus", str(corpus), "--retrieval", "hybrid"]) == 4
+    assert "have no dense vectors" in capsys.readouterr().err
+    assert main(["index", "--dense", "--corpus", str(corpus), "--json"]) == 0
+    built = json.loads(capsys.readouterr().out)
+    assert built["dense"]["passages"] == built["dense"]["embedded_now"] == built["bm25_passages"] > 0
+    assert main(["index", "--dense", "--corpus", str(corpus), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["dense"]["embedded_now"] == 0
+    assert rank_of_velocity(corpus, capsys, "hybrid") is not None

@@ -13,7 +13,7 @@ from veriground.answering import injection
 from veriground.answering.extractive import prose_sentences
 from veriground.answering.injection import injection_cue, is_instruction, without_instructions
 from veriground.schema import EvidenceChunk
-from veriground.signals.terms import sentence_spans
+from veriground.text.sentences import sentence_spans
 
 EXAMPLES = json.loads(Path(injection.__file__).with_name("injection_examples.json").read_text(encoding="utf-8"))
 ADDRESSED = [example["text"] for example in EXAMPLES["addressed_to_model"]]

@@ -119,7 +119,7 @@ def test_unsupported_on_the_strongest_entailment_passage_lowers_supported_to_low
     assert verdict(report) == ("Low Confidence", "llm-judge-disagrees", "conflicting_verdicts")
     assert (item.inputs.llm_judge_label, item.inputs.llm_judge_passage) == ("unsupported", BOOK)
     assert "the LLM judge reads book/a#1 as not supporting the claim" in item.decision.rationale
-    assert report.final_response.endswith("[Low Confidence: conflicting_verdicts]")
+    assert report.final_response.endswith("[Low Confidence: the checks disagree about this]")
 
 
 def test_unsupported_on_another_passage_leaves_supported():

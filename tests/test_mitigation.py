@@ -88,7 +88,8 @@ def test_suppressed_pieces_leave_no_connector(text: str, verdicts: str, expected
 
 def test_flags_on_kept_pieces_stay_beside_the_warning() -> None:
     text = "Merge sort has O(n log n) complexity [2] and it is unstable."
-    assert final(text, "UC") == f"Merge sort has O(n log n) complexity [Unsupported: low_entailment] {WARNING}"
+    flag = "[Unsupported: no passage supports this]"
+    assert final(text, "UC") == f"Merge sort has O(n log n) complexity {flag} {WARNING}"
 
 
 def test_no_warning_is_followed_by_a_dangling_connector() -> None:
@@ -107,5 +108,7 @@ def test_the_citation_formatted_answer_keeps_every_piece() -> None:
 def test_number_lists_in_prose_survive_the_rewrite() -> None:
     text = "The vector [1, 1, 2] has a norm of about 2.45 [1]."
     rewritten = rewrite_answer(text, outcomes(text, "U"))
-    assert rewritten.final_response == "The vector [1, 1, 2] has a norm of about 2.45. [Unsupported: low_entailment]"
+    assert rewritten.final_response == (
+        "The vector [1, 1, 2] has a norm of about 2.45. [Unsupported: no passage supports this]"
+    )
     assert rewritten.citations.formatted_text == "The vector [1, 1, 2] has a norm of about 2.45."

@@ -543,7 +543,10 @@ def test_html_badges_carry_their_text_label(report):
 
 def test_html_marks_the_evidence_span_inside_the_passage(report):
     page = render_html(report)
-    assert f"Light is fast. <mark>{LIGHT_SPAN}</mark> It slows down in glass." in page
+    # The claim is Supported and rests on this passage: its span is marked as supporting (green, with a legend).
+    marked = f'<mark class="supports" title="supports the claim">{LIGHT_SPAN}</mark>'
+    assert f"Light is fast. {marked} It slows down in glass." in page
+    assert '<p class="legend" id="legend">' in page
 
 
 def test_html_shows_a_passage_whole_when_span_offsets_are_out_of_range(report):
@@ -639,10 +642,10 @@ def test_the_mitigated_answer_shows_each_warning_visibly(engine_report):
     block = page[page.index('<blockquote class="answer">') : page.index("</blockquote>", page.index('class="answer"'))]
     removed = "[Warning: a claim was removed because it contradicts the source (notes/heap#p3)]"
     assert f'<strong class="warning">{removed}</strong>' in block
-    assert '<strong class="warning">[Unsupported: dangling_citation]</strong>' in block
+    assert '<strong class="warning">[Unsupported: it cites a passage that does not exist]</strong>' in block
     assert "Heapsort is stable" not in block
     hostile = engine_report.model_copy(
-        update={"final_response": "A. [Unverified: signal_unavailable] [Warning: x (<b>)]"}
+        update={"final_response": "A. [Unverified: this could not be checked] [Warning: x (<b>)]"}
     )
     assert '<strong class="warning">[Warning: x (&lt;b&gt;)]</strong>' in render_html(hostile)
 
@@ -697,7 +700,7 @@ def test_each_claim_keeps_its_verdict_and_puts_signals_and_evidence_in_a_details
             assert f"<th>{column}</th>" in details
         assert f"<td>{item.decision.rule}</td><td>{item.decision.reason.value}</td>" in details
     light = page[page.index('id="claim-c1"') :]
-    assert light.index("<mark>") < light.index("</details>")
+    assert light.index("<mark class=") < light.index("</details>")
 
 
 def test_the_body_is_the_page_main_without_head_or_style(engine_report):

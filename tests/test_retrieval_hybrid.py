@@ -1,8 +1,9 @@
-"""Dense and hybrid retrieval with the fake embedder and reranker: fusion, the embedding cache, score fields,
-rerank and its fallback."""
+"""Dense and hybrid retrieval with the fake embedder and reranker: fusion, the embedding cache, vectors built
+before (never during) a search, score fields, rerank and its fallback."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from conftest import write_file
@@ -10,7 +11,8 @@ from veriground.backends.fakes import FakeEmbedder, FakeReranker
 from veriground.config import IngestConfig, RetrievalConfig
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
-from veriground.errors import ConfigError
+from veriground.errors import ConfigError, NotFoundError
+from veriground.retrieval.dense import DenseIndex, embedding_key
 from veriground.retrieval.fusion import fuse_rankings
 from veriground.retrieval.search import CorpusRetriever
 
@@ -52,6 +54,7 @@ def test_dense_mode_needs_an_embedder(store):
 
 def test_hybrid_chunks_carry_every_score_and_consecutive_ranks(store):
     retriever = CorpusRetriever(store, RetrievalConfig(mode="hybrid", top_k=3), embedder=FakeEmbedder())
+    retriever.build_dense_index()
     chunks = retriever.retrieve("rate at which position changes")
     assert chunks[0].doc_id == "docs/velocity"
     assert [chunk.rank for chunk in chunks] == list(range(1, len(chunks) + 1))
@@ -62,16 +65,48 @@ def test_hybrid_chunks_carry_every_score_and_consecutive_ranks(store):
 
 def test_embeddings_are_cached_by_text_so_a_reopened_or_reingested_corpus_does_not_re_embed(store, tmp_path):
     embedder = FakeEmbedder()
-    first = CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=embedder).dense_index()
+    first = CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=embedder).build_dense_index()
     assert first.embedded_now == len(PARAGRAPHS)
-    again = CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=embedder).dense_index()
+    again = CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=embedder).build_dense_index()
     assert again.embedded_now == 0
     write_file(tmp_path / "docs", "energy.md", "Potential energy depends on height above the ground.\n")
     ingest_paths([tmp_path / "docs"], store, IngestConfig(min_passage_chars=10))
-    after_edit = CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=embedder).dense_index()
+    after_edit = CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=embedder).build_dense_index()
     assert after_edit.embedded_now == 1
     other_model = CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=FakeEmbedder(dimension=32))
-    assert other_model.dense_index().embedded_now == len(PARAGRAPHS)
+    assert other_model.build_dense_index().embedded_now == len(PARAGRAPHS)
+
+
+def test_a_search_never_embeds_the_corpus_it_says_how_to_build_the_vectors(store):
+    embedder = FakeEmbedder()
+    retriever = CorpusRetriever(store, RetrievalConfig(mode="hybrid"), embedder=embedder)
+    with pytest.raises(NotFoundError, match=r"4 of 4 passages .* have no dense vectors .*`veriground index --dense`"):
+        retriever.retrieve("rate at which position changes")
+    assert embedder.calls == 0
+
+
+def test_new_passages_without_vectors_are_refused_until_indexed(store, tmp_path):
+    embedder = FakeEmbedder()
+    CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=embedder).build_dense_index()
+    write_file(tmp_path / "docs", "waves.md", "A wave carries energy from one place to another without matter.\n")
+    ingest_paths([tmp_path / "docs"], store, IngestConfig(min_passage_chars=10))
+    retriever = CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=embedder)
+    with pytest.raises(NotFoundError, match="1 of 5 passages"):
+        retriever.retrieve("wave energy")
+    retriever.build_dense_index()
+    assert retriever.retrieve("wave energy", top_k=1)[0].doc_id == "docs/waves"
+
+
+def test_the_saved_matrix_is_memory_mapped_and_searched_without_the_embedder_touching_the_corpus(store):
+    embedder = FakeEmbedder()
+    built = CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=embedder).build_dense_index()
+    calls = embedder.calls
+    loaded = DenseIndex.load(store.corpus_dir, embedding_key(embedder))
+    assert isinstance(loaded.matrix, np.memmap)
+    assert loaded.passage_ids == built.passage_ids and loaded.generation == store.generation
+    retriever = CorpusRetriever(store, RetrievalConfig(mode="dense", top_k=1), embedder=embedder)
+    assert retriever.retrieve("merge sort halves")[0].doc_id == "docs/sorting"
+    assert embedder.calls == calls + 1  # the query alone
 
 
 def test_a_reranker_reorders_the_candidates_and_its_scores_are_kept(store):

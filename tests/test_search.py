@@ -9,8 +9,9 @@ from veriground.config import IngestConfig, RetrievalConfig
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
 from veriground.errors import ConfigError
-from veriground.retrieval.bm25 import INDEX_DIR_NAME, tokenize
+from veriground.retrieval.bm25 import INDEX_DIR_NAME
 from veriground.retrieval.search import BM25Retriever
+from veriground.text.terms import tokenize
 
 DOCS = {
     "physics/energy.md": "Kinetic energy is the energy of motion, KE = 1/2 m v^2.\n\n"

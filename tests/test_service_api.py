@@ -254,7 +254,7 @@ def test_engine_queue_refuses_past_max_pending_and_keeps_order():
     from veriground.service.problems import problem_for
 
     release = threading.Event()
-    config = load_config(None, {"service.max_pending": 2}, environ={})
+    config = load_config(None, {"service.max_pending": 2, "service.engine_workers": 1}, environ={})
     worker = EngineWorker(config, opener=lambda _: None)  # jobs below ignore the context
     order: list[int] = []
 

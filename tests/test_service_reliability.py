@@ -54,8 +54,8 @@ def client(demo_corpus):
 
 
 def bare_worker(**overrides: object) -> EngineWorker:
-    """A worker whose context holds only a lexical NLI: enough for jobs that call ctx.nli."""
-    config = make_config(**overrides)
+    """One engine thread whose context holds only a lexical NLI: enough for jobs that call ctx.nli."""
+    config = make_config(**{"service.engine_workers": 1, **overrides})
     no_store = SimpleNamespace(close=lambda: None)
     context = EngineContext(config=config, store=no_store, retriever=None, nli=LexicalNLIModel(), llm=None, judge=None)
     return EngineWorker(config, opener=lambda _: context)

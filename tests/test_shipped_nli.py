@@ -20,9 +20,10 @@ from veriground.evaluation.datasets import NLIItem
 from veriground.evaluation.heldout import split_rows
 from veriground.schema import LabelledPair
 from veriground.training.calibration import fit_temperature, mixed_nll
-from veriground.training.nli_mix import TRAIN_LABELS, TrainPair, select_evidence
+from veriground.training.nli_mix import select_evidence
 from veriground.training.nli_trainer import CLASS_WEIGHT_RANGE, class_weights
 from veriground.training.synthetic_pairs import synthetic_pairs
+from veriground.training.train_pairs import TRAIN_LABELS, TrainPair
 from veriground.training.unit_conversions import convert_unit, convert_unit_unscaled
 
 FOLDER = shipped_model_folder()

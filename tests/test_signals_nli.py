@@ -154,3 +154,30 @@ def test_every_nli_backend_keeps_the_protocol_contract(model: NLIModel):
     assert len(scores) == len(pairs) and all(isinstance(score, NLIScores) for score in scores)
     assert model.predict(pairs) == scores
     assert model.predict([]) == []
+
+
+class TooLongNLIModel:
+    """Refuses any batch holding a hypothesis longer than it can read, as a sequence-pair model does."""
+
+    name = "too-long-nli.v1"
+    model_id = "test/too-long"
+    checksum = None
+
+    def __init__(self) -> None:
+        self.calls: list[int] = []
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
+        self.calls.append(len(pairs))
+        if any(len(hypothesis) > 60 for _, hypothesis in pairs):
+            raise ValueError("the claim leaves no tokens for evidence")
+        return [ENTAILS] * len(pairs)
+
+
+def test_one_claim_the_model_cannot_read_leaves_the_other_claims_computed():
+    long_claim = make_claim("c9", "Near Earth's surface, g is about 9.8 m/s², " + "and so on " * 10)
+    model = TooLongNLIModel()
+    signals = compute_nli([G_CLAIM, long_claim], {"c2": [G_PASSAGE], "c9": [G_PASSAGE]}, model)
+    assert model.calls == [2, 1, 1]  # the batch, then each claim on its own
+    assert signals["c2"][0].status == SignalStatus.COMPUTED and signals["c2"][0].entailment_prob == 0.9
+    assert signals["c9"][0].status == SignalStatus.UNAVAILABLE
+    assert signals["c9"][0].reason == "too-long-nli.v1: the claim leaves no tokens for evidence"

@@ -6,7 +6,7 @@ import pytest
 
 from veriground.schema import SignalStatus
 from veriground.signals.numeric import compute_numeric
-from veriground.signals.quantities import extract_quantities, format_value, normalise_quantity
+from veriground.text.quantities import extract_quantities, format_value, normalise_quantity
 
 LIGHT = "The speed of light in vacuum is 3.0 × 10⁸ m/s."
 
@@ -115,7 +115,7 @@ def test_no_evidence_is_not_applicable():
 
 
 def test_pint_failure_is_unavailable_not_a_crash(monkeypatch: pytest.MonkeyPatch):
-    import veriground.signals.quantities as quantities
+    import veriground.text.quantities as quantities
 
     def broken(value: float, expression: str) -> tuple[float, str]:
         raise AttributeError(f"'{expression}' is not defined in the unit registry")

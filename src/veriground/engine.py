@@ -6,7 +6,7 @@ answer text -> claims -> evidence -> signals (tier 1, then the optional LLM judg
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from veriground import __version__
 from veriground.backends.protocols import LLM, NLIModel
@@ -25,10 +25,11 @@ from veriground.domains import (
 )
 from veriground.errors import InputTooLargeError
 from veriground.evidence.gather import EvidenceSource
-from veriground.evidence.spans import AlignedSpan, align_sentences
+from veriground.evidence.spans import align_sentences
 from veriground.manifest import build_manifest, sha256_text
 from veriground.mitigation.rewrite import ClaimOutcome, rewrite_answer
 from veriground.schema import (
+    AlignedSpan,
     AnnotatedAnswer,
     BackendInfo,
     CitationSignal,
@@ -43,6 +44,7 @@ from veriground.schema import (
     EvidenceChunk,
     EvidenceConflict,
     EvidenceJudgement,
+    NLISignal,
     NumericSignal,
     ReportManifest,
     SignalStatus,
@@ -73,6 +75,31 @@ NUMERIC_MIN_ALIGNMENT = 0.5
 NUMBERED_CITATIONS_REASON = "numbered citations like [1] point into an evidence pack; pass --evidence to check them"
 NO_ALIGNED_SENTENCE_REASON = "no evidence sentence carries half of the claim's content"
 CONFLICT_CHECK_OFF = "evidence_conflict_check_off: verification.contradictions is false"
+CONFLICT_CHECK_UNAVAILABLE = "evidence_conflict_check_unavailable"
+
+
+def nli_warnings(signals_per_claim: Iterable[Sequence[NLISignal]]) -> list[str]:
+    """One manifest warning per distinct reason the NLI could not score a claim's evidence, with a fix."""
+    reasons = dict.fromkeys(
+        signal.reason
+        for signals in signals_per_claim
+        for signal in signals
+        if signal.status == SignalStatus.UNAVAILABLE and signal.reason
+    )
+    return [
+        f"the NLI could not score some evidence ({reason}); those claims are Unverified. "
+        "Fix: shorten the claims it names, or choose another NLI (--nli)"
+        for reason in reasons
+    ]
+
+
+def conflict_check_warning(problem: str) -> str:
+    """The manifest warning for an evidence-conflict check that could not run: the NLI's error and a fix."""
+    return (
+        f"the evidence-conflict check could not run ({problem}); disagreeing sources were not looked for. "
+        "Fix: shorten the sentences it names, choose another NLI (--nli), or turn the check off "
+        "(verification.contradictions = false)"
+    )
 
 
 def verify_text(
@@ -84,15 +111,16 @@ def verify_text(
     query: str | None = None,
     stage_seconds: dict[str, float] | None = None,
     judge: LLM | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> VerificationReport:
     """Verify every atomic claim of `text` against `source`; same inputs and config give the same report.
 
     `judge`, when given, is the tier-2 LLM judge (seed 004 §3.6): it reads each claim's strongest-entailment and
     strongest-contradiction passages, and the passage pairs of its evidence conflicts; the rules let it lower a
     verdict, never raise one. `stage_seconds`, when given, receives the wall time of each stage (for
-    benchmarks; never in the report).
+    benchmarks; never in the report). `on_progress(done, total)` counts the stages as they finish.
     """
-    clock = _StageClock(stage_seconds)
+    clock = _StageClock(stage_seconds, on_progress)
     check_encodable(text, "the text to verify")
     if query is not None:
         check_encodable(query, "the query")
@@ -134,6 +162,7 @@ def verify_claims(
     """Verify claims already extracted from `text` (their spans index into it; grounded QA builds them from its
     drafted sentences with their citations, so nothing is joined into text and parsed back)."""
     clock = clock or _StageClock(None)
+    clock.expect(VERIFY_STAGES + (judge is not None))
     answer_id = answer_id_of(text)
     aggregator = load_aggregator(nli.name, config.verification.aggregator, config.verification.aggregator_path)
     profile = get_profile(config.verification.domain)
@@ -237,8 +266,11 @@ def verify_claims(
     actions = list(rewritten.actions)
     if any(report.conflicts for report in claim_reports):
         actions.append(f"surfaced_evidence_conflicts:{config.verification.contradiction_policy}")
+    # Backend errors reach the manifest's warnings with a fix; summaries and the answer only name what happened.
+    warnings = [*judge_warnings, *nli_warnings(nli_signals.values())]
     if conflict_problem:
-        actions.append(f"evidence_conflict_check_unavailable: {conflict_problem}")
+        actions.append(CONFLICT_CHECK_UNAVAILABLE)
+        warnings.append(conflict_check_warning(conflict_problem))
     if not config.verification.contradictions:
         actions.append(CONFLICT_CHECK_OFF)
     decisions = tuple(report.decision for report in claim_reports)
@@ -252,7 +284,7 @@ def verify_claims(
         version=PIPELINE_VERSION,
     )
     result = VerificationReport(
-        manifest=_manifest(text, config, source, nli, aggregator, judge, claim_reports, judge_warnings),
+        manifest=_manifest(text, config, source, nli, aggregator, judge, claim_reports, warnings),
         annotated_answer=annotated,
         claims=claim_reports,
         final_response=rewritten.final_response,
@@ -268,14 +300,28 @@ def verify_claims(
     return result
 
 
-class _StageClock:
-    """Adds the time since the last lap to `into[stage]`; does nothing without a dict."""
+# Laps of one verification: claims, evidence, nli, conflicts, signals_and_rules twice, mitigation_and_report
+# (+ llm_judge with a judge). Only a progress bar reads the count.
+VERIFY_STAGES = 7
 
-    def __init__(self, into: dict[str, float] | None) -> None:
+
+class _StageClock:
+    """Adds the time since the last lap to `into[stage]` (nothing without a dict); reports laps to `on_progress`."""
+
+    def __init__(self, into: dict[str, float] | None, on_progress: Callable[[int, int], None] | None = None) -> None:
         self._into = into
         self._last = time.perf_counter()
+        self._on_progress = on_progress
+        self._laps = 0
+        self._expected = VERIFY_STAGES
+
+    def expect(self, laps: int) -> None:
+        self._expected = laps
 
     def lap(self, stage: str) -> None:
+        self._laps += 1
+        if self._on_progress is not None:
+            self._on_progress(min(self._laps, self._expected), self._expected)
         if self._into is None:
             return
         now = time.perf_counter()

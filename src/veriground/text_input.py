@@ -45,6 +45,54 @@ def check_encodable(text: str, name: str) -> None:
         ) from None
 
 
+# Python refuses to turn longer digit strings into an int (sys.get_int_max_str_digits, CVE-2020-10735).
+MAX_JSON_INT_DIGITS = 4300
+
+
+def parse_json(text: str) -> Any:
+    """json.loads that says in one line what no reader downstream could hold, as ValueError: nesting too deep for
+    the parser, a number of more than MAX_JSON_INT_DIGITS digits, a lone UTF-16 surrogate (with the field's path).
+    Invalid JSON stays json.JSONDecodeError (a ValueError) with its line and column."""
+    try:
+        value = json.loads(text, parse_int=_checked_int)
+    except RecursionError:
+        raise ValueError("JSON nesting too deep to read (arrays or objects inside each other)") from None
+    found = find_lone_surrogate(value)
+    if found is not None:
+        path, escaped = found
+        raise ValueError(f"{path or 'the value'} holds {escaped}, a lone UTF-16 surrogate that is not text")
+    return value
+
+
+def _checked_int(digits: str) -> int:
+    count = len(digits.lstrip("-"))
+    if count > MAX_JSON_INT_DIGITS:
+        raise ValueError(f"a number with {count} digits, over the {MAX_JSON_INT_DIGITS} a JSON reader accepts")
+    return int(digits)
+
+
+def find_lone_surrogate(value: Any) -> tuple[str, str] | None:
+    """(dotted path such as "passages.0.text", the surrogate escaped as "\\ud800") of the first string, key or
+    value, holding a lone surrogate; None when every string is text. Iterative, so any depth json.loads gives."""
+    stack: list[tuple[Any, str]] = [(value, "")]
+    while stack:
+        item, path = stack.pop()
+        children: list[tuple[Any, str]] = []
+        if isinstance(item, dict):
+            for key, child in item.items():
+                child_path = f"{path}.{key}" if path else str(key)
+                children.extend([(key, child_path), (child, child_path)])
+        elif isinstance(item, list):
+            children = [(child, f"{path}.{index}" if path else str(index)) for index, child in enumerate(item)]
+        elif isinstance(item, str):
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError as err:
+                return path, item[err.start].encode("unicode_escape").decode()
+        stack.extend(reversed(children))
+    return None
+
+
 class _Readable(Protocol):
     def read_bytes(self) -> bytes: ...
 
@@ -54,12 +102,12 @@ def read_utf8_file(path: Path | _Readable, what: str, fix: str) -> str:
     try:
         raw = path.read_bytes()
     except OSError as err:
-        raise InputFileError(path, f"cannot read {what}: {err.strerror or err}", fix) from None
+        raise InputFileError(str(path), f"cannot read {what}: {err.strerror or err}", fix) from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as err:
         raise InputFileError(
-            path, f"not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})", "save it as UTF-8"
+            str(path), f"not UTF-8 (byte {raw[err.start]:#04x} at offset {err.start})", "save it as UTF-8"
         ) from None
 
 

@@ -150,6 +150,8 @@ class Workspace:
         targets = [Path(paths)] if isinstance(paths, (str, os.PathLike)) else [Path(path) for path in paths]
         store = self._open_store(create=True)
         report = ingest_paths(targets, store, self._config.ingest, on_item, prune=prune)
+        if self._config.retrieval.mode != "bm25":  # new passages get vectors now; a search never embeds
+            self.retriever.build_dense_index()
         if self._retriever is not None:
             indexed = self._retriever.passages_indexed()
         else:  # counting needs only the BM25 index, never an embedder

@@ -16,9 +16,9 @@ from veriground.answering.claim_classes import classify_answer_claim
 from veriground.answering.gate import query_coverage
 from veriground.answering.injection import is_instruction
 from veriground.config import AnswerConfig
-from veriground.retrieval.bm25 import tokenize
 from veriground.schema import DraftAnswer, DraftClaim, EvidenceChunk
-from veriground.signals.terms import sentence_spans
+from veriground.text.sentences import sentence_spans
+from veriground.text.terms import tokenize
 
 EXTRACTIVE_NAME = "extractive-answerer.v1"
 MIN_WORDS, MAX_CHARS = 5, 600  # shorter is a heading or fragment; longer is not one claim

@@ -13,8 +13,8 @@ import math
 from collections.abc import Mapping, Sequence
 
 from veriground.config import AnswerConfig
-from veriground.retrieval.bm25 import tokenize
 from veriground.schema import EvidenceChunk, EvidenceGate
+from veriground.text.terms import tokenize
 
 GATE_DEPTH = 5  # seed 004: max over the top-5 passages
 MEAN_DEPTH = 3  # and the mean of the top 3, reported beside it
@@ -37,9 +37,9 @@ def rerank_probability(logit: float) -> float:
 def evidence_gate(chunks: Sequence[EvidenceChunk], weights: Mapping[str, float], config: AnswerConfig) -> EvidenceGate:
     """Pass when the best of the top passages reaches the configured threshold for its kind of score."""
     top = list(chunks)[:GATE_DEPTH]
-    reranked = bool(top) and all(chunk.score_rerank is not None for chunk in top)
-    if reranked:
-        scores = sorted((rerank_probability(chunk.score_rerank) for chunk in top), reverse=True)
+    logits = [chunk.score_rerank for chunk in top if chunk.score_rerank is not None]
+    if top and len(logits) == len(top):  # every top passage was reranked
+        scores = sorted((rerank_probability(logit) for logit in logits), reverse=True)
         kind, threshold = "rerank", config.min_rerank_prob
     else:
         scores = sorted((query_coverage(weights, chunk.text) for chunk in top), reverse=True)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from veriground.schema import EvidenceChunk
-from veriground.signals.terms import sentence_spans
+from veriground.text.sentences import sentence_spans
 
 _I = re.IGNORECASE
 # Who a chat transcript or prompt template names as the speaker.

@@ -19,8 +19,8 @@ from veriground.backends.llm_json import complete_json, mean_token_entropy
 from veriground.backends.prompt_blocks import data_block, prompt_id
 from veriground.backends.protocols import LLM
 from veriground.config import AnswerConfig, LLMConfig
-from veriground.retrieval.bm25 import tokenize
 from veriground.schema import AnswerClaimClass, ChatMessage, DraftAnswer, DraftClaim, EvidenceChunk
+from veriground.text.terms import tokenize
 
 CITATION = re.compile(r"\[CITATION:\s*(?P<id>[^\]]+?)\s*\]", re.IGNORECASE)
 GROUNDED_SYSTEM_PROMPT = """You answer a question using ONLY the evidence passages given as data.

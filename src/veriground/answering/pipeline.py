@@ -11,7 +11,7 @@ nearest references, and suggests how to ask again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from veriground.answering.extractive import EXTRACTIVE_NAME, draft_extractive_answer
@@ -42,6 +42,7 @@ from veriground.schema import (
     Reference,
     SupportingCitation,
 )
+from veriground.text.display import versus
 from veriground.text_input import check_encodable
 
 FILTER_KEYS = ("doc", "source", "source_type")
@@ -76,14 +77,20 @@ def parse_filters(items: Sequence[str]) -> dict[str, str]:
     return filters
 
 
+ANSWER_STAGES = 3  # retrieval, drafting, verification: what a progress bar counts
+
+
 def answer_question(
     query: str,
     *,
     config: Config,
     backends: AnswerBackends,
     filters: Mapping[str, str] | None = None,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> GroundedAnswer:
-    """A cited answer or an abstention for `query`; same corpus, question and config give the same record."""
+    """A cited answer or an abstention for `query`; same corpus, question and config give the same record.
+    `on_progress(done, ANSWER_STAGES)` counts the stages as they finish (retrieval, drafting, verification)."""
+    progress = on_progress or (lambda done, total: None)
     check_encodable(query, "the question")
     query = " ".join(query.split())
     if not query:
@@ -96,22 +103,26 @@ def answer_question(
     if answer.baseline == "B1":
         return _prompt_only(query, config, backends, filters)
     chunks = _retrieve(query, backends.retriever, answer.top_k, filters)
+    progress(1, ANSWER_STAGES)
     terms = backends.retriever.query_terms(query)
     gate = evidence_gate(chunks, terms.weights, answer) if answer.baseline == "B3" else None
     trace = _Trace(query, config, backends, filters, chunks, warnings)
     if gate is not None and not gate.passed:
+        score, needed = versus(gate.max_top5, gate.threshold)
         reason = (
-            f"the best of the top passages scores {gate.max_top5:.2f} {gate.score_kind.replace('_', ' ')}, "
-            f"below the {gate.threshold:.2f} the answer gate needs"
+            f"the best of the top passages scores {score} {gate.score_kind.replace('_', ' ')}, "
+            f"below the {needed} the answer gate needs"
         )
         return trace.abstain(reason, terms, gate=gate)
     draft, generator = _draft(query, chunks, terms, config, backends, warnings)
+    progress(2, ANSWER_STAGES)
     if draft.abstained:
         return trace.abstain(draft.abstain_reason or "the generator found no answer", terms, gate=gate, draft=draft)
     if answer.baseline == "B2" or not answer.verify:
         return trace.unverified(draft, generator, gate)
     cleaned, problems = clean_citations(draft.claims, [chunk.passage_id for chunk in chunks])
     checked = _verify(cleaned, chunks, config, backends.nli)
+    progress(3, ANSWER_STAGES)
     outcome = apply_policy(checked, {chunk.passage_id: chunk for chunk in chunks}, answer, config.verification)
     if outcome.confidence is AnswerConfidence.INSUFFICIENT_EVIDENCE or not outcome.claims:
         reason = (

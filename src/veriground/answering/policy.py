@@ -2,9 +2,9 @@
 
 Citation hygiene comes first (§6.3): ids outside the evidence pack and repeated ids are dropped and reported,
 and a sentence left with no citation is removed ("no citation, no claim"). Every remaining sentence must then
-be Supported by the verification core, and a comparative claim by two passages (§6.2). The share of drafted
-sentences that survive sets the confidence label (§7), and below `answer.min_verified_share` the answer
-abstains instead.
+be Supported by the verification core, and a comparative claim by two passages (§6.2) unless one states it word
+for word. The share of drafted sentences that survive sets the confidence label (§7), and below
+`answer.min_verified_share` the answer abstains instead.
 """
 
 from __future__ import annotations
@@ -25,6 +25,10 @@ from veriground.schema import (
 )
 
 COMPARATIVE_MIN_PASSAGES = 2
+# ... unless a passage states the comparison itself word for word (the `quoted` rule decided every atom): two
+# passages guard a comparison drawn across sources, not one a textbook makes ("the expected running time of
+# quicksort is no worse when the array holds duplicates").
+QUOTED_RULE = "quoted"
 HIGH_RISK = (AnswerClaimClass.COMPARATIVE, AnswerClaimClass.SCOPE)
 
 
@@ -121,7 +125,8 @@ def _judge(
     if worst.decision.status != "Supported":
         reason = f"verification: {worst.decision.status} ({worst.decision.rationale})"
         return AnswerClaimTrace(**base, **facts, kept=False, reason=reason, supporting_passages=supporting), None
-    if draft.claim_class is AnswerClaimClass.COMPARATIVE and len(supporting) < COMPARATIVE_MIN_PASSAGES:
+    stated = all(report.decision.rule == QUOTED_RULE for report in item.reports)
+    if draft.claim_class is AnswerClaimClass.COMPARATIVE and len(supporting) < COMPARATIVE_MIN_PASSAGES and not stated:
         reason = f"a comparative claim needs {COMPARATIVE_MIN_PASSAGES} supporting passages (seed 003 §6.2)"
         return AnswerClaimTrace(**base, **facts, kept=False, reason=reason, supporting_passages=supporting), None
     direct = tuple(pid for pid in item.cited_ids if pid in supporting)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
-from veriground.retrieval.bm25 import tokenize
 from veriground.schema import EvidenceChunk, Reference
+from veriground.text.terms import tokenize
 
 MAX_REFERENCES = 3
 _WORD = re.compile(r"[\w'-]+")

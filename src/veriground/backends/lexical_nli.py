@@ -7,7 +7,8 @@ hypothesis and fire only when that sentence holds at least CUE_MIN_OVERLAP of th
 a negation on one side only whose scope (the NEGATION_SCOPE words after it) holds a content word the other
 side shares (so "when air resistance is not a factor" does not negate a claim about gravity), an antonym
 pair (ANTONYM_PAIRS), a number whose premise counterpart in the same role differs, and an equation whose
-left-hand side matches but right-hand side does not (E = mc³ vs E = mc²).
+left-hand side matches but right-hand side does not (E = mc³ vs E = mc²). The cues themselves are read by
+text/cues.py.
 
     c = coverage of the hypothesis by the whole premise; a = coverage by the best-aligned premise sentence
     no cue:  contradict = 0,                                      entail = c²
@@ -20,13 +21,13 @@ knowledge, and any premise that repeats the hypothesis' words without a cue coun
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from veriground.schema import NLIScores
-from veriground.signals.quantities import (
+from veriground.text.cues import antonym_stems, extract_equations, negated_stems
+from veriground.text.quantities import (
     NormalQuantity,
     comparable_quantities,
     extract_quantities,
@@ -34,108 +35,19 @@ from veriground.signals.quantities import (
     remove_quantities,
     same_quantity,
 )
-from veriground.signals.terms import (
-    STOPWORDS,
-    extract_terms,
-    is_negation,
-    normalise_text,
-    split_sentences,
-    stem_words,
-    tokenize_words,
-)
+from veriground.text.sentences import split_sentences
+from veriground.text.terms import extract_terms, normalise_text, stem_words, tokenize_words
 
 LEXICAL_NLI_NAME = "lexical-nli.v1"
 LEXICAL_NLI_MODEL_ID = "veriground/lexical-nli"
 # Below this aligned coverage the two texts share too little for a polarity or number difference to be about
 # the same thing.
 CUE_MIN_OVERLAP = 0.3
-# A negation governs the next few words ("does not depend on the speed"): four reach past an auxiliary and
-# an article to the predicate and its object.
-NEGATION_SCOPE = 4
-_CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]]\s")
-_AFFIRMING_NEGATIONS = frozenset({("not", "only"), ("nothing", "but"), ("no", "doubt")})
 # contradict = GAIN · aligned coverage, so a cue with half the hypothesis shared gives 0.75; the cap keeps
 # a surface cue from ever being certain.
 CONTRADICTION_GAIN = 1.5
 CONTRADICTION_CAP = 0.95
 _DECIMALS = 6
-
-# Opposites that flip a claim when one side uses one word and the other side its partner; both words are
-# stemmed, so "increases"/"decreased" and "ascending"/"descending" are covered.
-ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
-    ("increase", "decrease"),
-    ("rise", "fall"),
-    ("gain", "lose"),
-    ("higher", "lower"),
-    ("more", "less"),
-    ("more", "fewer"),
-    ("larger", "smaller"),
-    ("greater", "smaller"),
-    ("greater", "less"),
-    ("bigger", "smaller"),
-    ("faster", "slower"),
-    ("heavier", "lighter"),
-    ("maximum", "minimum"),
-    ("max", "min"),
-    ("upper", "lower"),
-    ("above", "below"),
-    ("over", "under"),
-    ("true", "false"),
-    ("correct", "incorrect"),
-    ("stable", "unstable"),
-    ("always", "never"),
-    ("all", "none"),
-    ("before", "after"),
-    ("earlier", "later"),
-    ("first", "last"),
-    ("positive", "negative"),
-    ("ascending", "descending"),
-    ("worst", "best"),
-    ("inside", "outside"),
-    ("internal", "external"),
-    ("accept", "reject"),
-    ("include", "exclude"),
-    ("valid", "invalid"),
-    ("possible", "impossible"),
-    ("finite", "infinite"),
-    ("directly", "inversely"),
-    ("linear", "nonlinear"),
-    ("sorted", "unsorted"),
-    ("directed", "undirected"),
-    ("weighted", "unweighted"),
-    ("connected", "disconnected"),
-    ("cyclic", "acyclic"),
-    ("even", "odd"),
-    ("convex", "concave"),
-    ("elastic", "inelastic"),
-    ("conservative", "nonconservative"),
-    ("attract", "repel"),
-    ("absorb", "emit"),
-    ("exothermic", "endothermic"),
-    ("necessary", "unnecessary"),
-    ("required", "optional"),
-    ("mandatory", "optional"),
-    ("allowed", "prohibited"),
-    ("permitted", "prohibited"),
-    ("eligible", "ineligible"),
-    ("approve", "deny"),
-    ("legal", "illegal"),
-    ("paid", "unpaid"),
-    ("public", "private"),
-    ("success", "failure"),
-    ("win", "lose"),
-    ("alive", "dead"),
-    ("open", "closed"),
-    ("north", "south"),
-    ("east", "west"),
-)
-
-# "lhs = rhs" where rhs is one math expression: operands joined by operators, so prose after it is not read.
-_OPERAND = r"[\w^(){}\\.'Α-Ωα-ω]+"
-_EQUATION = re.compile(
-    rf"(?<![\w^=<>!])(?P<lhs>[A-Za-zΑ-Ωα-ω][\w']*)\s*=\s*(?P<rhs>{_OPERAND}(?:\s*[-+*/·⋅×]\s*{_OPERAND})*)"
-)
-_EQUATION_NOISE = re.compile(r"[\s{}*·⋅×]")
 
 
 @dataclass(frozen=True)
@@ -232,7 +144,7 @@ def _find_cues(claim: _TextProfile, aligned: _TextProfile, whole: _TextProfile) 
         side = "hypothesis" if claim_negated else "premise"
         negated = sorted((claim.negated_stems & aligned.stems) or (aligned.negated_stems & claim.stems))
         cues.append({"cue": "negation", "detail": f"only the {side} negates {', '.join(negated)}"})
-    for first, second in _antonym_stems():
+    for first, second in antonym_stems():
         for mine, theirs in ((first, second), (second, first)):
             one_sided = mine not in aligned.all_stems and theirs not in claim.all_stems
             if one_sided and mine in claim.all_stems and theirs in aligned.all_stems:
@@ -272,36 +184,7 @@ def _profile_text(text: str) -> _TextProfile:
     return _TextProfile(
         stems=frozenset(term.stem for term in extract_terms(remove_quantities(normal))),
         all_stems=frozenset(stem_words(words)),
-        negated_stems=_negated_stems(normal),
+        negated_stems=negated_stems(normal),
         quantities=tuple(normalise_leniently(quantity) for quantity in extract_quantities(normal)),
-        equations=tuple(_extract_equations(normal)),
+        equations=tuple(extract_equations(normal)),
     )
-
-
-def _negated_stems(normal: str) -> frozenset[str]:
-    """Stems of the content words within NEGATION_SCOPE words after a negation, inside its clause (a comma or
-    sentence mark ends the scope); "not only", "nothing but" and "no doubt" affirm, so they are skipped."""
-    scoped: list[str] = []
-    for clause in _CLAUSE_BREAK.split(normal):
-        words = tokenize_words(clause)
-        for index, word in enumerate(words):
-            following = words[index + 1 : index + 1 + NEGATION_SCOPE]
-            if not is_negation(word) or (following[:1] and (word, following[0]) in _AFFIRMING_NEGATIONS):
-                continue
-            scoped.extend(other for other in following if other not in STOPWORDS and not is_negation(other))
-    return frozenset(stem_words(scoped)) if scoped else frozenset()
-
-
-def _extract_equations(normal: str) -> list[tuple[str, str]]:
-    """Symbolic equations only: a right-hand side that starts with a number is a quantity, not a formula."""
-    equations = []
-    for match in _EQUATION.finditer(normal):
-        rhs = _EQUATION_NOISE.sub("", match.group("rhs")).rstrip(".")
-        if rhs and not rhs[0].isdigit() and not rhs.startswith(("-", "+", ".")):
-            equations.append((match.group("lhs"), rhs))
-    return equations
-
-
-@lru_cache(maxsize=1)
-def _antonym_stems() -> tuple[tuple[str, str], ...]:
-    return tuple((stem_words([first])[0], stem_words([second])[0]) for first, second in ANTONYM_PAIRS)

@@ -12,6 +12,7 @@ import json
 import shutil
 import tempfile
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -24,7 +25,13 @@ from veriground.backends.model_files import (
     use_offline_hub,
     weights_sha256,
 )
-from veriground.backends.onnx_export import export_module, onnx_cache_dir, onnx_session, quantise_onnx
+from veriground.backends.onnx_export import (
+    export_module,
+    inference_workers,
+    onnx_cache_dir,
+    onnx_session,
+    quantise_onnx,
+)
 from veriground.errors import BackendError
 
 if TYPE_CHECKING:
@@ -120,17 +127,25 @@ def normalise_rows(vectors: np.ndarray) -> np.ndarray:
 
 
 def encode_in_batches(
-    texts: Sequence[str], *, batch_size: int, dimension: int, backend: str, embed: Callable[[list[str]], np.ndarray]
+    texts: Sequence[str],
+    *,
+    batch_size: int,
+    dimension: int,
+    backend: str,
+    embed: Callable[[list[str]], np.ndarray],
+    pool: ThreadPoolExecutor | None = None,
 ) -> np.ndarray:
     """Unit vectors for `texts` in their order, computed `batch_size` at a time, longest texts first (like
-    sentence-transformers, so batches hold similar lengths and little padding)."""
+    sentence-transformers, so batches hold similar lengths and little padding); with a `pool`, several batches at
+    once (each batch's vectors are what one `embed` call gives)."""
     texts = list(texts)
     result = np.zeros((len(texts), dimension), dtype=np.float32)
     order = sorted(range(len(texts)), key=lambda index: -len(texts[index]))
-    for start in range(0, len(order), batch_size):
-        rows = order[start : start + batch_size]
+    batches = [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
+
+    def embed_batch(rows: list[int]) -> np.ndarray:
         try:
-            vectors = embed([texts[row] for row in rows])
+            return embed([texts[row] for row in rows])
         except BackendError:
             raise
         except Exception as err:  # out of memory, a bad tensor shape, a runtime fault
@@ -138,7 +153,10 @@ def encode_in_batches(
                 f"{backend} failed to encode a batch of {len(rows)} texts: {type(err).__name__}: {err}; "
                 "a smaller models.batch_size may help"
             ) from err
-        result[rows] = normalise_rows(vectors)
+
+    vectors = map(embed_batch, batches) if pool is None or len(batches) < 2 else pool.map(embed_batch, batches)
+    for rows, batch_vectors in zip(batches, vectors, strict=True):
+        result[rows] = normalise_rows(batch_vectors)
     return result
 
 
@@ -198,7 +216,13 @@ class OnnxEmbedder:
         self.onnx_path = ensure_onnx_export(folder, export_dir, int8=int8)
         self.checksum: str | None = file_sha256(self.onnx_path)
         self.int8 = int8
-        self._pipeline = _OnnxPipeline(self.onnx_path, device=device, threads=threads)
+        # int8 runs one text at a time (below). Unless told how many threads to use, each run gets one and the
+        # cores take different texts: 200 passages/s against 95 for one run on two threads on an idle 2-core
+        # machine, the same vectors.
+        parallel = int8 and threads is None and device == "cpu"
+        self._pipeline = _OnnxPipeline(self.onnx_path, device=device, threads=1 if parallel else threads)
+        workers = inference_workers() if parallel and self._pipeline.thread_safe else 1
+        self._pool = ThreadPoolExecutor(workers, thread_name_prefix="veriground-embed") if workers > 1 else None
         self.dimension = self._pipeline.dimension
         # Dynamic int8 quantisation scales activations per tensor, i.e. over the whole batch and its padding,
         # so a batched text's vector would depend on its neighbours (cosine down to 0.987 on MiniLM). One text
@@ -208,7 +232,12 @@ class OnnxEmbedder:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         return encode_in_batches(
-            texts, batch_size=self.batch_size, dimension=self.dimension, backend=self.name, embed=self._pipeline.embed
+            texts,
+            batch_size=self.batch_size,
+            dimension=self.dimension,
+            backend=self.name,
+            embed=self._pipeline.embed,
+            pool=self._pool,
         )
 
 
@@ -270,7 +299,7 @@ class _OnnxPipeline:
     """Tokenise -> onnxruntime -> pool -> normalise, for one exported folder."""
 
     def __init__(self, onnx_path: Path, *, device: str, threads: int | None) -> None:
-        ort, auto_tokenizer = _import_onnx_stack()
+        ort = _import_onnx_stack()
         export_dir = onnx_path.parent
         layout = json.loads((export_dir / LAYOUT_FILE).read_text(encoding="utf-8"))
         self.max_seq_length: int = layout["max_seq_length"]
@@ -278,27 +307,76 @@ class _OnnxPipeline:
         self.pooling_modes: list[str] = layout["pooling_modes"]
         self.input_names: list[str] = layout["input_names"]
         self.dimension: int = layout["dimension"]
-        self.tokenizer = auto_tokenizer.from_pretrained(str(export_dir / TOKENIZER_DIR), local_files_only=True)
+        self.tokenizer = _load_tokenizer(export_dir / TOKENIZER_DIR, self.max_seq_length)
+        # transformers' fast tokenizers set truncation and padding on every call, which fails ("Already borrowed")
+        # when two threads call at once; the Rust one is configured once and then only read.
+        self.thread_safe = isinstance(self.tokenizer, _RustTokenizer)
         self.session = onnx_session(onnx_path, providers=_providers(ort, device), threads=threads)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if self.do_lower_case:
             texts = [text.lower() for text in texts]
-        encoded = self.tokenizer(
-            texts, padding=True, truncation=True, max_length=self.max_seq_length, return_tensors="np"
-        )
+        encoded = self.tokenizer(texts)
         feeds = {name: encoded[name].astype(np.int64) for name in self.input_names}
         (token_embeddings,) = self.session.run(["token_embeddings"], feeds)
         return normalise_rows(pool_tokens(token_embeddings, encoded["attention_mask"], self.pooling_modes))
 
 
-def _import_onnx_stack() -> tuple[Any, Any]:
+class _RustTokenizer:
+    """The export's tokenizer.json read by the `tokenizers` library alone: the same Rust tokenizer that
+    transformers' fast tokenizer wraps, without importing transformers (about 10 s of a first search on a busy
+    2-core machine). Pads to the longest text and truncates at the model's max_seq_length, as the call
+    `tokenizer(texts, padding=True, truncation=True, max_length=...)` does."""
+
+    def __init__(self, tokenizer: Any) -> None:
+        self._tokenizer = tokenizer
+
+    def __call__(self, texts: list[str]) -> dict[str, np.ndarray]:
+        encodings = self._tokenizer.encode_batch(texts)
+        return {
+            "input_ids": np.asarray([encoding.ids for encoding in encodings], dtype=np.int64),
+            "attention_mask": np.asarray([encoding.attention_mask for encoding in encodings], dtype=np.int64),
+            "token_type_ids": np.asarray([encoding.type_ids for encoding in encodings], dtype=np.int64),
+        }
+
+
+class _TransformersTokenizer:
+    """A tokenizer folder without a usable tokenizer.json, through transformers."""
+
+    def __init__(self, tokenizer: Any, max_length: int) -> None:
+        self._tokenizer = tokenizer
+        self._max_length = max_length
+
+    def __call__(self, texts: list[str]) -> dict[str, np.ndarray]:
+        return self._tokenizer(texts, padding=True, truncation=True, max_length=self._max_length, return_tensors="np")
+
+
+def _load_tokenizer(folder: Path, max_length: int) -> _RustTokenizer | _TransformersTokenizer:
+    try:
+        import tokenizers
+
+        settings = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
+        tokenizer = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
+        pad_token = settings["pad_token"]
+        pad_token = pad_token["content"] if isinstance(pad_token, dict) else pad_token
+        pad_id = tokenizer.token_to_id(pad_token)
+        if pad_id is None or settings.get("padding_side", "right") != "right":
+            raise ValueError("no right-padding token")
+    except Exception:  # no tokenizers package, no tokenizer.json, an unreadable config: transformers decides
+        from transformers import AutoTokenizer
+
+        return _TransformersTokenizer(AutoTokenizer.from_pretrained(str(folder), local_files_only=True), max_length)
+    tokenizer.enable_truncation(max_length=max_length)
+    tokenizer.enable_padding(pad_id=pad_id, pad_token=pad_token)
+    return _RustTokenizer(tokenizer)
+
+
+def _import_onnx_stack() -> Any:
     try:
         import onnxruntime
-        from transformers import AutoTokenizer
     except ImportError as err:
         raise BackendError(f"the ONNX runtime cannot be imported ({err}); {MODELS_EXTRA_HINT}") from None
-    return onnxruntime, AutoTokenizer
+    return onnxruntime
 
 
 def _providers(ort: Any, device: str) -> list[str]:
@@ -385,8 +463,9 @@ def _check_export(model: Any, pipeline: _OnnxPipeline, source: Path) -> None:
 
 
 def build_embedder(models: ModelsConfig) -> Embedder:
-    """The embedder that `models` names, on `models.runtime` (models.quantize applies to the onnx runtime)."""
-    if models.runtime == "onnx":
+    """The embedder that `models` names, on `models.runtime`; unset, onnx on CPU and torch on a GPU
+    (models.quantize applies to the onnx runtime)."""
+    if models.runtime == "onnx" or (models.runtime is None and models.device == "cpu"):
         return OnnxEmbedder(
             models.embedder,
             int8=models.quantize,

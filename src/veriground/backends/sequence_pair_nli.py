@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from veriground.backends.nli_cache import NLIScoreCache
 from veriground.errors import BackendError, ConfigError
 from veriground.schema import NLIScores
 
@@ -112,7 +114,14 @@ class SequencePairNLIModel:
     checksum: str | None
 
     def __init__(
-        self, tokenizer: Any, config: Any, *, label_map: NLILabelMap, batch_size: int, input_names: Sequence[str]
+        self,
+        tokenizer: Any,
+        config: Any,
+        *,
+        label_map: NLILabelMap,
+        batch_size: int,
+        input_names: Sequence[str],
+        workers: int = 1,
     ) -> None:
         if not getattr(tokenizer, "is_fast", False):
             raise BackendError(
@@ -126,21 +135,38 @@ class SequencePairNLIModel:
         self.batch_size = batch_size
         self.input_names = tuple(input_names)
         self.max_length = _max_length(tokenizer, config, self.model_id)
+        # Batches scored at once by `workers` threads (a runtime whose `_logits` releases the GIL and is safe to
+        # call from several threads, like an onnxruntime session); each batch's logits are what one call gives.
+        self.workers = max(1, workers)
+        self._pool: ThreadPoolExecutor | None = None
         self._special_tokens = tokenizer.num_special_tokens_to_add(pair=True)
+        # Run one window at a time, a pair's score depends on nothing else: each distinct pair is scored once and
+        # remembered. Batched, a score depends on its batch's padding (and int8 scales), so nothing is reused.
+        self.score_cache = (
+            NLIScoreCache(f"{self.name}|{self.model_id}|{getattr(self, 'checksum', None)}") if batch_size == 1 else None
+        )
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
         if not pairs:
             return []
+        if self.score_cache is None:
+            return self._score_pairs(pairs)
+        try:
+            return self.score_cache.predict(pairs, self._score_pairs)
+        except BackendError:
+            self._encode_windows(pairs)  # re-raises numbered over all the pairs, as an uncached call words it
+            raise
+
+    def _score_pairs(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
         windows, owners = self._encode_windows(pairs)
         entail = np.zeros(len(windows))
         contradict = np.zeros(len(windows))
         # Shortest first, so a batch pads to lengths close to its own; the order is a function of the input alone.
         order = sorted(range(len(windows)), key=lambda row: len(windows[row]["input_ids"]))
-        for start in range(0, len(order), self.batch_size):
-            rows = order[start : start + self.batch_size]
-            padded = self.tokenizer.pad([windows[row] for row in rows], return_tensors="np")
-            features = {key: np.asarray(padded[key], dtype=np.int64) for key in self.input_names}
-            probs = _softmax(np.asarray(self._logits(features), dtype=np.float64))
+        batches = [order[start : start + self.batch_size] for start in range(0, len(order), self.batch_size)]
+        features = [self._features([windows[row] for row in rows]) for rows in batches]
+        for rows, logits in zip(batches, self._run_batches(features), strict=True):
+            probs = _softmax(np.asarray(logits, dtype=np.float64))
             entail[rows] = probs[:, self.label_map.entail_index]
             if self.label_map.contradict_index is not None:
                 contradict[rows] = probs[:, self.label_map.contradict_index]
@@ -153,6 +179,20 @@ class SequencePairNLIModel:
     def _logits(self, features: dict[str, np.ndarray]) -> np.ndarray:
         """(batch, num_labels) logits for int64 features named by `input_names`, each (batch, sequence)."""
         raise NotImplementedError
+
+    def _features(self, windows: list[dict[str, list[int]]]) -> dict[str, np.ndarray]:
+        if len(windows) == 1:  # nothing to pad
+            return {key: np.asarray([windows[0][key]], dtype=np.int64) for key in self.input_names}
+        padded = self.tokenizer.pad(windows, return_tensors="np")
+        return {key: np.asarray(padded[key], dtype=np.int64) for key in self.input_names}
+
+    def _run_batches(self, features: list[dict[str, np.ndarray]]) -> list[np.ndarray]:
+        """Logits of each batch, in order; spread over `workers` threads when there are several batches."""
+        if self.workers == 1 or len(features) < 2:
+            return [self._logits(batch) for batch in features]
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.workers, thread_name_prefix="veriground-nli")
+        return list(self._pool.map(self._logits, features))
 
     def _encode_windows(self, pairs: Sequence[tuple[str, str]]) -> tuple[list[dict[str, list[int]]], np.ndarray]:
         """Token windows to score, and for each the index of its pair; raises before any scoring if a claim is

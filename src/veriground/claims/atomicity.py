@@ -1,6 +1,6 @@
 """Atomic claim enforcement (seed 000 §2.3.2): one sentence span -> atomic pieces, each with its rule.
 
-R1 (one sentence per claim) is the segmenter's job (segment.py); here R5, R6, R2, R4 and R3 are tried
+R1 (one sentence per claim) is the segmenter's job (text/sentences.py); here R5, R6, R2, R4 and R3 are tried
 in that order on the sentence and again on every piece they produce. R5 and R6 go first because their
 pieces may hold the semicolons and conjunctions that R4 and R3 would otherwise cut at, under the wrong
 rule. A split that would leave an empty or one- or two-word piece merges that piece into a neighbour;

@@ -12,8 +12,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from veriground.signals.quantities import remove_quantities
-from veriground.signals.terms import STOPWORDS
+from veriground.text.quantities import remove_quantities
+from veriground.text.terms import STOPWORDS
 
 _GREEK_NAME_LIST = (
     "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon "
@@ -214,7 +214,10 @@ def _split_math(expression: str, named_symbols: frozenset[str], *, left_side: bo
     for match in _MATH_RUN.finditer(expression):
         run = match.group(0)
         core = run[1:] if run.startswith("Δ") else run
-        letters = re.match(rf"{_LETTER}+", core).group(0)
+        named = re.match(rf"{_LETTER}+", core)
+        if named is None:  # "Δ(mv)": a bare Δ before a bracket, whose symbols are read on their own
+            continue
+        letters = named.group(0)
         subscript = core[len(letters) :]
         if letters in _FUNCTION_NAMES or letters in _CONSTANT_WORDS:
             continue

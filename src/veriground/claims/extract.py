@@ -27,10 +27,10 @@ from veriground.claims.atomicity import Piece, split_atomic
 from veriground.claims.citations import mask_citations, parse_citations
 from veriground.claims.claim_types import classify_claim
 from veriground.claims.markdown_blocks import EMPHASIS_MARK, find_prose_blocks
-from veriground.claims.segment import Sentence, iter_sentences
 from veriground.config import VerificationConfig
 from veriground.errors import ConfigError, InputTextError, InputTooLargeError
 from veriground.schema import Claim
+from veriground.text.sentences import Sentence, iter_sentences
 
 EXTRACTION_METHOD = "pysbd_sentences.v1+atomicity.v1"
 DEFAULT_MAX_CLAIMS = VerificationConfig().max_claims

@@ -16,10 +16,12 @@ _SETEXT_UNDERLINE = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 _BLOCKQUOTE = re.compile(r"^[ \t]{0,3}(?:>[ \t]?)+")
 _LIST_MARKER = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]+|$)")
 _TABLE_ROW = re.compile(r"^[ \t]*\|")
-# **bold**, __bold__ and *italic* outside `code`: the delimiters are masked, the words kept.
+# **bold**, __bold__ and *italic* outside `code`: the delimiters are masked, the words kept. Bold runs at most
+# MAX_BOLD_CHARS: unbounded, every `**` or `__` without a closer scanned to the end of its block (quadratic).
+MAX_BOLD_CHARS = 1000
 _EMPHASIS = re.compile(
     r"(?P<code>`[^`]*`)"
-    r"|(?<!\w)(?P<mark>\*\*|__)(?=\S).+?(?<=\S)(?P=mark)(?!\w)"
+    rf"|(?<!\w)(?P<mark>\*\*|__)(?=\S).{{1,{MAX_BOLD_CHARS}}}?(?<=\S)(?P=mark)(?!\w)"
     r"|(?<![\w*])\*(?=[^\s*])[^*]+?(?<=\S)\*(?![\w*])"
 )
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]+\S")  # "[1]: https://..." reference lists
@@ -62,6 +64,7 @@ def find_prose_blocks(text: str) -> MarkdownBlocks:
         fence_match = _FENCE.match(body)
         if fence is not None or fence_match:
             if fence is None:
+                assert fence_match is not None  # no fence is open, so this line opens one
                 fence = fence_match.group(1)[0] * len(fence_match.group(1))
             elif body.strip().startswith(fence):
                 fence = None

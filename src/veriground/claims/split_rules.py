@@ -7,6 +7,7 @@ length by the caller (atomicity.py); a finder only decides where the cuts fall.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from veriground.claims.clauses import (
@@ -22,6 +23,10 @@ from veriground.claims.clauses import (
 from veriground.claims.equations import find_equations
 
 Part = tuple[int, int, str]
+
+# R3 reads both sides of each and/or/but, so trying every one of a run of conjunctions with no clause around them
+# (" but " x 1,000) was quadratic; a real sentence joins its clauses within its first few conjunctions.
+MAX_CONJUNCTIONS_TRIED = 8
 
 # R5: step markers; the first one must open the piece ("First, ...", "Step 1: ...").
 _STEP_MARKER = re.compile(
@@ -127,9 +132,8 @@ def split_conjunctions(text: str, start: int, end: int, subject: str) -> list[Pa
     left side's subject ("Merge sort has ... and is stable" -> "Merge sort is stable")."""
     local = text[start:end]
     protected = find_protected(local)
-    for match in _CONJUNCTION.finditer(local):
-        if protected[match.start()]:
-            continue
+    candidates = (match for match in _CONJUNCTION.finditer(local) if not protected[match.start()])
+    for match in itertools.islice(candidates, MAX_CONJUNCTIONS_TRIED):
         left = local[: match.start()]
         guess = (
             _CLAUSE_COMMA_CONJUNCTION.fullmatch(match.group()) is not None
@@ -142,7 +146,7 @@ def split_conjunctions(text: str, start: int, end: int, subject: str) -> list[Pa
         right_start = start + match.end()
         pronoun = _LEADING_PRONOUN.match(local, match.end())
         antecedent = _left_subject(left, subject, guess=guess) if right_subject == "" and pronoun else None
-        if antecedent:
+        if antecedent and pronoun:  # an antecedent is looked for only after a pronoun
             # "... and it is stable": the pronoun stands for the left subject, which replaces it.
             right_start, right_subject = start + pronoun.end(), antecedent
         return [(start, start + match.start(), subject), (right_start, end, right_subject)]

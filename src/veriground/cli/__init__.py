@@ -14,7 +14,9 @@ from veriground.cli.app import app
 # Registration order is the order `veriground --help` lists the commands in.
 # isort: off
 from veriground.cli import corpus_commands  # noqa: F401, E402
+from veriground.cli import index_command  # noqa: F401, E402
 from veriground.cli import verify_command  # noqa: F401, E402
+from veriground.cli import verify_batch_command  # noqa: F401, E402
 from veriground.cli import critic_command  # noqa: F401, E402
 from veriground.cli import ask_command  # noqa: F401, E402
 from veriground.cli import serve_command  # noqa: F401, E402

@@ -43,7 +43,11 @@ RerankerOption = Annotated[
 ]
 RuntimeOption = Annotated[
     str | None,
-    typer.Option("--runtime", help="torch, or onnx (int8 unless models.quantize = false) (config models.runtime)."),
+    typer.Option(
+        "--runtime",
+        help="torch, or onnx (int8 unless models.quantize = false) (config models.runtime; default onnx for the "
+        "embedder, torch for a Hugging Face NLI model).",
+    ),
 ]
 EvidenceKindsOption = Annotated[
     str | None,
@@ -56,6 +60,11 @@ EvidenceKindsOption = Annotated[
 AllowDownloadOption = Annotated[
     bool | None,
     typer.Option("--allow-download/--offline", help="Let a model missing on disk come from the hub (default off)."),
+]
+NLIOption = Annotated[str | None, typer.Option("--nli", help="lexical, or an NLI model folder / hub id.")]
+DomainOption = Annotated[
+    str | None,
+    typer.Option("--domain", help="general, physics, discrete_math, algorithms or policy (verification.domain)."),
 ]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -13,6 +13,7 @@ from veriground.cli.app import (
     ConfigOption,
     CorpusOption,
     JsonOption,
+    NLIOption,
     RerankerOption,
     RetrievalOption,
     RuntimeOption,
@@ -22,6 +23,10 @@ from veriground.cli.app import (
     open_store,
     print_json,
 )
+
+if TYPE_CHECKING:
+    from veriground.backends.protocols import LLM
+    from veriground.config import Config
 
 
 @app.command()
@@ -44,7 +49,7 @@ def ask(
     details: Annotated[bool, typer.Option("--details", help="Show the gate, each sentence's check, backends.")] = False,
     retrieval: RetrievalOption = None,
     reranker: RerankerOption = None,
-    nli: Annotated[str | None, typer.Option("--nli", help="lexical, or an NLI model folder / hub id.")] = None,
+    nli: NLIOption = None,
     runtime: RuntimeOption = None,
     allow_download: AllowDownloadOption = None,
     corpus: CorpusOption = None,
@@ -52,9 +57,9 @@ def ask(
     as_json: JsonOption = False,
 ) -> None:
     """Answer from the corpus with a citation on every sentence, or abstain and say how to ask again."""
-    from veriground.answering.pipeline import AnswerBackends, answer_question, parse_filters
-    from veriground.backends.openai_chat import build_llm
+    from veriground.answering.pipeline import ANSWER_STAGES, AnswerBackends, answer_question, parse_filters
     from veriground.backends.registry import build_nli
+    from veriground.cli.progress import progress_bar
     from veriground.reports.answer_view import print_answer
     from veriground.reports.files import write_answer_report
     from veriground.retrieval.search import build_retriever
@@ -74,11 +79,12 @@ def ask(
     parsed = parse_filters(filters or [])
     if report is not None and report.suffix.lower() not in (".json", ".html"):
         raise typer.BadParameter(f"{report} must end in .json or .html", param_hint="--report")
-    with open_store(config) as store:
+    with open_store(config) as store, progress_bar("Answering", enabled=not as_json) as on_progress:
+        on_progress(0, ANSWER_STAGES)  # loading the models can be the longest wait
         backends = AnswerBackends(
-            store=store, retriever=build_retriever(store, config), nli=build_nli(config.models), llm=build_llm(config)
+            store=store, retriever=build_retriever(store, config), nli=build_nli(config.models), llm=_llm_of(config)
         )
-        answer = answer_question(question, config=config, backends=backends, filters=parsed)
+        answer = answer_question(question, config=config, backends=backends, filters=parsed, on_progress=on_progress)
     if report is not None:
         write_answer_report(answer, report)
     if as_json:
@@ -87,3 +93,12 @@ def ask(
         print_answer(answer, details=details)
         if report is not None:
             sys.stdout.write(f"answer written to {report}\n")
+
+
+def _llm_of(config: Config) -> LLM | None:
+    """The configured chat model; the LLM client (httpx) is imported only when llm.base_url names a server."""
+    if not config.llm.base_url:
+        return None
+    from veriground.backends.openai_chat import build_llm
+
+    return build_llm(config)

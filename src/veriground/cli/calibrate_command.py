@@ -12,6 +12,9 @@ from typing import Annotated
 import typer
 
 from veriground.cli.app import ConfigOption, app, config_from
+from veriground.cli.progress import progress_group
+
+LOG_EVERY_ROWS = 200
 
 
 @app.command("calibrate")
@@ -28,6 +31,13 @@ def calibrate(
     figures: Annotated[
         Path | None, typer.Option("--figures", help="Folder for reliability diagrams before/after (needs [eval]).")
     ] = None,
+    retrieved_rows: Annotated[
+        bool,
+        typer.Option("--retrieved-rows", help="Add domain sentences against their BM25 top-k (corpus-like evidence)."),
+    ] = False,
+    monotone: Annotated[
+        bool, typer.Option("--monotone", help="Hold every feature weight to its declared direction (sign).")
+    ] = False,
     config_file: ConfigOption = None,
 ) -> None:
     """Fit the calibrated support aggregator for one NLI backend and write it with its dev figures."""
@@ -41,15 +51,17 @@ def calibrate(
         raise InputFileError(data, "is not a folder", "point --data (or VERIGROUND_DATASETS) at the shared datasets")
     config = config_from(config_file, **{"models.nli": nli})
     model = MemoNLIModel(build_nli(config.models), nli_cache)
-    rows = calibration_rows(data, rows_per_source)
+    rows = calibration_rows(data, rows_per_source, retrieved=retrieved_rows)
     counts: dict[str, dict[str, int]] = {}
     for row in rows:
         counts.setdefault(row.group or "", {}).setdefault(row.label, 0)
         counts[row.group or ""][row.label] += 1
     for group, labels in sorted(counts.items()):
         sys.stderr.write(f"{group:18} {json.dumps(dict(sorted(labels.items())))}\n")
-    signals = collect_signals(rows, config=config, nli=model, progress=_progress(len(rows)))
-    entry = fit_aggregator(signals, model.name, rows_sha256(rows))
+    with progress_group() as bars:
+        on_progress = bars.callback("Scoring calibration rows") if bars.active else _log_progress
+        signals = collect_signals(rows, config=config, nli=model, progress=lambda done: on_progress(done, len(rows)))
+    entry = fit_aggregator(signals, model.name, rows_sha256(rows), monotone=monotone)
     existing = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     aggregators = dict(existing.get("aggregators", {}))
     aggregators[model.name] = entry
@@ -85,9 +97,7 @@ def _plot(entry: dict, nli_name: str, folder: Path) -> None:
         typer.echo(f"wrote {path}")
 
 
-def _progress(total: int):  # noqa: ANN202 - a small closure
-    def report(done: int) -> None:
-        if done % 200 == 0 or done == total:
-            sys.stderr.write(f"  signals {done}/{total}\n")
-
-    return report
+def _log_progress(done: int, total: int) -> None:
+    """Without a terminal (a log file, CI): a line every LOG_EVERY_ROWS rows instead of a bar."""
+    if done % LOG_EVERY_ROWS == 0 or done == total:
+        sys.stderr.write(f"  signals {done}/{total}\n")

@@ -40,9 +40,25 @@ def ingest(
             "--prune", help="Remove documents of the given folders whose files are gone (history stays readable)."
         ),
     ] = False,
+    include_meta_files: Annotated[
+        bool | None,
+        typer.Option(
+            "--include-meta-files/--skip-meta-files",
+            help="Also ingest LICENSE*, COPYING*, NOTICE*, SOURCE.md and ATTRIBUTION.md files found in folders "
+            "(config ingest.include_meta_files, default off: they are skipped and counted).",
+        ),
+    ] = None,
+    retrieval: RetrievalOption = None,
+    runtime: RuntimeOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Ingest files (.txt .md .html .pdf .tex .ptx .jsonl) into the corpus; unchanged files are skipped."""
+    """Ingest files (.txt .md .html .pdf .tex .ptx .jsonl) into the corpus; unchanged files are skipped.
+
+    With --retrieval dense or hybrid (config retrieval.mode) the new passages are embedded too, so searches
+    find their vectors ready.
+
+    Licence and provenance files in a folder are skipped unless --include-meta-files."""
+    from veriground.cli.progress import progress_bar
     from veriground.corpus.ingest import ingest_paths
     from veriground.reports.terminal import print_ingest_item, print_ingest_summary
     from veriground.retrieval.search import BM25Retriever
@@ -54,16 +70,37 @@ def ingest(
             "ingest.source_type": source_type,
             "ingest.source_id": source_id,
             "ingest.max_file_mb": max_file_mb,
+            "ingest.include_meta_files": include_meta_files,
+            **model_overrides(retrieval=retrieval, runtime=runtime),
         },
     )
-    with open_store(config, create=True) as store:
-        report = ingest_paths(paths, store, config.ingest, on_item=None if as_json else print_ingest_item, prune=prune)
+    with (
+        open_store(config, create=True) as store,
+        progress_bar("Ingesting files", enabled=not as_json) as on_progress,
+    ):
+        report = ingest_paths(
+            paths,
+            store,
+            config.ingest,
+            on_item=None if as_json else print_ingest_item,
+            prune=prune,
+            on_progress=on_progress,
+        )
         indexed = len(BM25Retriever(store, config.retrieval).refresh().passage_ids)
+        dense = None
+        if config.retrieval.mode != "bm25":
+            from veriground.cli.index_command import build_dense_vectors
+
+            dense = build_dense_vectors(store, config, show_progress=not as_json)
     report = report.model_copy(update={"passages_indexed": indexed})
     if as_json:
         print_json(report.model_dump(mode="json"))
     else:
         print_ingest_summary(report, config.corpus.dir)
+        if dense is not None:
+            from veriground.cli.index_command import print_dense_summary
+
+            print_dense_summary(dense)
     if report.failed:
         raise typer.Exit(1)
 
@@ -117,9 +154,14 @@ def corpus_list(
     corpus: CorpusOption = None,
     config_file: ConfigOption = None,
     removed: Annotated[bool, typer.Option("--removed", help="Also list removed documents.")] = False,
+    wide: Annotated[
+        bool, typer.Option("--wide", help="One table row per document whatever the terminal width (for grep).")
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Every document with its latest version, source and passage count."""
+    """Every document with its full id, latest version, source and passage count.
+
+    Ids are never cut: a table too wide for the terminal becomes one block per document."""
     from veriground.reports.terminal import print_documents
 
     config = config_from(config_file, **{"corpus.dir": corpus})
@@ -128,7 +170,7 @@ def corpus_list(
     if as_json:
         print_json([document.model_dump(mode="json") for document in documents])
     else:
-        print_documents(documents)
+        print_documents(documents, wide=wide)
 
 
 @corpus_app.command("show")

@@ -7,10 +7,9 @@ progress bar goes to stderr and is off with --json.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -19,6 +18,7 @@ from veriground.cli.app import (
     ConfigOption,
     CorpusOption,
     JsonOption,
+    NLIOption,
     RuntimeOption,
     app,
     config_from,
@@ -26,6 +26,7 @@ from veriground.cli.app import (
     open_store,
     print_json,
 )
+from veriground.cli.progress import progress_group
 
 if TYPE_CHECKING:
     from veriground.evaluation.benchmarks import BenchmarkResult, GroupResult
@@ -38,7 +39,6 @@ eval_app = typer.Typer(
 )
 app.add_typer(eval_app, name="eval")
 
-NLIOption = Annotated[str | None, typer.Option("--nli", help="lexical, or an NLI model folder / hub id.")]
 LimitOption = Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N rows of the file.")]
 _BINARY_HEADER = f"{'P':>6} {'R':>6} {'F1':>6} {'bal-acc':>7}"
 
@@ -52,6 +52,12 @@ def eval_pairs(
     runtime: RuntimeOption = None,
     allow_download: AllowDownloadOption = None,
     config_file: ConfigOption = None,
+    show_rows: Annotated[
+        bool,
+        typer.Option(
+            "--rows", help="Also print each row: id, gold label, and per claim its verdict, rule and explanation."
+        ),
+    ] = False,
     as_json: JsonOption = False,
 ) -> None:
     """Verify each row's text against exactly its evidence; print P/R/F1/balanced accuracy, ECE, Brier."""
@@ -67,9 +73,10 @@ def eval_pairs(
     store = open_store(config) if any(row.evidence_ids for row in rows) else None
     try:
         resolve = None if store is None else (lambda passage_id: store.passage(passage_id).text)
-        with progress_bar(enabled=not as_json) as advance:
+        with progress_group(enabled=not as_json) as bars:
+            on_progress = bars.callback("Verifying rows")
             result = evaluate_pairs(
-                rows, config=config, nli=model, resolve=resolve, progress=lambda done: advance("pairs", done, len(rows))
+                rows, config=config, nli=model, resolve=resolve, progress=lambda done: on_progress(done, len(rows))
             )
     finally:
         if store is not None:
@@ -77,6 +84,8 @@ def eval_pairs(
     if as_json:
         print_json(result.to_json())
     else:
+        if show_rows:
+            _print_pair_rows(result)
         _print_pairs(file, result)
 
 
@@ -131,9 +140,11 @@ def eval_bench(
     folder = datasets_dir or DEFAULT_DATASETS_DIR
     check_datasets_dir(folder, benchmarks)
     model = build_nli(config.models)
-    with progress_bar(enabled=not as_json) as advance:
+    with progress_group(enabled=not as_json) as bars:
         results = [
-            run_benchmark(benchmark, folder, config=config, nli=model, limit=limit, progress=advance, all_rows=all_rows)
+            run_benchmark(
+                benchmark, folder, config=config, nli=model, limit=limit, progress=bars.update, all_rows=all_rows
+            )
             for benchmark in benchmarks
         ]
     if as_json:
@@ -148,30 +159,6 @@ def eval_bench(
         )
     else:
         _print_bench(results, f"{model.name} ({model.model_id}, sha256 {model.checksum or '-'})", limit, all_rows)
-
-
-@contextmanager
-def progress_bar(*, enabled: bool) -> Iterator[Any]:
-    """A callback (task name, done, total) that drives one bar per task on stderr; a no-op when disabled or when
-    stderr is not a terminal."""
-    from rich.console import Console
-
-    console = Console(stderr=True)
-    if not enabled or not console.is_terminal:  # a bar redrawn into a log file or a pipe is only noise
-        yield lambda name, done, total: None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    columns = (TextColumn("{task.description:<18}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console, transient=True) as progress:
-        tasks: dict[str, Any] = {}
-
-        def advance(name: str, done: int, total: int) -> None:
-            if name not in tasks:
-                tasks[name] = progress.add_task(name, total=total)
-            progress.update(tasks[name], completed=done, total=total)
-
-        yield advance
 
 
 # --- tables ---------------------------------------------------------------------------------------------------
@@ -210,6 +197,23 @@ def _print_pairs(file: Path, result: PairsResult) -> None:
         out(f"\n{'group':<24}{'rows':>6} {_BINARY_HEADER} {'ECE':>6} {'Brier':>6}\n")
         for name, summary in sorted(result.groups.items()):
             out(f"{name:<24}{summary.rows:>6} {_binary_cells(summary.detection)} {_calibration_cells(summary)}\n")
+
+
+def _print_pair_rows(result: PairsResult) -> None:
+    """One block per row: id, gold label and the prediction (✗ when it disagrees), then a line per claim."""
+    out = sys.stdout.write
+    out("rows (✗: the prediction disagrees with the gold label):\n")
+    for prediction in result.predictions:
+        predicted = "hallucinated" if prediction.hallucinated else "supported"
+        mark = "✗" if prediction.hallucinated != prediction.gold_hallucinated else " "
+        out(f"{mark} {prediction.id}  gold {prediction.label}, predicted {predicted}\n")
+        if not prediction.verdicts:
+            out("    (no checkable claim)\n")
+        explanations = prediction.explanations or ("",) * len(prediction.verdicts)
+        for verdict, rule, explanation in zip(prediction.verdicts, prediction.rules, explanations, strict=True):
+            first_line = explanation.strip().split("\n", 1)[0]
+            out(f"    {verdict:<14} {rule:<26} {first_line}".rstrip() + "\n")
+    out("\n")
 
 
 def _print_bench(results: Sequence[BenchmarkResult], nli_name: str, limit: int | None, all_rows: bool) -> None:

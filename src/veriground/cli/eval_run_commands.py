@@ -16,6 +16,7 @@ from veriground.cli.app import (
     model_overrides,
 )
 from veriground.cli.eval_commands import NLIOption, eval_app
+from veriground.cli.progress import progress_bar
 
 GoldenOption = Annotated[
     Path | None, typer.Option("--golden", help="Golden-set JSONL (default: the shipped demo golden set).")
@@ -79,9 +80,16 @@ def eval_run(
     switches["no-dependencies"] = no_dependencies
     chosen = [ablation.overrides for ablation in ABLATIONS if switches.get(ablation.label)]
     config = with_overrides(config, {key: value for overrides in chosen for key, value in overrides.items()})
-    result = run_golden(
-        config=config, golden=golden, corpus=corpus, split=split, runs_dir=runs_dir, figures=not no_figures
-    )
+    with progress_bar("Answering golden queries") as on_progress:
+        result = run_golden(
+            config=config,
+            golden=golden,
+            corpus=corpus,
+            split=split,
+            runs_dir=runs_dir,
+            figures=not no_figures,
+            on_progress=on_progress,
+        )
     out = sys.stdout.write
     summary = result.summary
     if not summary["runnable"]:
@@ -96,7 +104,28 @@ def eval_run(
             value = "n/a" if metric.get("value") is None else f"{metric['value']:.3f}"
             why = f"  ({metric['reason']})" if metric.get("reason") else ""
             out(f"  {name:<36}{value:>7}  n={metric['n']}{why}\n")
+        _print_by_domain(summary.get("by_domain", {}))
     out(f"run folder: {result.run_dir}\n")
+
+
+def _print_by_domain(by_domain: dict) -> None:
+    """Every metric per domain, one column each ('n/a': undefined for that domain's rows)."""
+    if not by_domain:
+        return
+    out = sys.stdout.write
+    domains = list(by_domain)
+    widths = [max(7, len(name)) for name in domains]
+    counts = ", ".join(f"{name} {by_domain[name]['rows']['total']}" for name in domains)
+    out(f"\nby domain (rows: {counts}):\n")
+    out(f"  {'metric':<36}" + "".join(f"  {name:>{width}}" for name, width in zip(domains, widths, strict=True)) + "\n")
+    names = sorted({name for entry in by_domain.values() for name in entry["metrics"]})
+    for name in names:
+        cells = []
+        for domain, width in zip(domains, widths, strict=True):
+            value = by_domain[domain]["metrics"].get(name, {}).get("value")
+            shown = "n/a" if value is None else f"{value:.3f}"
+            cells.append(f"  {shown:>{width}}")
+        out(f"  {name:<36}" + "".join(cells) + "\n")
 
 
 @eval_app.command("compare")

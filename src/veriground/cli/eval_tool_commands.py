@@ -24,7 +24,8 @@ from veriground.cli.app import (
     model_overrides,
     print_json,
 )
-from veriground.cli.eval_commands import NLIOption, eval_app, progress_bar
+from veriground.cli.eval_commands import NLIOption, eval_app
+from veriground.cli.progress import progress_group
 
 DEMO_CORPUS_LABEL = "bundled demo corpus"
 
@@ -48,6 +49,26 @@ def eval_contaminate(
         int | None,
         typer.Option("--max-claims", min=1, help="At most N clean claims (default: every one the corpus supports)."),
     ] = None,
+    formal: Annotated[
+        bool,
+        typer.Option(
+            "--formal/--no-formal",
+            help="Also inject formal errors (dimension, equation, complexity, out-of-range) into every sentence "
+            "holding an equation, bound, constant or quantity, scored per domain (issue 17).",
+        ),
+    ] = True,
+    domain: Annotated[
+        str,
+        typer.Option(
+            "--domain",
+            help="The profile for the formal errors: auto (each document's, from its folder names; printed) or "
+            "general, physics, discrete_math, algorithms, policy.",
+        ),
+    ] = "auto",
+    max_formal_claims: Annotated[
+        int | None,
+        typer.Option("--max-formal-claims", min=1, help="At most N sentences per domain for the formal errors."),
+    ] = None,
     nli: NLIOption = None,
     runtime: RuntimeOption = None,
     allow_download: AllowDownloadOption = None,
@@ -55,7 +76,8 @@ def eval_contaminate(
     as_json: JsonOption = False,
 ) -> None:
     """Inject numeric, conceptual and out-of-scope errors into claims the verifier supports; print detection
-    precision and recall per error type and rate, and false alarms on the clean claims."""
+    precision and recall per error type and rate, and false alarms on the clean claims. Then inject formal
+    errors and print precision and recall per domain and formal error type (--no-formal skips them)."""
     from veriground.backends.registry import build_nli
     from veriground.corpus.store import CorpusStore
     from veriground.evaluation.contamination import (
@@ -64,9 +86,15 @@ def eval_contaminate(
         parse_rates,
         run_contamination,
     )
+    from veriground.evaluation.contamination_formal import (
+        check_domain_choice,
+        format_formal,
+        run_formal_contamination,
+    )
     from veriground.evaluation.golden_run import corpus_sha256, ingest_demo_corpus
 
     chosen_rates = DEFAULT_RATES if rates is None else parse_rates(rates)
+    check_domain_choice(domain)
     config = config_from(config_file, **model_overrides(nli=nli, runtime=runtime, allow_download=allow_download))
     with ExitStack() as stack:
         if corpus is None:
@@ -76,7 +104,7 @@ def eval_contaminate(
             folder = corpus
         store = stack.enter_context(CorpusStore(folder, create=False))  # a bad --corpus fails before a model loads
         model = build_nli(config.models)
-        with progress_bar(enabled=not as_json) as advance:
+        with progress_group(enabled=not as_json) as bars:
             result = run_contamination(
                 config=config,
                 nli=model,
@@ -84,16 +112,32 @@ def eval_contaminate(
                 rates=chosen_rates,
                 seed=seed,
                 max_claims=max_claims,
-                progress=advance,
+                progress=bars.update,
+            )
+            formal_result = (
+                run_formal_contamination(
+                    config=config,
+                    nli=model,
+                    store=store,
+                    domain=domain,
+                    seed=seed,
+                    max_per_domain=max_formal_claims,
+                    progress=bars.update,
+                )
+                if formal
+                else None
             )
         source = {
             "source": DEMO_CORPUS_LABEL if corpus is None else str(corpus),
             "passages_sha256": corpus_sha256(store),
         }
+    formal_json = None if formal_result is None else formal_result.to_json()
     if as_json:
-        print_json({"corpus": source, "max_claims": max_claims, **result.to_json()})
+        print_json({"corpus": source, "max_claims": max_claims, **result.to_json(), "formal": formal_json})
     else:
         sys.stdout.write(f"corpus: {source['source']}\n{format_contamination(result)}")
+        if formal_result is not None:
+            sys.stdout.write(f"\n{format_formal(formal_result)}")
 
 
 @eval_app.command("kappa")

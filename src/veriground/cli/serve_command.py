@@ -13,6 +13,7 @@ from veriground.cli.app import (
     AllowDownloadOption,
     ConfigOption,
     CorpusOption,
+    NLIOption,
     RerankerOption,
     RetrievalOption,
     RuntimeOption,
@@ -28,9 +29,17 @@ def serve(
         str | None, typer.Option("--host", help="Address to listen on (config service.host, default 127.0.0.1).")
     ] = None,
     port: Annotated[int | None, typer.Option("--port", help="Port (config service.port, default 8000).")] = None,
+    engine_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--engine-workers",
+            help="Engine threads, each with its own models; reads run side by side, uploads alone (config "
+            "service.engine_workers; default 1 with the lexical NLI, else one per two cores up to 4).",
+        ),
+    ] = None,
     retrieval: RetrievalOption = None,
     reranker: RerankerOption = None,
-    nli: Annotated[str | None, typer.Option("--nli", help="lexical, or an NLI model folder / hub id.")] = None,
+    nli: NLIOption = None,
     runtime: RuntimeOption = None,
     allow_download: AllowDownloadOption = None,
     debug: Annotated[
@@ -53,6 +62,7 @@ def serve(
             "corpus.dir": corpus,
             "service.host": host,
             "service.port": port,
+            "service.engine_workers": engine_workers,
             "service.log_text": True if debug else None,
             **model_overrides(
                 retrieval=retrieval, reranker=reranker, nli=nli, runtime=runtime, allow_download=allow_download
@@ -67,7 +77,7 @@ def serve(
     service = config.service
     sys.stderr.write(
         f"veriground: serving corpus {config.corpus.dir} on http://{_url_host(service.host)}:{service.port}/ "
-        "(API docs at /docs; Ctrl-C stops)\n"
+        f"with {worker.workers} engine worker{'s' if worker.workers != 1 else ''} (API docs at /docs; Ctrl-C stops)\n"
     )
     uvicorn.run(
         application,

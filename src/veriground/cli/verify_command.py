@@ -12,8 +12,10 @@ from veriground.cli.app import (
     AllowDownloadOption,
     ConfigOption,
     CorpusOption,
+    DomainOption,
     EvidenceKindsOption,
     JsonOption,
+    NLIOption,
     RerankerOption,
     RetrievalOption,
     RuntimeOption,
@@ -24,6 +26,9 @@ from veriground.cli.app import (
     print_json,
     read_text_argument,
 )
+from veriground.cli.progress import progress_bar
+
+VERIFY_LABEL = "Verifying (stages)"
 
 
 @app.command()
@@ -50,10 +55,7 @@ def verify(
     aggregator: Annotated[
         str | None, typer.Option("--aggregator", help="calibrated, or raw: the NLI's own probabilities.")
     ] = None,
-    domain: Annotated[
-        str | None,
-        typer.Option("--domain", help="general, physics, discrete_math, algorithms or policy (verification.domain)."),
-    ] = None,
+    domain: DomainOption = None,
     evidence_kinds: EvidenceKindsOption = None,
     dependencies: Annotated[
         bool | None,
@@ -72,7 +74,7 @@ def verify(
     details: Annotated[bool, typer.Option("--details", help="Show every signal and passage.")] = False,
     retrieval: RetrievalOption = None,
     reranker: RerankerOption = None,
-    nli: Annotated[str | None, typer.Option("--nli", help="lexical, or an NLI model folder / hub id.")] = None,
+    nli: NLIOption = None,
     runtime: RuntimeOption = None,
     allow_download: AllowDownloadOption = None,
     llm_judge: Annotated[
@@ -87,7 +89,6 @@ def verify(
     as_json: JsonOption = False,
 ) -> None:
     """Check a text claim by claim against the corpus (or an evidence pack): verdict, rule, signals, passage."""
-    from veriground.backends.openai_chat import build_judge
     from veriground.backends.registry import build_nli
     from veriground.engine import verify_text
     from veriground.evidence.gather import CorpusEvidence, PackEvidence
@@ -125,25 +126,44 @@ def verify(
     )
     if report is not None:
         check_report_path(report)
-    judge = build_judge(config)
+    judge = None
+    if config.llm.judge:  # the LLM client (httpx) is imported only when a judge is asked for
+        from veriground.backends.openai_chat import build_judge
+
+        judge = build_judge(config)
     text = read_text_argument(source, config.verification.max_input_chars)
-    nli = build_nli(config.models)
+    nli_model = build_nli(config.models)
     if evidence is not None:
-        store = open_store(config) if (config.corpus.dir / "corpus.sqlite3").exists() else None
+        corpus_store = open_store(config) if (config.corpus.dir / "corpus.sqlite3").exists() else None
         try:
-            resolve = None if store is None else (lambda passage_id: store.passage(passage_id).text)
+            resolve = None if corpus_store is None else (lambda passage_id: corpus_store.passage(passage_id).text)
             pack = read_pack(evidence, resolve)
             pack_source = PackEvidence(pack, config.retrieval)
-            result = verify_text(
-                text, config=config, source=pack_source, nli=nli, query=query or pack.query, judge=judge
-            )
+            with progress_bar(VERIFY_LABEL, enabled=not as_json) as on_progress:
+                result = verify_text(
+                    text,
+                    config=config,
+                    source=pack_source,
+                    nli=nli_model,
+                    query=query or pack.query,
+                    judge=judge,
+                    on_progress=on_progress,
+                )
         finally:
-            if store is not None:
-                store.close()
+            if corpus_store is not None:
+                corpus_store.close()
     else:
-        with open_store(config) as store:
+        with open_store(config) as store, progress_bar(VERIFY_LABEL, enabled=not as_json) as on_progress:
             evidence_source = CorpusEvidence(store, config.retrieval, build_retriever(store, config))
-            result = verify_text(text, config=config, source=evidence_source, nli=nli, query=query, judge=judge)
+            result = verify_text(
+                text,
+                config=config,
+                source=evidence_source,
+                nli=nli_model,
+                query=query,
+                judge=judge,
+                on_progress=on_progress,
+            )
     if report is not None:
         write_report(result, report)
     if graph is not None:

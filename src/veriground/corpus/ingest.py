@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -19,11 +20,21 @@ from veriground.corpus.passage_kinds import classify_passages
 from veriground.corpus.passages import make_doc_id, split_passages
 from veriground.corpus.store import CorpusStore, NewPassage
 from veriground.errors import InputFileError, NothingToIngest
-from veriground.retrieval.bm25 import tokenize
 from veriground.schema import IngestItem, IngestReport, LoadedDocument, PageSpan, SourceType
+from veriground.text.terms import tokenize
 
 SOURCES_FILE_NAME = "SOURCES.toml"  # optional, in an ingest root: per-subfolder source_id/source_type
 _BYTES_PER_MB = 1024 * 1024
+# Files that describe a corpus rather than belong to it: a licence word in any case with a text extension
+# (license.txt, License.md), or in capitals with any variant (LICENSE-MIT, COPYING.LESSER); NOTICE and provenance
+# files in capitals only, as projects and datasets ship them: "notice.md" (a policy notice), "notice-of-meeting.md"
+# and a lecture called "sources.md" are documents.
+_TEXT_EXTENSION = r"(?:\.(?i:md|markdown|txt|rst|html?))?"
+_META_FILE_NAME = re.compile(
+    rf"(?i:licen[cs]e|copying){_TEXT_EXTENSION}"
+    r"|(?:LICEN[CS]E|COPYING|NOTICE)[-_.][\w.-]+"
+    rf"|(?:NOTICE|SOURCES?|ATTRIBUTIONS?){_TEXT_EXTENSION}"
+)
 
 
 @dataclass(frozen=True)
@@ -51,8 +62,12 @@ def ingest_paths(
     on_item: Callable[[IngestItem], None] | None = None,
     *,
     prune: bool = False,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> IngestReport:
     """Ingest every supported file under `paths`; failures become items, never exceptions.
+
+    Licence, NOTICE and SOURCE/ATTRIBUTION files found in a folder are skipped items (`is_meta_file`) unless
+    `config.include_meta_files`. `on_progress(done, total)` counts the files of each path as they are read.
 
     `prune`: for each folder in `paths`, documents stored under that folder's name whose file the walk no longer
     finds (deleted, renamed, hidden or now excluded by SOURCES.toml) are removed with a tombstone version."""
@@ -69,9 +84,18 @@ def ingest_paths(
         except InputFileError as err:
             record(IngestItem(path=err.path, outcome="failed", problem=str(err)))
             continue
-        for source in files:
+        # A file named on the command line is ingested whatever its name; a folder's meta files are not.
+        skip_meta = path.is_dir() and not config.include_meta_files
+        for done, source in enumerate(files):
+            if on_progress is not None:
+                on_progress(done, len(files))
+            if skip_meta and is_meta_file(source.path.name):
+                record(IngestItem(path=str(source.path), outcome="skipped", problem=meta_file_problem(source.path)))
+                continue
             for item in _ingest_file(source, store, config):
                 record(item)
+        if on_progress is not None:
+            on_progress(len(files), len(files))
         if prune and path.is_dir():
             for item in _prune_missing(path, files, store):
                 record(item)
@@ -85,6 +109,15 @@ def ingest_paths(
         passages_indexed=0,
         removed=sum(item.outcome == "removed" for item in items),
     )
+
+
+def is_meta_file(name: str) -> bool:
+    """Whether a file name is a licence, notice or provenance file (LICENSE-MIT, COPYING, NOTICE, SOURCE.md…)."""
+    return _META_FILE_NAME.fullmatch(name) is not None
+
+
+def meta_file_problem(path: Path) -> str:
+    return f"{path}: a licence or provenance file, not a document (--include-meta-files ingests it)"
 
 
 def _prune_missing(folder: Path, files: Sequence[SourceFile], store: CorpusStore) -> Iterator[IngestItem]:

@@ -23,7 +23,7 @@ _INDENT = "\ue003"  # list continuation indent, kept through the line stripping
 _TEX_ESCAPES = {"%": "\ue004", "#": "\ue005", "$": "\ue006", "&": "\ue007"}  # \%, \#, \$, \& in the source
 _TEX_ESCAPE = re.compile(r"\\\\|\\([%#$&])")
 _TEX_DOCUMENT = re.compile(r"\\begin\{document\}(.*?)(?:\\end\{document\}|\Z)", re.DOTALL)
-_TEX_VERBATIM = re.compile(r"\\begin\{(verbatim|lstlisting|Verbatim)\}(.*?)\\end\{\1\}", re.DOTALL)
+_TEX_VERBATIM_OPEN = re.compile(r"\\begin\{(verbatim|lstlisting|Verbatim)\}")  # to its \end{...}: replace_delimited
 _TEX_VERB = re.compile(r"\\verb\*?([^A-Za-z\s])(.*?)\1")
 _TEX_CODE = re.compile(r"#([^#\n]+)#")  # Open Data Structures writes inline code as #name#
 _TEX_COMMENT_LINE = re.compile(r"^[ \t]*%[^\n]*\n?", re.MULTILINE)
@@ -42,11 +42,22 @@ MAX_TEX_NESTING = MAX_NESTING_LEVELS
 _TEX_WORD_BEFORE_CODE = re.compile(f"(\\\\[A-Za-z]+)(?={_STASH_OPEN})")
 _TEX_MATH_LABEL = re.compile(r"\\(?:[A-Za-z]*label|nonumber|notag)\b(?:\{[^{}]*\})?")
 _TEX_BLANK_LINES = re.compile(r"\n[ \t]*\n\s*")
-_TEX_INNERMOST_ENV = re.compile(r"\\begin\{([A-Za-z]+\*?)\}(?:\[([^\]]*)\])?((?:(?!\\begin\{)[\s\S])*?)\\end\{\1\}")
-_TEX_ITEM = re.compile(r"\\item\b\s*(?:\[([^\]]*)\])?")
-_TEX_ROW_END = re.compile(r"\\\\(?:\[[^\]]*\])?")
+# An optional argument `[...]` longer than this is text with a stray `[`: unbounded, each unclosed `[` would scan
+# to the end of the document (`\begin{theorem}[` x 2,000: x15 time per 4x input).
+MAX_TEX_OPTION_CHARS = 500
+_TEX_OPTION = rf"\[([^\]]{{0,{MAX_TEX_OPTION_CHARS}}})\]"
+_TEX_INNERMOST_ENV = re.compile(
+    rf"\\begin\{{([A-Za-z]+\*?)\}}(?:{_TEX_OPTION})?((?:(?!\\begin\{{)[\s\S])*?)\\end\{{\1\}}"
+)
+_TEX_ITEM = re.compile(rf"\\item\b\s*(?:{_TEX_OPTION})?")
+_TEX_ROW_END = re.compile(rf"\\\\(?:\[[^\]]{{0,{MAX_TEX_OPTION_CHARS}}}\])?")
+_TEX_BRACE = re.compile(r"\\.|[{}]", re.DOTALL)  # an escaped character (\{ is a literal brace) or a brace
 _TEX_COMMAND = re.compile(r"\\(?:([A-Za-z]+)\*?|(.))", re.DOTALL)
 _TEX_SPACES = re.compile(r"(?<=\S)[ \t]{2,}")
+_TEX_TITLE = re.compile(rf"\\title\s*(?:\[[^\]\n]{{0,{MAX_TEX_OPTION_CHARS}}}\])?\s*\{{")
+_TEX_TITLE_BREAK = re.compile(r"\\\\(?:\[[^\]]*\])?|\\(?:newline|linebreak)\b")  # \\ in a title is a line break
+_TEX_UNESCAPED_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
+MAX_TEX_TITLE_SOURCE_CHARS = 2_000  # a \title longer than this is not a title (and is not scanned further)
 
 _TEX_SECTIONS = {"part": 1, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 4}
 _TEX_LISTS = ("itemize", "enumerate", "description", "tablenotes", "compactitem", "compactenum")
@@ -140,9 +151,43 @@ _TEX_KEPT_ARGUMENT = {"multicolumn": 3, "resizebox": 3, "href": 2}  # keep the l
 
 
 def convert_tex(source: str) -> ConvertedMarkup:
-    """LaTeX body as blocks: sections as `# ...` lines, lists as `- ` lines, math kept as source."""
+    """LaTeX body as blocks: sections as `# ...` lines, lists as `- ` lines, math kept as source.
+
+    The title is the document's `\\title{...}` as plain text, else its top-level section heading."""
     text = _TexConverter().convert(source)
-    return ConvertedMarkup(text=text, title=find_heading_title(text))
+    return ConvertedMarkup(text=text, title=find_tex_title(source) or find_heading_title(text))
+
+
+def find_tex_title(source: str) -> str | None:
+    """The plain text of the first uncommented `\\title[short]{long}` (the long form), or None."""
+    uncommented = _TEX_UNESCAPED_COMMENT.sub("", source)
+    match = _TEX_TITLE.search(uncommented)
+    if match is None:
+        return None
+    group = _balanced_group(uncommented, match.end() - 1, MAX_TEX_TITLE_SOURCE_CHARS)
+    if group is None:
+        return None
+    return collapse_spaces(_TexConverter().convert(_TEX_TITLE_BREAK.sub(" ", group))) or None
+
+
+def _balanced_group(source: str, open_at: int, limit: int) -> str | None:
+    """The text inside the `{...}` that opens at `open_at`; None if it does not close within `limit` characters."""
+    depth = 0
+    end = min(len(source), open_at + limit)
+    index = open_at
+    while index < end:
+        char = source[index]
+        if char == "\\":
+            index += 2  # \{ and \} are literal braces
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return source[open_at + 1 : index]
+        index += 1
+    return None
 
 
 class _TexConverter:
@@ -156,7 +201,7 @@ class _TexConverter:
         text = _TEX_ESCAPE.sub(lambda m: _TEX_ESCAPES[m.group(1)] if m.group(1) else m.group(0), source)
         if document := _TEX_DOCUMENT.search(text):
             text = document.group(1)
-        text = _TEX_VERBATIM.sub(lambda m: self.block(self.put(_unescape_tex(m.group(2).strip("\n")))), text)
+        text = replace_delimited(text, _TEX_VERBATIM_OPEN, lambda m: f"\\end{{{m.group(1)}}}", self.stash_verbatim)
         text = _TEX_VERB.sub(lambda m: self.put(_unescape_tex(m.group(2))), text)
         text = _TEX_CODE.sub(lambda m: self.put(_unescape_tex(m.group(1))), text)
         text = _TEX_COMMENT.sub("", _TEX_COMMENT_LINE.sub("", text))
@@ -173,6 +218,10 @@ class _TexConverter:
     @staticmethod
     def block(text: str) -> str:
         return f"{_PARAGRAPH}{text}{_PARAGRAPH}"
+
+    def stash_verbatim(self, opener: re.Match[str], span: str) -> str:
+        body = span[len(opener.group(0)) : -len(f"\\end{{{opener.group(1)}}}")]
+        return self.block(self.put(_unescape_tex(body.strip("\n"))))
 
     def stash_math(self, opener: re.Match[str], math: str) -> str:
         math = _TEX_MATH_LABEL.sub("", math)
@@ -217,6 +266,7 @@ class _TexConverter:
 
     def _render_commands(self, text: str) -> str:
         out, position = [], 0
+        closers = _match_braces(text)
         while match := _TEX_COMMAND.search(text, position):
             out.append(text[position : match.start()])
             if match.group(1) is None:
@@ -224,19 +274,19 @@ class _TexConverter:
                 out.append(self.put(char) if char in ("{", "}") else char)  # finish() drops bare braces
                 position = match.end()
             else:
-                replacement, position = self.render_command(match.group(1), text, match.end())
+                replacement, position = self.render_command(match.group(1), text, match.end(), closers)
                 out.append(replacement)
         out.append(text[position:])
         return "".join(out)
 
-    def render_command(self, name: str, text: str, position: int) -> tuple[str, int]:
+    def render_command(self, name: str, text: str, position: int, closers: dict[int, int]) -> tuple[str, int]:
         arity, render = self.command_rule(name)
         if arity == 0:
             return render([]), position
         position = _skip_option(text, position)
         arguments = []
         for _ in range(arity):
-            argument, position = _read_group(text, position)
+            argument, position = _read_group(text, position, closers)
             arguments.append(argument)
         return render(arguments), position
 
@@ -323,34 +373,36 @@ def _render_tex_table(body: str, spec_groups: int) -> str:
 
 def _skip_option(text: str, position: int) -> int:
     if text.startswith("[", position):
-        end = text.find("]", position)
+        end = text.find("]", position, position + MAX_TEX_OPTION_CHARS + 2)
         return position if end < 0 else end + 1
     return position
 
 
 def _skip_group(text: str) -> str:
-    _, position = _read_group(text, 0)
+    _, position = _read_group(text, 0, _match_braces(text))
     return text[position:]
 
 
-def _read_group(text: str, position: int) -> tuple[str, int]:
-    """The content of the `{...}` group at `position` (after blanks) and the index after it."""
+def _match_braces(text: str) -> dict[int, int]:
+    """Index of each `{` that closes -> index of its `}`, in one pass (a group's end is then a lookup: scanning for it
+    from every opener was quadratic when many never close)."""
+    closers: dict[int, int] = {}
+    open_at: list[int] = []
+    for token in _TEX_BRACE.finditer(text):
+        if token.group() == "{":
+            open_at.append(token.start())
+        elif token.group() == "}" and open_at:
+            closers[open_at.pop()] = token.start()
+    return closers
+
+
+def _read_group(text: str, position: int, closers: dict[int, int]) -> tuple[str, int]:
+    """The content of the `{...}` group at `position` (after blanks) and the index after it; no group when the
+    brace never closes (its `{` stays text, which finish() drops)."""
     start = position
     while start < len(text) and text[start] in " \t\n":
         start += 1
-    if start >= len(text) or text[start] != "{":
+    end = closers.get(start)
+    if end is None:
         return "", position
-    depth, index = 0, start
-    while index < len(text):
-        char = text[index]
-        if char == "\\":
-            index += 2
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start + 1 : index], index + 1
-        index += 1
-    return text[start + 1 :], len(text)
+    return text[start + 1 : end], end + 1

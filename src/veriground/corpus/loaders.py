@@ -25,6 +25,7 @@ from veriground.corpus.pdf import load_pdf
 from veriground.corpus.pretext_markup import convert_ptx
 from veriground.errors import InputFileError, NothingToIngest
 from veriground.schema import LoadedDocument, MetadataValue
+from veriground.text_input import parse_json
 
 SUPPORTED_SUFFIXES: tuple[str, ...] = (
     ".txt",
@@ -268,12 +269,9 @@ def _load_jsonl(path: Path, text: str) -> list[LoadedDocument]:
 
 def _read_jsonl_record(line: str, seen: set[str]) -> LoadedDocument:
     try:
-        record = json.loads(line)
+        record = parse_json(line)  # deep nesting, huge numbers, lone surrogates: a ValueError naming the field
     except json.JSONDecodeError as err:
         raise ValueError(f"invalid JSON ({err.msg} at column {err.colno})") from None
-    except RecursionError:
-        raise ValueError("JSON nesting too deep to read (arrays or objects inside each other)") from None
-    _check_unicode(record)
     if not isinstance(record, dict):
         raise ValueError(f"expected a JSON object, got {_JSON_TYPE_NAMES.get(type(record), 'a value')}")
     record_id = record.get("id")
@@ -299,17 +297,6 @@ def _read_jsonl_record(line: str, seen: set[str]) -> LoadedDocument:
         title=title if isinstance(title, str) and title else None,
         metadata=metadata,
     )
-
-
-def _check_unicode(value: Any) -> None:
-    """JSON's \\ud800 escapes decode to lone surrogates, which no file or database can hold: refuse the record."""
-    try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError as err:
-        bad = err.object[err.start : err.end].encode("unicode_escape").decode()
-        raise ValueError(f"a string holds {bad}, a lone UTF-16 surrogate that is not valid Unicode") from None
-    except RecursionError:
-        raise ValueError("JSON nesting too deep to read (arrays or objects inside each other)") from None
 
 
 _TEXT_LOADERS: dict[str, Callable[[Path, str], list[LoadedDocument]]] = {

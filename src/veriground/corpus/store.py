@@ -1,23 +1,28 @@
 """The corpus store: one SQLite database (WAL) holding versioned documents and their passages.
 
 Writes go one document per transaction, so an error mid-document leaves the store as it was before it.
-Every write bumps `generation`, which indexes compare against to know they are stale.
+Every write bumps `generation`, which indexes compare against to know they are stale. A new store's file appears
+with all its tables or not at all.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
+import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from veriground.corpus.store_schema import SCHEMA_VERSION, create_tables, migrate, needs_migration
+from veriground.corpus.store_schema import SCHEMA_VERSION, create_tables, has_all_tables, migrate, needs_migration
 from veriground.errors import NotFoundError, StoreError
 from veriground.schema import DocumentInfo, LoadedDocument, Passage, PassageKind, SourceType
 
 DB_FILE_NAME = "corpus.sqlite3"
+_UNFINISHED_INFIX = ".new."  # corpus.sqlite3.new.<random>: a store being created
 BUSY_TIMEOUT_MS = 10_000
 
 _PASSAGE_COLUMNS = """
@@ -60,12 +65,17 @@ class CorpusStore:
                 "run `veriground ingest PATH --corpus DIR` first or point --corpus at an existing corpus"
             )
         try:
-            corpus_dir.mkdir(parents=True, exist_ok=True)
+            if not db_path.exists():
+                corpus_dir.mkdir(parents=True, exist_ok=True)
+                _create_store_file(db_path)
             self._conn = sqlite3.connect(db_path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
             self._conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
             self._conn.execute("PRAGMA journal_mode = WAL")
             self._conn.execute("PRAGMA foreign_keys = ON")
-            create_tables(self._conn)
+            if not has_all_tables(self._conn):  # a file an older veriground left table-less when it was killed
+                with self._transaction():
+                    create_tables(self._conn)
+            _remove_unfinished_store_files(db_path)
             if needs_migration(self._conn):
                 with self._transaction():
                     migrate(self._conn)
@@ -392,6 +402,44 @@ class CorpusStore:
     def _meta(self, key: str) -> str:
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return "" if row is None else row[0]
+
+
+def _create_store_file(db_path: Path) -> None:
+    """A new store appears complete or not at all: its tables are made in a temporary file (WAL mode, one
+    transaction), which is then hard-linked to `db_path`; a process killed meanwhile leaves only the temporary file,
+    removed on the next open. When another process created the store first, its file is kept."""
+    handle, name = tempfile.mkstemp(prefix=f"{db_path.name}{_UNFINISHED_INFIX}", dir=db_path.parent)
+    os.close(handle)
+    staging = Path(name)
+    try:
+        conn = sqlite3.connect(staging, isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("BEGIN IMMEDIATE")
+            create_tables(conn)
+            conn.execute("COMMIT")
+        finally:
+            conn.close()  # checkpoints the WAL into the file and removes it
+        try:
+            os.link(staging, db_path)  # unlike a rename, never replaces a store another process made meanwhile
+        except FileExistsError:
+            pass
+        except OSError:
+            if not db_path.exists():  # a file system without hard links, or our staging file was cleaned away
+                os.rename(staging, db_path)
+    finally:
+        _unlink(staging)
+
+
+def _remove_unfinished_store_files(db_path: Path) -> None:
+    """Staging files (and their -wal/-shm) of store creations that were killed before they finished."""
+    for leftover in db_path.parent.glob(f"{db_path.name}{_UNFINISHED_INFIX}*"):
+        _unlink(leftover)
+
+
+def _unlink(path: Path) -> None:
+    with contextlib.suppress(OSError):  # gone already, or still open on a system that cannot remove open files
+        path.unlink()
 
 
 def _passage(row: tuple) -> Passage:

@@ -62,9 +62,20 @@ CREATE TABLE IF NOT EXISTS embeddings (
 """
 
 
+TABLES = ("meta", "documents", "versions", "passage_texts", "passages", "embeddings")
+
+
+def has_all_tables(conn: sqlite3.Connection) -> bool:
+    names = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return names.issuperset(TABLES)
+
+
 def create_tables(conn: sqlite3.Connection) -> None:
-    """The tables a store needs (those missing), and its meta rows; outside a transaction (executescript commits)."""
-    conn.executescript(_DDL)
+    """The tables a store needs (those missing), and its meta rows, inside the caller's write transaction: SQLite's
+    DDL is transactional, so a kill part-way leaves none of it (executescript would commit statement by statement)."""
+    for statement in _DDL.split(";"):
+        if statement.strip():
+            conn.execute(statement)
     conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (SCHEMA_VERSION,))
     conn.execute("INSERT OR IGNORE INTO meta VALUES ('generation', '0')")
 
@@ -88,8 +99,7 @@ def migrate(conn: sqlite3.Connection) -> None:
     versions = conn.execute("SELECT doc_id, version, text FROM versions ORDER BY doc_id, version")
     for doc_id, version, text in versions.fetchall():
         rows = conn.execute(
-            "SELECT ordinal, char_start, char_end FROM passages WHERE doc_id = ? AND version = ? "
-            "ORDER BY ordinal",
+            "SELECT ordinal, char_start, char_end FROM passages WHERE doc_id = ? AND version = ? ORDER BY ordinal",
             (doc_id, version),
         ).fetchall()
         kinds = classify_passages(text, [(start, end) for _, start, end in rows])

@@ -178,7 +178,7 @@ def _tier2(
             "VERIGROUND_LLM_MODEL); the tier-1 findings stand"
         )
     else:
-        found, reason = critique_with_llm(llm, sentences, tier1.findings, repair_retries=config.llm.repair_retries)
+        found, failure = critique_with_llm(llm, sentences, tier1.findings, repair_retries=config.llm.repair_retries)
         if found is not None:
             findings = tuple(sorted(found, key=_order))
             labels = _labels(findings)
@@ -191,7 +191,7 @@ def _tier2(
                 dropped_labels=tuple(label for label in tier1.labels if label not in labels),
             )
             return result, findings
-        reason = f"{reason}; the tier-1 findings stand"
+        reason = f"{failure}; the tier-1 findings stand"
     warnings.append(f"critic tier 2 fell back to tier 1: {reason}")
     return CriticTierResult(tier=2, status="fallback", findings=(), labels=(), reason=reason), tier1.findings
 

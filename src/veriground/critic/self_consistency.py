@@ -12,7 +12,7 @@ from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.backends.protocols import NLIModel
 from veriground.critic.sentences import DraftSentence
 from veriground.schema import CriticFinding
-from veriground.signals.terms import extract_terms
+from veriground.text.terms import extract_terms
 
 # Two sentences are about the same thing when they share at least this share of the shorter one's content stems,
 # and at least MIN_SHARED_STEMS of them; other pairs are never sent to the NLI model.

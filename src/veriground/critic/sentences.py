@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from veriground.claims.citations import mask_citations, parse_citations
 from veriground.claims.markdown_blocks import find_prose_blocks
-from veriground.claims.segment import iter_sentences
 from veriground.errors import InputTextError
+from veriground.text.sentences import iter_sentences
 
 # A quotation: straight or curly double quotes around at most a paragraph's worth of text.
 _QUOTED = re.compile(r"\"[^\"\n]{1,600}\"|“[^”\n]{1,600}”")
@@ -40,7 +40,7 @@ def split_draft(text: str) -> list[DraftSentence]:
     segment_text = mask_citations(blocks.masked, citations)
     quotes = [match.span() for match in _QUOTED.finditer(text)]
     quotes += [_line_span(text, match.start()) for match in _BLOCKQUOTE_LINE.finditer(text)]
-    sentences = []
+    sentences: list[DraftSentence] = []
     for sentence in iter_sentences(segment_text, blocks.blocks):
         cited = any(sentence.region_start <= start < sentence.region_end for _, start, _ in citations)
         inside = tuple(

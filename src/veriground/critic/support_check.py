@@ -39,7 +39,7 @@ def checkworthy_cue(sentence: DraftSentence) -> tuple[LexiconEntry, str] | None:
 def find_unsupported(sentences: Sequence[DraftSentence], verify: Callable[[str], VerificationReport]) -> SupportOutcome:
     """Verify every check-worthy, uncited sentence in one call of `verify`; L3 where its worst claim verdict is
     in L3_VERDICT_CONFIDENCE."""
-    chosen = [(sentence, cue) for sentence in sentences if not sentence.cited and (cue := checkworthy_cue(sentence))]
+    chosen = [(sentence, hit) for sentence in sentences if not sentence.cited and (hit := checkworthy_cue(sentence))]
     if not chosen:
         return SupportOutcome([], 0, 0, None)
     starts, parts, cursor = [], [], 0

@@ -18,8 +18,8 @@ from veriground.domains.step_detection import find_proof_step, find_pseudocode
 from veriground.schema import ClaimType, ProfileSignal
 from veriground.signals.complexity import find_bounds
 from veriground.signals.equation_check import find_parsed_equations
-from veriground.signals.quantities import extract_quantities
-from veriground.signals.quantity_spans import locate_quantities
+from veriground.text.quantities import extract_quantities
+from veriground.text.quantity_spans import locate_quantities
 
 _THEOREM_OR_PROOF = re.compile(
     r"\b(?:theorem|lemma|corollary|proposition|proof|prove[sd]?|QED|by induction|by contradiction|"

@@ -20,7 +20,7 @@ from veriground.config import Config, IngestConfig
 from veriground.errors import ConfigError, InputFileError
 from veriground.evaluation import datasets
 from veriground.evaluation.datasets import NLI_LABELS, DatasetRows, NLIItem
-from veriground.evaluation.heldout import rows_of_part
+from veriground.evaluation.heldout import Part, rows_of_part
 from veriground.evaluation.metrics import (
     DetectionMetrics,
     MetricValue,
@@ -208,12 +208,12 @@ def run_benchmark(
     was trained on, see heldout.py), take a seeded sample of `limit` rows when given, run it, and score it."""
     folder = datasets_dir / benchmark.folder
     runners = {"pairs": _run_pairs, "nli": _run_nli, "abstention": _run_abstention}
-    part = None if all_rows else "heldout"
+    part: Part | None = None if all_rows else "heldout"
     result = runners[benchmark.kind](benchmark, folder, config, nli, limit, progress, part)
     return replace(result, details={**result.details, "part": part or "all"})
 
 
-def _rows(benchmark: Benchmark, rows: Sequence[Any], part: str | None, limit: int | None) -> list[Any]:
+def _rows(benchmark: Benchmark, rows: Sequence[Any], part: Part | None, limit: int | None) -> list[Any]:
     kept = rows if part is None else rows_of_part(benchmark.name, rows, part)
     return datasets.sample_rows(kept, limit)
 
@@ -225,13 +225,15 @@ def _run_pairs(
     nli: NLIModel,
     limit: int | None,
     progress: BenchProgress | None,
-    part: str | None,
+    part: Part | None,
 ) -> BenchmarkResult:
     read: DatasetRows[LabelledPair] = benchmark.read(folder)
     rows = _rows(benchmark, read.rows, part, limit)
     report = None if progress is None else (lambda done: progress(benchmark.name, done, len(rows)))
     result = evaluate_pairs(rows, config=config, nli=nli, progress=report)
-    group_score = benchmark.group_score or benchmark.score
+    score = benchmark.score
+    assert score is not None  # Benchmark.__post_init__ requires it of a pairs benchmark
+    group_score = benchmark.group_score or score
     groups = {}
     for name in result.groups:
         members = [p for p in result.predictions if p.group == name]
@@ -241,7 +243,7 @@ def _run_pairs(
         name=benchmark.name,
         metric=benchmark.metric,
         source=benchmark.source,
-        value=benchmark.score(result.predictions),
+        value=score(result.predictions),
         rows_used=len(rows),
         dataset_size=read.size,
         positive="hallucinated",
@@ -272,7 +274,7 @@ def _run_nli(
     nli: NLIModel,
     limit: int | None,
     progress: BenchProgress | None,
-    part: str | None,
+    part: Part | None,
 ) -> BenchmarkResult:
     read: DatasetRows[NLIItem] = benchmark.read(folder)
     items = _rows(benchmark, read.rows, part, limit)
@@ -314,7 +316,7 @@ def _run_abstention(
     nli: NLIModel,
     limit: int | None,
     progress: BenchProgress | None,
-    part: str | None,
+    part: Part | None,
 ) -> BenchmarkResult:
     """SQuAD 2.0 through `ask` (offline extractive answerer, as bench/bench_ask_squad2.py): each paragraph is one
     passage of a scratch corpus; a question counts as abstained when the answer is insufficient_evidence."""

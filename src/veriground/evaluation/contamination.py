@@ -6,7 +6,8 @@ A claim is detected as wrong when any of its claims is Contradictory, Unsupporte
 checkable claim (the rule of `veriground eval pairs`). Per error type, precision and recall are computed over the
 clean claims plus the claims carrying that error, so every type is scored against the same false alarms. Claims are
 verified in batches (evaluation.batching) with one NLI cache for the run, so a clean claim that comes back at every
-rate is scored by the model once.
+rate is scored by the model once. Formal errors (dimension, equation, complexity, out-of-range) are a study of their
+own, per domain: contamination_formal.py.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from veriground.evaluation.metrics import DetectionMetrics, MetricValue, detecti
 from veriground.evaluation.pairs import HALLUCINATED_VERDICTS
 from veriground.evidence.gather import PackEvidence
 from veriground.schema import EvidencePack, PackPassage, VerificationReport
-from veriground.signals.terms import split_sentences
+from veriground.text.sentences import split_sentences
 
 DEFAULT_RATES = (0.1, 0.2, 0.3)  # seed 000 §6.1
 # A sentence makes a claim when it reads as one: prose of this many words, not a heading, list item or question.
@@ -130,7 +131,7 @@ def build_clean_claims(
     candidates = [
         (sentence, passage_id, passage_text)
         for passage_id, passage_text in store.iter_latest_texts()
-        for sentence in dict.fromkeys(_claim_sentences(passage_text))
+        for sentence in dict.fromkeys(claim_sentences(passage_text))
     ]
     random.Random(seed).shuffle(candidates)
     claims: list[CleanClaim] = []
@@ -229,14 +230,14 @@ def check_rate(rate: float, *, written: str | None = None) -> None:
 
 def detect_error(text: str, passage_id: str, passage_text: str, *, config: Config, nli: NLIModel) -> bool:
     """Whether the verifier rejects `text` checked against exactly this passage."""
-    report = verify_text(text, config=config, source=_passage_source(passage_id, passage_text, config), nli=nli)
+    report = verify_text(text, config=config, source=passage_source(passage_id, passage_text, config), nli=nli)
     return _rejected(report)
 
 
 def detect_errors(checks: Iterable[tuple[str, str, str]], *, config: Config, nli: NLIModel) -> Iterator[bool]:
     """`detect_error` for each (text, passage id, passage text), lazily, their NLI pairs scored a batch at a time."""
     jobs = (
-        VerifyJob(text, _passage_source(passage_id, passage_text, config)) for text, passage_id, passage_text in checks
+        VerifyJob(text, passage_source(passage_id, passage_text, config)) for text, passage_id, passage_text in checks
     )
     return (_rejected(report) for report in verify_batched(jobs, config=config, nli=nli))
 
@@ -291,7 +292,7 @@ def format_contamination(result: ContaminationResult) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _passage_source(passage_id: str, passage_text: str, config: Config) -> PackEvidence:
+def passage_source(passage_id: str, passage_text: str, config: Config) -> PackEvidence:
     pack = EvidencePack(passages=(PackPassage(passage_id=passage_id, text=passage_text),))
     return PackEvidence(pack, config.retrieval)
 
@@ -300,7 +301,7 @@ def _rejected(report: VerificationReport) -> bool:
     return not report.claims or any(item.decision.status in HALLUCINATED_VERDICTS for item in report.claims)
 
 
-def _claim_sentences(passage_text: str) -> list[str]:
+def claim_sentences(passage_text: str) -> list[str]:
     sentences = []
     for raw in split_sentences(passage_text):
         sentence = " ".join(raw.split())

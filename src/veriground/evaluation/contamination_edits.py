@@ -1,5 +1,8 @@
 """Synthetic errors for the contamination study (seed 000 §6.1): a claim's text -> the same text with one error
 injected, or None when the error does not apply to it. Every injector is deterministic in its input text.
+
+The formal errors (issue 17: dimension, equation, complexity, out-of-range) edit the formal object a sentence holds,
+found by the readers the formal checks use (signals/); whether a check then catches the edit is what is measured.
 """
 
 from __future__ import annotations
@@ -194,6 +197,153 @@ ERROR_TYPES = (
     ErrorType("out-of-scope", "out-of-scope", replace_out_of_scope),
 )
 ERROR_FAMILIES = tuple(dict.fromkeys(error.family for error in ERROR_TYPES))
+
+
+# --- formal errors (issue 17) ----------------------------------------------------------------------------------
+
+# Exponents swapped for a dimension error, in the order tried on the right side of an equation.
+_EXPONENT_SWAPS = (("²", "³"), ("^{2}", "^{3}"), ("^2", "^3"), ("³", "²"), ("^{3}", "^{2}"), ("^3", "^2"))
+_SYMBOL_NEXT = re.compile(r"\s*[A-Za-zα-ωΑ-Ω(]")
+_SYMBOL = re.compile(r"[A-Za-zα-ωΔ](?:_\{[^{}]*\}|_\(?\w+\)?)?")
+# A unit of another dimension for a named quantity: a mass unit becomes a length, anything else a mass.
+_WRONG_UNIT = {"[mass]": "m"}
+_OTHER_UNIT = "kg"
+# An order of growth replaced by a different one, by canonical order (signals/complexity.py spells them so).
+WRONG_ORDERS = {"n log n": "n^2", "n^2": "n log n", "n": "n^2", "log n": "n", "1": "n", "n^3": "n^2"}
+_FALLBACK_ORDER = "n^3"
+# "O(x)" for "x is odd" (discrete mathematics): a predicate of a logic variable, not a bound.
+_PREDICATE = re.compile(r"O\([xyz]\)")
+# A stated constant moved well outside its tolerance (signals/constants.py allows a few per cent).
+OUT_OF_RANGE_FACTOR = 10
+
+
+def break_dimension(text: str) -> str | None:
+    """A dimension error: in the first equation whose symbols all have a dimension (signals/dimensions.py), an
+    exponent on the right side changed (v² → v³) or its last symbol squared; else the unit of a named quantity
+    replaced by one of another dimension ("an acceleration of 9.8 m/s²" → "9.8 kg")."""
+    from veriground.signals.dimensions import check_dimensions
+    from veriground.signals.equation_check import find_parsed_equations
+    from veriground.signals.unit_dimension import find_unit_dimension_findings
+
+    for located in find_parsed_equations(text)[0]:
+        verdict = check_dimensions(located.equation.expressions)
+        if not (verdict.applies and verdict.consistent):
+            continue
+        wrong = _exponent_changed(text[located.start : located.end])
+        if wrong is not None:
+            return text[: located.start] + wrong + text[located.end :]
+    for finding in find_unit_dimension_findings(text):
+        if finding.consistent:
+            quantity = finding.located
+            written = text[quantity.start : quantity.end]
+            unit = quantity.quantity.unit or ""
+            if not written.endswith(unit):
+                continue  # the unit was written with superscripts; its normalised spelling is not in the text
+            other = _WRONG_UNIT.get(quantity.normal.dimension, _OTHER_UNIT)
+            return text[: quantity.end - len(unit)] + other + text[quantity.end :]
+    return None
+
+
+def change_equation(text: str) -> str | None:
+    """An equation error: the first equation's right side scaled, an integer on it (not an index or exponent) plus
+    one, else the side doubled ("KE = 1/2 m v^2" → "KE = 1/3 m v^2", "F = ma" → "F = 2(ma)")."""
+    from veriground.signals.equation_check import find_parsed_equations
+
+    for located in find_parsed_equations(text)[0]:
+        written = text[located.start : located.end]
+        if _states_a_quantity(written):
+            continue  # "1 N = 0.225 lb", "g = 9.8 m/s^2": a value with a unit, not a formula
+        sides = located.equation.sides
+        right = next((side for side in sides[1:] if re.search(r"[A-Za-zα-ω]", side)), None)
+        if right is None or (at := written.find(right, written.find(sides[0]) + len(sides[0]))) < 0:
+            continue
+        subscripts = [m.span() for m in re.finditer(r"_\{[^{}]*\}|_\w+|\^\{?[\d.]+\}?|\\[A-Za-z]+", right)]
+        numbers = [
+            m
+            for m in re.finditer(r"(?<![\w.])(\d+)(?![\d.])", right)
+            if not any(a <= m.start() < b for a, b in subscripts)
+        ]
+        if numbers:
+            number = numbers[0]
+            wrong = right[: number.start()] + str(int(number.group(1)) + 1) + right[number.end() :]
+        else:
+            wrong = f"2({right})"
+        edited = written[:at] + wrong + written[at + len(right) :]
+        return text[: located.start] + edited + text[located.end :]
+    return None
+
+
+def change_bound(text: str) -> str | None:
+    """A complexity error: the first written bound (O(…), Θ(…), Ω(…)) of a named algorithm or operation given
+    another order of growth (O(n log n) → O(n^2), O(n^2) → O(n log n), O(log n) → O(n))."""
+    return _change_bound(text, named=True)
+
+
+def change_unnamed_bound(text: str) -> str | None:
+    """`change_bound` for a bound whose sentence names no algorithm or operation ("operations that run in O(log n)
+    time"): the complexity check compares bounds of the same algorithm, so this measures what the NLI catches."""
+    return _change_bound(text, named=False)
+
+
+def _change_bound(text: str, *, named: bool) -> str | None:
+    from veriground.signals.complexity import find_bounds
+
+    for bound in find_bounds(text)[0]:
+        if (bound.algorithm is not None) != named or _PREDICATE.fullmatch(bound.text):
+            continue
+        opening = bound.text.find("(")
+        if opening < 0 or not bound.text.endswith(")"):
+            continue  # a bound in words ("quadratic time")
+        wrong = WRONG_ORDERS.get(bound.order, _FALLBACK_ORDER)
+        edited = bound.text[: opening + 1] + wrong + ")"
+        return text[: bound.start] + edited + text[bound.end :]
+    return None
+
+
+def push_out_of_range(text: str) -> str | None:
+    """An out-of-range error: the first stated value of a physical constant (signals/constants.py) within its range
+    multiplied by 10 ("g = 9.80 m/s²" → "g = 98.0 m/s²")."""
+    from veriground.signals.constants import find_constant_findings
+
+    for finding in find_constant_findings(text):
+        if not finding.in_range:
+            continue
+        quantity = finding.located
+        match = _NUMBER.search(text, quantity.start, quantity.end)
+        if match is None:
+            continue
+        raw = match.group(1).replace(",", "")
+        decimals = len(raw.split(".")[1]) if "." in raw else 0
+        changed = float(raw) * OUT_OF_RANGE_FACTOR
+        return text[: match.start(1)] + f"{changed:.{max(decimals - 1, 0)}f}" + text[match.end(1) :]
+    return None
+
+
+FORMAL_ERROR_TYPES = (
+    ErrorType("dimension", "formal", break_dimension),
+    ErrorType("equation", "formal", change_equation),
+    ErrorType("complexity", "formal", change_bound),
+    ErrorType("complexity-unnamed", "formal", change_unnamed_bound),
+    ErrorType("out-of-range", "formal", push_out_of_range),
+)
+
+
+def _states_a_quantity(equation: str) -> bool:
+    """A number with a unit in the equation that no symbol follows: "9.8 m/s^2", not the "2 m" of "1/2 m v^2"."""
+    from veriground.text.quantity_spans import locate_quantities
+
+    return any(not _SYMBOL_NEXT.match(equation, quantity.end) for quantity in locate_quantities(equation)[2])
+
+
+def _exponent_changed(equation: str) -> str | None:
+    left, sep, right = equation.partition("=")
+    for old, new in _EXPONENT_SWAPS:
+        if old in right:
+            return left + sep + right.replace(old, new, 1)
+    last = max(_SYMBOL.finditer(right), key=lambda m: m.end(), default=None)
+    if last is None or right[last.end() : last.end() + 1] == "(":
+        return None
+    return left + sep + right[: last.end()] + "^2" + right[last.end() :]
 
 
 def _same_case(original: str, replacement: str) -> str:

@@ -102,7 +102,7 @@ def read_attributionbench(folder: Path) -> DatasetRows[LabelledPair]:
     attributable -> supported, not attributable -> unsupported; group = id / ood. Rows with no reference text
     cannot be checked and are skipped."""
     files = (("id", "test_all_subset_balanced_sampled500.jsonl"), ("ood", "test_ood_all_subset_balanced.jsonl"))
-    rows, size, skipped = [], 0, Counter()
+    rows, size, skipped = [], 0, Counter[str]()
     for group, name in files:
         path = folder / name
         for number, data in _jsonl(path):
@@ -136,7 +136,7 @@ def read_begin(folder: Path, split: str = "test") -> DatasetRows[LabelledPair]:
     knowledge snippet; Fully attributable -> supported, Not fully attributable -> unsupported; Generic responses
     (no claim to attribute) are skipped."""
     path = folder / f"begin_{split}_wow.tsv"
-    rows, size, skipped = [], 0, Counter()
+    rows, size, skipped = [], 0, Counter[str]()
     for number, data in _tsv(path):
         size += 1
         label = _field(data, "begin_label", path, number)
@@ -177,7 +177,7 @@ def read_mnli(folder: Path) -> DatasetRows[NLIItem]:
 def read_snli(folder: Path) -> DatasetRows[NLIItem]:
     """SNLI 1.0 dev, first 1,289 lines; pairs whose gold label is "-" (no annotator consensus) are skipped."""
     path = folder / "snli" / "snli_1.0_dev_first1289.jsonl"
-    items, size, skipped = [], 0, Counter()
+    items, size, skipped = [], 0, Counter[str]()
     for number, data in _jsonl(path):
         size += 1
         if data.get("gold_label") == "-":
@@ -207,7 +207,7 @@ def read_squad2(folder: Path) -> SquadData:
     """The SQuAD 2.0 dev articles: paragraphs per article, and every question with whether it is unanswerable."""
     path = folder / "dev-v2.0_8-articles.json"
     articles: dict[str, list[str]] = {}
-    questions = []
+    questions: list[SquadQuestion] = []
     for article in _json(path)["data"]:
         articles[article["title"]] = [paragraph["context"].strip() for paragraph in article["paragraphs"]]
         for paragraph in article["paragraphs"]:
@@ -262,7 +262,7 @@ def _jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         yield number, data
 
 
-def _tsv(path: Path, quoting: int = csv.QUOTE_MINIMAL) -> Iterator[tuple[int, dict[str, str]]]:
+def _tsv(path: Path, quoting: Literal[0, 1, 2, 3] = csv.QUOTE_MINIMAL) -> Iterator[tuple[int, dict[str, str]]]:
     rows = csv.DictReader(io.StringIO(_read_text(path), newline=""), delimiter="\t", quoting=quoting)
     yield from enumerate(rows, start=1)
 

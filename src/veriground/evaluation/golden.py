@@ -3,6 +3,7 @@ against a corpus.
 
 One JSON object per line (seed 004 §3.8): answerable rows name the passages that answer them, contradiction
 probes name at least two passages that disagree, unanswerable rows name none. The demo set ships in eval_data/.
+A row's domain is the label its `note` opens with ("physics: …"), read by `golden_domain`.
 """
 
 from __future__ import annotations
@@ -32,6 +33,17 @@ _KIND_FIX = (
     "unanswerable rows no gold_paragraph_ids; fix the ids or the kind"
 )
 _ID_FIELDS = ("gold_paragraph_ids", "conflicting_ids")
+# The domain labels a golden row's note opens with, as the domain profile (domains/profiles.py) they name;
+# off-topic rows and probes across two domains keep a label of their own.
+DOMAIN_LABELS = {
+    "physics": "physics",
+    "discrete-math": "discrete_math",
+    "algorithms": "algorithms",
+    "policy": "policy",
+    "off-topic": "off_topic",
+    "algorithms vs discrete-math": "algorithms_vs_discrete_math",
+}
+UNLABELLED_DOMAIN = "unlabelled"
 
 
 def read_golden(path: Path | str | Traversable) -> list[GoldenQuery]:
@@ -55,6 +67,15 @@ def read_golden(path: Path | str | Traversable) -> list[GoldenQuery]:
     if not queries:
         raise InputFileError(source, "the golden set has no queries", "write one JSON object per line")
     return queries
+
+
+def golden_domain(query: GoldenQuery) -> str:
+    """The row's `domain`; for a row without one, the label its note opens with ("physics: …" -> physics), else
+    `unlabelled`."""
+    if query.domain:
+        return query.domain
+    label = (query.note or "").split(":", 1)[0].strip().lower()
+    return DOMAIN_LABELS.get(label, UNLABELLED_DOMAIN)
 
 
 def check_golden_against_corpus(queries: Sequence[GoldenQuery], store: CorpusStore) -> list[str]:

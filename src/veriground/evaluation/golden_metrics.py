@@ -1,5 +1,6 @@
 """The metrics of a golden-set run: predictions.jsonl rows -> summary metrics (each a value or the reason it has
-none, with the rows it is over), calibration bins and the groundedness counts behind the groundedness figure.
+none, with the rows it is over), the same metrics per domain, calibration bins and the groundedness counts behind
+the groundedness figure.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ DEFINITIONS = {
     "conflicting evidence, or marked a claim Contradictory",
     "contradiction.reported_rate": "contradiction rows: share whose answer reports conflicting evidence "
     "(a caveat that the evidence disagrees with itself) or marks a claim Contradictory",
+    "by_domain": "every metric again over the rows of one domain (the label a golden row's note opens with, "
+    "evaluation.golden.golden_domain); n counts that domain's rows only",
     "calibration.*": "answered answerable + unanswerable rows; confidence high/medium/low read as 0.9/0.75/0.5 "
     "against 'answered correctly' (answerable and a gold passage cited); 10 equal-width bins",
 }
@@ -129,6 +132,16 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "groundedness": groundedness_counts(rows),
         "rows": {"total": len(rows), **counts},
     }
+
+
+def summarize_by_domain(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """`summarize` over each domain's rows (a row's "domain"), in name order: its row counts and metrics."""
+    domains = sorted({row["domain"] for row in rows})
+    out = {}
+    for domain in domains:
+        summary = summarize([row for row in rows if row["domain"] == domain])
+        out[domain] = {"rows": summary["rows"], "metrics": summary["metrics"]}
+    return out
 
 
 def groundedness_counts(rows: Sequence[Mapping[str, Any]]) -> dict[str, dict[str, int]]:

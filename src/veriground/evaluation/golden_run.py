@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -27,8 +27,8 @@ from veriground.corpus.store import CorpusStore
 from veriground.engine import with_thresholds
 from veriground.evaluation import metrics as m
 from veriground.evaluation.citation_support import judge_citation_support
-from veriground.evaluation.golden import read_golden
-from veriground.evaluation.golden_metrics import DEFINITIONS, answered_correctly, summarize
+from veriground.evaluation.golden import golden_domain, read_golden
+from veriground.evaluation.golden_metrics import DEFINITIONS, answered_correctly, summarize, summarize_by_domain
 from veriground.evaluation.run_files import FIGURES_DIR, write_run
 from veriground.schema import GoldenQuery, GroundedAnswer
 from veriground.verdicts.aggregator import SEED_THRESHOLDS, load_aggregator
@@ -69,14 +69,17 @@ def run_golden(
     split: str,
     runs_dir: Path,
     figures: bool = True,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> RunResult:
-    """Answer every golden query of `split` with the configured pipeline and write the run folder."""
+    """Answer every golden query of `split` with the configured pipeline and write the run folder.
+
+    `on_progress(done, total)` is called after each query is answered."""
     if figures:
         from veriground.evaluation.figures import check_figures_available
 
         check_figures_available()
     with open_golden_inputs(golden=golden, corpus=corpus, split=split, config=config) as inputs:
-        return run_config(inputs, config, runs_dir=runs_dir, figures=figures)
+        return run_config(inputs, config, runs_dir=runs_dir, figures=figures, on_progress=on_progress)
 
 
 @contextmanager
@@ -113,7 +116,14 @@ def planned_run_id(inputs: GoldenInputs, config: Config) -> str:
     return make_run_id(config, inputs.golden_sha, inputs.corpus_sha, inputs.split)
 
 
-def run_config(inputs: GoldenInputs, config: Config, *, runs_dir: Path, figures: bool = True) -> RunResult:
+def run_config(
+    inputs: GoldenInputs,
+    config: Config,
+    *,
+    runs_dir: Path,
+    figures: bool = True,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> RunResult:
     """One run over open inputs: answer, judge citations, summarize, write runs_dir/<run id>/ and its figures."""
     from veriground.answering.pipeline import AnswerBackends
     from veriground.backends.openai_chat import build_llm
@@ -134,7 +144,11 @@ def run_config(inputs: GoldenInputs, config: Config, *, runs_dir: Path, figures:
         nli = build_nli(config.models)
         retriever = build_retriever(inputs.store, config)
         backends = AnswerBackends(store=inputs.store, retriever=retriever, nli=nli, llm=llm)
-        answers = [_answer(query, config, backends) for query in inputs.queries]
+        answers = []
+        for query in inputs.queries:
+            answers.append(_answer(query, config, backends))
+            if on_progress is not None:
+                on_progress(len(answers), len(inputs.queries))
         predictions = [predict_row(query, answer) for query, answer in zip(inputs.queries, answers, strict=True)]
         # ALCE reads the NLI's own entailment of cited passages, so it keeps seed 000's raw threshold.
         _judge_citations(predictions, answers, nli, SEED_THRESHOLDS["min_entailment_prob"])
@@ -147,6 +161,7 @@ def run_config(inputs: GoldenInputs, config: Config, *, runs_dir: Path, figures:
         }
         settings["aggregator"] = aggregator.name
         summary = summarize(predictions)
+        summary["by_domain"] = summarize_by_domain(predictions)
         summary.update(run_id=run_id, runnable=True, settings=settings, definitions=DEFINITIONS)
         summary["tradeoff"] = sweep_gate(inputs.queries, inputs.store, config) if figures else []
         backends_info = _backend_infos(answers)
@@ -209,6 +224,7 @@ def predict_row(query: GoldenQuery, answer: GroundedAnswer) -> dict[str, Any]:
     )
     return {
         "query_id": query.query_id,
+        "domain": golden_domain(query),
         "kind": query.kind,
         "split": query.split,
         "gold_ids": list(query.gold_paragraph_ids),

@@ -82,7 +82,9 @@ def _by_group(heldout_groups: tuple[str, ...]) -> Callable[[Sequence[LabelledPai
 def _attributionbench(rows: Sequence[LabelledPair]) -> set[int]:
     in_domain = [index for index, row in enumerate(rows) if row.group == "id"]
     held = {index for index, row in enumerate(rows) if row.group != "id"}
-    stratified = _stratified("attributionbench", lambda row: _digest(row.id), lambda row: row.label)
+    stratified: Callable[[Sequence[LabelledPair]], set[int]] = _stratified(
+        "attributionbench", lambda row: _digest(row.id), lambda row: row.label
+    )
     members = [rows[index] for index in in_domain]
     held.update(in_domain[position] for position in stratified(members))
     return held

@@ -214,10 +214,12 @@ def macro_f1(gold: Sequence[Hashable], predicted: Sequence[Hashable]) -> MetricV
     if not pairs:
         return undefined("no rows")
     classes = sorted({label for pair in pairs for label in pair}, key=repr)
-    scores = []
+    scores: list[float] = []
     for label in classes:
         counts = confusion_counts((g == label for g, _ in pairs), (p == label for _, p in pairs))
-        scores.append(f1_score(counts).value)
+        f1 = f1_score(counts).value
+        assert f1 is not None  # the label occurs in gold or predictions, so 2TP + FP + FN > 0
+        scores.append(f1)
     return MetricValue(sum(scores) / len(scores))
 
 
@@ -334,7 +336,11 @@ def expected_calibration_error(
     total = sum(b.count for b in bins)
     if not total:
         return undefined("no probabilities to calibrate")
-    gap = sum(b.count * abs(b.observed_rate - b.mean_probability) for b in bins if b.count)
+    gap = sum(
+        b.count * abs(b.observed_rate - b.mean_probability)
+        for b in bins
+        if b.observed_rate is not None and b.mean_probability is not None  # None exactly when the bin is empty
+    )
     return MetricValue(gap / total)
 
 

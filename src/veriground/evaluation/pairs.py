@@ -66,6 +66,7 @@ class PairPrediction:
     support_prob: float | None  # P(supported); None when it could not be computed
     verdicts: tuple[str, ...]  # each claim's display verdict, in text order
     rules: tuple[str, ...]  # the rule that decided each claim
+    explanations: tuple[str, ...] = ()  # each claim's plain-language explanation (`eval pairs --rows`)
 
     @property
     def gold_hallucinated(self) -> bool:
@@ -189,6 +190,7 @@ def predict_pair(row: LabelledPair, report: VerificationReport) -> PairPredictio
         support_prob=support_probability(report),
         verdicts=verdicts,
         rules=tuple(claim.decision.rule for claim in report.claims),
+        explanations=tuple(claim.decision.explanation for claim in report.claims),
     )
 
 
@@ -208,9 +210,9 @@ def support_probability(report: VerificationReport) -> float | None:
 
 
 def summarize_predictions(predictions: Sequence[PairPrediction]) -> PairsSummary:
-    with_prob = [p for p in predictions if p.support_prob is not None]
-    probabilities = [p.support_prob for p in with_prob]
-    supported = [not p.gold_hallucinated for p in with_prob]
+    scored = [(p.support_prob, not p.gold_hallucinated) for p in predictions if p.support_prob is not None]
+    probabilities = [probability for probability, _ in scored]
+    supported = [outcome for _, outcome in scored]
     return PairsSummary(
         rows=len(predictions),
         claims=sum(len(p.verdicts) for p in predictions),
@@ -220,7 +222,7 @@ def summarize_predictions(predictions: Sequence[PairPrediction]) -> PairsSummary
         verdicts=dict(Counter(verdict for p in predictions for verdict in p.verdicts)),
         unverified_rows=sum(1 for p in predictions if p.unverified),
         no_claim_rows=sum(1 for p in predictions if not p.verdicts),
-        without_probability=len(predictions) - len(with_prob),
+        without_probability=len(predictions) - len(scored),
     )
 
 

@@ -17,7 +17,8 @@ from veriground.corpus.store import CorpusStore
 from veriground.engine import verify_text
 from veriground.evaluation.contamination_edits import change_constant, toggle_negation
 from veriground.evidence.gather import CorpusEvidence
-from veriground.signals.terms import extract_terms, sentence_spans
+from veriground.text.sentences import sentence_spans
+from veriground.text.terms import extract_terms
 
 PROPERTY_SEED = 2026
 _MIN_WORDS, _MAX_WORDS = 6, 40

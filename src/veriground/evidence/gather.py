@@ -15,9 +15,10 @@ from veriground.config import RetrievalConfig
 from veriground.corpus.store import CorpusStore
 from veriground.errors import NotFoundError
 from veriground.evidence.pack import complete_pack, pack_chunks
-from veriground.retrieval.bm25 import BM25Index, tokenize
+from veriground.retrieval.bm25 import BM25Index
 from veriground.retrieval.search import CorpusRetriever, to_evidence_chunk
 from veriground.schema import BackendInfo, EvidenceChunk, EvidencePack
+from veriground.text.terms import tokenize
 
 _PACK_NUMBER = re.compile(r"\[?\s*(\d+)\s*\]?")
 BM25_BACKEND = BackendInfo(role="retriever", name="bm25s.v1", model_id="bm25s (Lucene BM25, Snowball English stems)")
@@ -63,6 +64,7 @@ class CorpusEvidence:
         self._store = store
         self._config = config
         self._retriever = retriever or CorpusRetriever(store, config)
+        self._titles: dict[str, str | None] = {}
 
     def backends(self) -> list[BackendInfo]:
         infos = [BM25_BACKEND] if self._config.mode != "dense" else []
@@ -85,8 +87,22 @@ class CorpusEvidence:
         results = []
         for (_, cited), hits in zip(claims_texts, retrieved, strict=True):
             cited_chunks = [self._cited_chunk(label) for label in cited if not _PACK_NUMBER.fullmatch(label)]
-            results.append(_merge([chunk for chunk in cited_chunks if chunk is not None], hits))
+            results.append(self._titled(_merge([chunk for chunk in cited_chunks if chunk is not None], hits)))
         return results
+
+    def _titled(self, chunks: list[EvidenceChunk]) -> list[EvidenceChunk]:
+        """The chunks with their document version's title (read once per version), for reference lists."""
+        titled = []
+        for chunk in chunks:
+            if chunk.version not in self._titles:
+                doc_id, _, number = chunk.version.rpartition("@v")
+                try:
+                    info = self._store.document(doc_id, int(number) if number.isdigit() else None)
+                    self._titles[chunk.version] = info.title
+                except NotFoundError:
+                    self._titles[chunk.version] = None
+            titled.append(chunk.model_copy(update={"title": self._titles[chunk.version]}))
+        return titled
 
     def resolve(self, passage_id: str) -> str | None:
         chunk = self._cited_chunk(passage_id)

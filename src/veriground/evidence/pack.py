@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from veriground.errors import InputFileError, NotFoundError
 from veriground.schema import EvidenceChunk, EvidencePack, PackPassage, SourceType
-from veriground.text_input import read_utf8_file
+from veriground.text_input import parse_json, read_utf8_file
 
 PACK_DOC_ID = "pack"
 PACK_SOURCE_ID = "evidence-pack"  # passages with no source_id count as one source, never as many
@@ -27,9 +27,11 @@ def read_pack(path: Path, resolve: Callable[[str], str] | None = None) -> Eviden
     """Parse and validate a pack file; `resolve` reads a passage's text by id from the corpus."""
     text = read_utf8_file(path, "the evidence pack", "pass an existing JSON file to --evidence")
     try:
-        data = json.loads(text)
+        data = parse_json(text)
     except json.JSONDecodeError as err:
         raise InputFileError(path, f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
+    except ValueError as err:
+        raise InputFileError(path, f"cannot be read: {err}", "fix the evidence pack's JSON") from None
     if isinstance(data, list):
         data = {"passages": data}
     if isinstance(data, dict) and not data.get("passages"):
@@ -42,9 +44,10 @@ def read_pack(path: Path, resolve: Callable[[str], str] | None = None) -> Eviden
 
 
 def pack_chunks(pack: EvidencePack) -> list[EvidenceChunk]:
-    """The pack's passages as evidence chunks, in pack order (rank = position)."""
+    """The pack's passages as evidence chunks, in pack order (rank = position); the pack is a `complete_pack`."""
     chunks = []
     for index, passage in enumerate(pack.passages):
+        assert passage.text is not None  # complete_pack gives every passage its text
         doc_id = passage.doc_id or PACK_DOC_ID
         chunks.append(
             EvidenceChunk(

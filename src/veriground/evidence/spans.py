@@ -4,22 +4,13 @@ content, with offsets into the chunk text (so a report can highlight the span in
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from veriground.schema import EvidenceChunk, EvidenceSpan
-from veriground.signals.quantities import extract_quantities, remove_quantities
-from veriground.signals.terms import extract_terms, sentence_spans
+from veriground.schema import AlignedSpan, EvidenceChunk, EvidenceSpan
+from veriground.text.quantities import extract_quantities, remove_quantities
+from veriground.text.sentences import sentence_spans
+from veriground.text.terms import extract_terms
 
 MAX_SPANS_PER_CHUNK = 2
 _DECIMALS = 6
-
-
-@dataclass(frozen=True)
-class AlignedSpan:
-    """An evidence sentence and the share of the claim's content stems and numbers it contains."""
-
-    span: EvidenceSpan
-    alignment: float
 
 
 def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
@@ -44,7 +35,7 @@ def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
     chosen = [item for item in scored if item[0] == best][:MAX_SPANS_PER_CHUNK]
     return [
         AlignedSpan(
-            EvidenceSpan(
+            span=EvidenceSpan(
                 doc_id=chunk.doc_id,
                 sent_id=chunk.sent_id,
                 text=chunk.text[start:end],
@@ -53,7 +44,7 @@ def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
                 char_start=start,
                 char_end=end,
             ),
-            alignment,
+            alignment=alignment,
         )
         for alignment, start, end in chosen
     ]

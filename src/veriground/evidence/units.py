@@ -2,7 +2,8 @@
 the claim's content, with exact offsets into the chunk text. The NLI reads these units, never whole passages, so a
 long passage neither dilutes support nor lends contradiction from sentences about something else.
 
-A unit's alignment is the share of the claim's content stems and numbers that it contains. Windows compete with
+A unit's alignment is the share of the claim's content stems (read through readable_text, so a code name or inline
+LaTeX counts as the words it spells) and numbers that it contains. Windows compete with
 single sentences and win only when they add content (a tie goes to the shorter unit, then the earlier one), so a
 claim that joins two neighbouring sentences is read against both, and one that repeats a sentence against it alone.
 """
@@ -14,8 +15,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from veriground.schema import EvidenceChunk
-from veriground.signals.quantities import extract_quantities, remove_quantities
-from veriground.signals.terms import extract_terms, sentence_spans
+from veriground.text.quantities import extract_quantities, remove_quantities
+from veriground.text.sentences import sentence_spans
+from veriground.text.terms import extract_terms
 
 MAX_UNITS_PER_CHUNK = 2
 MAX_WINDOW_SENTENCES = 3
@@ -53,7 +55,7 @@ class ClaimContent:
 
 
 def claim_content(text: str) -> ClaimContent:
-    stems = frozenset(term.stem for term in extract_terms(remove_quantities(text)))
+    stems = frozenset(term.stem for term in extract_terms(remove_quantities(readable_text(text))))
     numbers = frozenset(quantity.value for quantity in extract_quantities(text))
     return ClaimContent(stems, numbers)
 
@@ -129,6 +131,8 @@ def _sentence_slices(text: str) -> list[tuple[int, int]]:
 
 @lru_cache(maxsize=65_536)
 def _profile(sentence: str, with_numbers: bool) -> tuple[frozenset[str], frozenset[float]]:
-    stems = frozenset(term.stem for term in extract_terms(remove_quantities(sentence)))
+    """The sentence's content stems as a reader sees them (`mergeSort` is "merge sort", `$n\\log n$` is
+    "n log n", as in readable_text) and its numbers as written."""
+    stems = frozenset(term.stem for term in extract_terms(remove_quantities(readable_text(sentence))))
     numbers = frozenset(quantity.value for quantity in extract_quantities(sentence)) if with_numbers else frozenset()
     return stems, numbers

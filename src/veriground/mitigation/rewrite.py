@@ -4,7 +4,8 @@ citation-formatted answer with `[i]` markers (seed 001 CitationFormatterOutput).
 The answer's own citation markers are removed and replaced by `[i]`, where `passages[i-1]` is one of the
 (at most MAX_CITATIONS_PER_CLAIM, best-ranked) passages that entail the claim (NLI entailment >=
 verification.min_entailment_prob). In the mitigated answer a Contradictory claim's span is replaced by a
-warning, Low Confidence / Unsupported / Unverified claims keep their text with a visible flag, and Supported
+warning, Low Confidence / Unsupported / Unverified claims keep their text with a visible flag in plain words
+("[Unsupported: no passage supports this]", mitigation/wording.py), and Supported
 claims are kept with their citations. Edits are made at claim spans in the input, so headings, lists and line
 breaks stay as written.
 
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 from veriground.claims.citations import parse_citations
 from veriground.claims.markdown_blocks import find_prose_blocks
+from veriground.mitigation.wording import flag_text
 from veriground.schema import (
     CitationFormatterOutput,
     CitationPassage,
@@ -84,7 +86,7 @@ def rewrite_answer(text: str, outcomes: Sequence[ClaimOutcome]) -> Rewritten:
                 passages[chunk.passage_id] = len(passages) + 1
                 titles[chunk.passage_id] = CitationPassage(
                     text=chunk.text,
-                    title=chunk.doc_id,
+                    title=chunk.title or chunk.doc_id,
                     passage_id=chunk.passage_id,
                     source=chunk.source,
                     version=chunk.version,
@@ -122,7 +124,7 @@ def _apply(text: str, outcomes: Sequence[ClaimOutcome], citation_map: dict[str, 
         if mitigate and decision.status == "Contradictory":
             continue  # its warning is among the suppression edits
         elif mitigate and decision.status != "Supported":
-            edits.append((end, end, f"{markers} [{decision.status}: {decision.reason}]"))
+            edits.append((end, end, f"{markers} {flag_text(decision.status, decision.reason)}"))
         elif markers:
             edits.append((end, end, markers))
     for _, start, end in parse_citations(find_prose_blocks(text).masked):

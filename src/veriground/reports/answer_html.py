@@ -6,6 +6,7 @@ Every piece of answer text goes through `html.escape`: the question, the evidenc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from veriground.reports.html_parts import (
@@ -42,17 +43,24 @@ def render_answer_html(answer: GroundedAnswer) -> str:
     return render_page("Grounded answer", render_answer_body(answer))
 
 
-def render_answer_body(answer: GroundedAnswer) -> str:
-    """The contents of the page's <main>, without <html>/<head>; style it with html.REPORT_STYLE."""
+def render_answer_body(answer: GroundedAnswer, passage_href: Callable[[str], str] | None = None) -> str:
+    """The contents of the page's <main>, without <html>/<head>; style it with html.REPORT_STYLE. Passage links
+    go to the Passages section below, or to `passage_href(passage_id)` (a server's passage view) when given."""
     anchors = _passage_anchors(answer.trace)
+    if passage_href is None:
+        links = {passage_id: f"#{anchor}" for passage_id, anchor in anchors.items()}
+    else:
+        cited = [pid for claim in answer.claims for c in claim.supporting_citations if (pid := c.passage_id)]
+        listed = [pid for reference in answer.references for pid in reference.passage_ids]
+        links = {pid: passage_href(pid) for pid in [*anchors, *cited, *listed]}
     abstained = answer.abstention_reason is not None or not answer.claims
     return "\n".join(
         [
             f"<h1>Grounded answer</h1>{_summary(answer)}{_NAV}",
-            _abstention(answer) if abstained else _answer(answer, anchors),
-            _references(answer, anchors, nearest=abstained),
+            _abstention(answer) if abstained else _answer(answer, links),
+            _references(answer, links, nearest=abstained),
             _passages(answer.trace, anchors),
-            _trace(answer.trace, anchors),
+            _trace(answer.trace, links),
             _inspector(answer.trace),
             render_manifest(answer.trace.manifest if answer.trace else None),
         ]
@@ -66,10 +74,10 @@ def _passage_anchors(trace: AnswerTrace | None) -> dict[str, str]:
     return {passage_id: f"passage-{number}" for number, passage_id in enumerate(ids, start=1)}
 
 
-def _passage_link(passage_id: str, anchors: dict[str, str], label: str | None = None) -> str:
+def _passage_link(passage_id: str, links: dict[str, str], label: str | None = None) -> str:
     text = escape(label if label is not None else passage_id)
-    anchor = anchors.get(passage_id)
-    return f'<a href="#{anchor}">{text}</a>' if anchor else text
+    href = links.get(passage_id)
+    return f'<a href="{escape(href)}">{text}</a>' if href else text
 
 
 def _summary(answer: GroundedAnswer) -> str:
@@ -97,9 +105,9 @@ def _abstention(answer: GroundedAnswer) -> str:
     )
 
 
-def _answer(answer: GroundedAnswer, anchors: dict[str, str]) -> str:
+def _answer(answer: GroundedAnswer, links: dict[str, str]) -> str:
     numbers = {reference.work_id: number for number, reference in enumerate(answer.references, start=1)}
-    claims = "".join(f"<li>{_claim(claim, numbers, anchors)}</li>" for claim in answer.claims)
+    claims = "".join(f"<li>{_claim(claim, numbers, links)}</li>" for claim in answer.claims)
     return (
         f'<section id="answer"><h2>Answer</h2><p class="answer">{escape(answer.answer_summary)}</p>'
         f'<h3>Claims and their citations</h3><ol class="answer-claims">{claims}</ol>'
@@ -109,29 +117,29 @@ def _answer(answer: GroundedAnswer, anchors: dict[str, str]) -> str:
     )
 
 
-def _claim(claim: GroundedClaim, numbers: dict[str, int], anchors: dict[str, str]) -> str:
-    links = []
+def _claim(claim: GroundedClaim, numbers: dict[str, int], links: dict[str, str]) -> str:
+    shown = []
     for citation in claim.supporting_citations:
         number = numbers.get(citation.work_id)
         marker = f"[{number}] " if number is not None else ""
-        if citation.passage_id is not None and citation.passage_id in anchors:
-            href = anchors[citation.passage_id]
+        if citation.passage_id is not None and citation.passage_id in links:
+            href = links[citation.passage_id]
         else:
-            href = f"ref-{number}" if number is not None else ""
+            href = f"#ref-{number}" if number is not None else ""
         label = escape(marker + (citation.passage_id or citation.work_id))
-        links.append(f'<a class="citation" href="#{href}">{label}</a>' if href else label)
-    cited = " ".join(links) or "no citation"
+        shown.append(f'<a class="citation" href="{escape(href)}">{label}</a>' if href else label)
+    cited = " ".join(shown) or "no citation"
     return f'{escape(claim.text)} <span class="note">({escape(claim.support_level)})</span> {cited}'
 
 
-def _references(answer: GroundedAnswer, anchors: dict[str, str], *, nearest: bool) -> str:
+def _references(answer: GroundedAnswer, links: dict[str, str], *, nearest: bool) -> str:
     title = "Nearest references" if nearest else "References"
     if not answer.references:
         return f'<section id="references"><h2>{title}</h2><p>No references.</p></section>'
     items = []
     for number, reference in enumerate(answer.references, start=1):
         named = f" ({escape(reference.title)})" if reference.title else ""
-        passages = ", ".join(_passage_link(pid, anchors) for pid in reference.passage_ids) or "no passage listed"
+        passages = ", ".join(_passage_link(pid, links) for pid in reference.passage_ids) or "no passage listed"
         items.append(
             f'<li id="ref-{number}">[{number}] {escape(reference.work_id)}{named}, '
             f"source {escape(reference.source_id or 'not recorded')}; passages: {passages}</li>"
@@ -153,7 +161,7 @@ def _passages(trace: AnswerTrace | None, anchors: dict[str, str]) -> str:
     return '<section id="passages"><h2>Passages</h2>' + "".join(parts) + "</section>"
 
 
-def _trace(trace: AnswerTrace | None, anchors: dict[str, str]) -> str:
+def _trace(trace: AnswerTrace | None, links: dict[str, str]) -> str:
     if trace is None:
         return '<section id="trace"><h2>Trace</h2><p>No trace was recorded for this answer.</p></section>'
     facts = render_definitions(
@@ -170,7 +178,7 @@ def _trace(trace: AnswerTrace | None, anchors: dict[str, str]) -> str:
         if draft is not None and draft.abstained
         else ""
     )
-    rows = [_trace_row(number, claim, anchors) for number, claim in enumerate(trace.claims, start=1)]
+    rows = [_trace_row(number, claim, links) for number, claim in enumerate(trace.claims, start=1)]
     table = render_table(TRACE_COLUMNS, rows, "trace") if rows else "<p>No drafted claim was verified.</p>"
     return (
         f'<section id="trace"><h2>Trace</h2>{facts}{_gate(trace.gate)}{drafted}'
@@ -191,8 +199,8 @@ def _gate(gate: EvidenceGate | None) -> str:
     return f'<div id="gate"><h3>Evidence gate</h3>{render_definitions(rows)}</div>'
 
 
-def _trace_row(number: int, claim: AnswerClaimTrace, anchors: dict[str, str]) -> list[str]:
-    cited = ", ".join(_passage_link(pid, anchors) for pid in claim.cited_ids) or "none"
+def _trace_row(number: int, claim: AnswerClaimTrace, links: dict[str, str]) -> list[str]:
+    cited = ", ".join(_passage_link(pid, links) for pid in claim.cited_ids) or "none"
     verdict = verdict_badge(claim.verdict) if claim.verdict else "not verified"
     outcome = "kept" if claim.kept else "removed"
     return [

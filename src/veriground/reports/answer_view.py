@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from veriground.reports import terminal
-from veriground.schema import AnswerConfidence, GroundedAnswer
+from veriground.schema import AnswerConfidence, AnswerTrace, GroundedAnswer
 
 _CONFIDENCE_STYLE = {
     AnswerConfidence.HIGH: "bold green",
@@ -38,7 +38,7 @@ def print_answer(answer: GroundedAnswer, console: Console | None = None, *, deta
     _print_list(out, "Try instead", answer.query_refinements)
     _print_list(out, "Filters that narrow the search", [f"--filter {value}" for value in answer.filter_suggestions])
     if details and answer.trace is not None:
-        _print_trace(out, answer)
+        _print_trace(out, answer.trace)
 
 
 def _print_list(out: Console, title: str, items) -> None:
@@ -50,8 +50,7 @@ def _print_list(out: Console, title: str, items) -> None:
         out.print(Text(f"- {item}"))
 
 
-def _print_trace(out: Console, answer: GroundedAnswer) -> None:
-    trace = answer.trace
+def _print_trace(out: Console, trace: AnswerTrace) -> None:
     out.print()
     if trace.gate is not None:
         gate = trace.gate

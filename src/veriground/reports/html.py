@@ -6,6 +6,8 @@ Every piece of report text goes through `html.escape`: claims, passages and the 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from html import escape
 
 from veriground.reports.html_parts import (
@@ -53,7 +55,17 @@ from veriground.schema import ClaimReport, VerificationReport
 
 __all__ = ["REPORT_STYLE", "render_html", "render_verification_body"]
 
-TRACE_COLUMNS = ("claim", "verdict", "citations → passage", "primary evidence", "evidence span")
+TRACE_COLUMNS = ("claim", "claim text", "verdict", "citations → passage", "primary evidence", "evidence span")
+# Where a passage id links: the server's passage view on the page; None in the offline export, whose reference list
+# carries each cited passage's text itself.
+PassageHref = Callable[[str], str] | None
+_MARKER = re.compile(r"\[(\d+)\]")
+SPAN_ROLE_TITLE = {"supports": "supports the claim", "contradicts": "contradicts the claim"}
+_LEGEND = (
+    '<p class="legend" id="legend"><span>Highlighted evidence:</span>'
+    '<mark class="supports">supports the claim</mark><mark class="contradicts">contradicts the claim</mark>'
+    "<mark>read, neither supports nor contradicts</mark></p>"
+)
 _NAV = (
     '<nav class="toc" aria-label="Sections"><a href="#trace">Trace</a><a href="#inspector">Failed-claim inspector</a>'
     '<a href="#claims">Claims</a><a href="#manifest">Manifest</a></nav>'
@@ -65,15 +77,16 @@ def render_html(report: VerificationReport) -> str:
     return render_page("Verification report", render_verification_body(report))
 
 
-def render_verification_body(report: VerificationReport) -> str:
-    """The contents of the page's <main>, without <html>/<head>; style it with REPORT_STYLE."""
-    claims = "\n".join(_claim(position, item) for position, item in enumerate(report.claims, start=1))
+def render_verification_body(report: VerificationReport, passage_href: PassageHref = None) -> str:
+    """The contents of the page's <main>, without <html>/<head>; style it with REPORT_STYLE. `passage_href` turns
+    passage ids (references [i], evidence headings) into links to a passage view."""
+    claims = "\n".join(_claim(position, item, passage_href) for position, item in enumerate(report.claims, start=1))
     return "\n".join(
         [
-            _header(report),
-            _trace(report),
+            _header(report, passage_href),
+            _trace(report, passage_href),
             _inspector(report),
-            '<section id="claims"><h2>Claims</h2>',
+            f'<section id="claims"><h2>Claims</h2>{_LEGEND}',
             claims or "<p>No claims were extracted from the answer.</p>",
             "</section>",
             _graph(report),
@@ -103,7 +116,13 @@ def _link(claim_id: str) -> str:
     return f'<a href="#claim-{escape(claim_id)}">{escape(claim_id)}</a>'
 
 
-def _header(report: VerificationReport) -> str:
+def _passage_ref(passage_id: str, passage_href: PassageHref) -> str:
+    if passage_href is None:
+        return escape(passage_id)
+    return f'<a class="passage-link" href="{escape(passage_href(passage_id))}">{escape(passage_id)}</a>'
+
+
+def _header(report: VerificationReport, passage_href: PassageHref) -> str:
     counts = "".join(f"<li>{verdict_badge(verdict)} {count}</li>" for verdict, count in verdict_counts(report))
     summary = (
         f'<div class="summary" id="summary"><ul aria-label="Claims per verdict">{counts}</ul>'
@@ -116,31 +135,66 @@ def _header(report: VerificationReport) -> str:
             ("Claims", str(len(report.claims))),
             ("Summary stats", summary_stats_text(report)),
             ("Mitigation actions", actions_text(report)),
+            ("Domain profile", _domain_text(report)),
         ]
     )
     answer = "".join(
-        f'<strong class="warning">{escape(piece)}</strong>' if is_warning else escape(piece)
+        f'<strong class="warning">{escape(piece)}</strong>'
+        if is_warning
+        else _linked_markers(piece, report, passage_href)
         for piece, is_warning in answer_warning_segments(report.final_response)
     )
     return (
         f"<h1>Verification report</h1>{summary}{_NAV}{facts}{nli}"
         f'<h2 id="answer">Answer after mitigation</h2><blockquote class="answer">{answer}</blockquote>'
-        + _references(report)
+        + _references(report, passage_href)
     )
 
 
-def _references(report: VerificationReport) -> str:
-    items = "".join(f"<li>{escape(line)}</li>" for line in reference_lines(report))
-    return f'<h3 id="references">References</h3><ol class="references">{items}</ol>' if items else ""
+def _domain_text(report: VerificationReport) -> str:
+    """The profile the report was verified under, from the resolved config its manifest records."""
+    from veriground.domains.profiles import DEFAULT_DOMAIN, PROFILES
+
+    config = report.manifest.config if report.manifest is not None else {}
+    verification = config.get("verification")
+    name = str(verification.get("domain", DEFAULT_DOMAIN)) if isinstance(verification, dict) else DEFAULT_DOMAIN
+    profile = PROFILES.get(name)
+    return f"{profile.display_name} ({name})" if profile is not None else name
 
 
-def _trace(report: VerificationReport) -> str:
+def _linked_markers(text: str, report: VerificationReport, passage_href: PassageHref) -> str:
+    """Answer text with each reference marker [i] linked: to its passage's view, else to its reference item."""
+    passages = report.citations.passages
+    parts, cursor = [], 0
+    for marker in _MARKER.finditer(text):
+        number = int(marker.group(1))
+        if not 1 <= number <= len(passages):
+            continue  # the text's own brackets, not a reference
+        passage_id = passages[number - 1].passage_id
+        href = passage_href(passage_id) if passage_href is not None and passage_id else f"#ref-{number}"
+        parts += [escape(text[cursor : marker.start()]), f'<a class="citation" href="{escape(href)}">[{number}]</a>']
+        cursor = marker.end()
+    return "".join(parts) + escape(text[cursor:])
+
+
+def _references(report: VerificationReport, passage_href: PassageHref) -> str:
+    items = []
+    lines = reference_lines(report)  # one line per cited passage, in the same order
+    for number, (line, passage) in enumerate(zip(lines, report.citations.passages, strict=True), start=1):
+        target = passage_href(passage.passage_id) if passage_href is not None and passage.passage_id else None
+        shown = f'<a class="passage-link" href="{escape(target)}">{escape(line)}</a>' if target else escape(line)
+        items.append(f'<li id="ref-{number}">{shown}<blockquote>{escape(passage.text)}</blockquote></li>')
+    return f'<h3 id="references">References</h3><ol class="references">{"".join(items)}</ol>' if items else ""
+
+
+def _trace(report: VerificationReport, passage_href: PassageHref) -> str:
     rows = [
         [
             f"<td>{_link(item.claim.claim_id)}</td>",
+            f"<td>{escape(item.claim.text)}</td>",
             f"<td>{verdict_badge(item.decision.status)}</td>",
             f"<td>{_citations_cell(item)}</td>",
-            f"<td>{_primary_cell(item)}</td>",
+            f"<td>{_primary_cell(item, passage_href)}</td>",
             f"<td>{_spans_cell(item)}</td>",
         ]
         for item in report.claims
@@ -167,14 +221,14 @@ def _citations_cell(item: ClaimReport) -> str:
     return "<br>".join(lines)
 
 
-def _primary_cell(item: ClaimReport) -> str:
+def _primary_cell(item: ClaimReport, passage_href: PassageHref) -> str:
     primary = item.decision.primary_evidence
     if primary is None:
         return "no primary evidence"
     if missing_primary(item):
         return f"{escape(primary)} (not among the retrieved passages)"
     chunk = next(chunk for chunk in item.evidence if chunk.passage_id == primary)
-    return f"{escape(primary)}<br>{escape(passage_location(chunk))}"
+    return f"{_passage_ref(primary, passage_href)}<br>{escape(passage_location(chunk))}"
 
 
 def _spans_cell(item: ClaimReport) -> str:
@@ -210,21 +264,23 @@ def _failed(item: ClaimReport) -> str:
     )
 
 
-def _claim(position: int, item: ClaimReport) -> str:
+def _claim(position: int, item: ClaimReport, passage_href: PassageHref) -> str:
     claim, decision = item.claim, item.decision
     origin = claim_origin(claim)
+    why = decision.explanation or decision.rationale
     parts = [
         f'<section class="claim" id="claim-{escape(claim.claim_id)}" data-verdict="{escape(decision.status)}">',
         f"<h3>{position}. Claim {escape(claim.claim_id)} {verdict_badge(decision.status)}</h3>",
         f'<p class="note">{escape(origin)}</p>' if origin else "",
         f"<blockquote>{escape(claim.text)}</blockquote>",
+        f'<p class="explanation"><strong>Why:</strong> {escape(why)}</p>',
         render_definitions(claim_fact_rows(item)),
         f'<details class="signals"><summary>Signals and evidence for claim {position}</summary>',
         render_table(RAW_SIGNAL_COLUMNS, [text_cells(raw_signal_cells(item))], "raw-signals"),
         "<h4>Values the rule read</h4>",
         render_definitions(decision_input_rows(item.inputs)),
         _signals(item),
-        _evidence(item),
+        _evidence(item, passage_href),
         "</details>",
     ]
     if item.conflicts:
@@ -250,20 +306,38 @@ def _signals(item: ClaimReport) -> str:
     return "".join(parts)
 
 
-def _passage(view: EvidenceView) -> str:
-    role = "Primary evidence" if view.is_primary else "Evidence"
+def span_role(item: ClaimReport, view: EvidenceView) -> str:
+    """The role of a passage's spans: "supports" or "contradicts" when the verdict rests on it so, else ""."""
+    status, inputs = item.decision.status, item.inputs
+    passage_id = view.chunk.passage_id
+    if status == "Contradictory" and (view.is_primary or passage_id == inputs.strongest_contradiction_passage):
+        return "contradicts"
+    if status in ("Supported", "Low Confidence") and (view.is_primary or passage_id in inputs.supporting_passages):
+        return "supports"
+    return ""
+
+
+def _mark(piece: str, role: str) -> str:
+    if not role:
+        return f"<mark>{escape(piece)}</mark>"
+    return f'<mark class="{role}" title="{SPAN_ROLE_TITLE[role]}">{escape(piece)}</mark>'
+
+
+def _passage(view: EvidenceView, role: str, passage_href: PassageHref) -> str:
+    heading = "Primary evidence" if view.is_primary else "Evidence"
     text = "".join(
-        f"<mark>{escape(piece)}</mark>" if is_span else escape(piece)
+        _mark(piece, role) if is_span else escape(piece)
         for piece, is_span in highlight_segments(view.chunk.text, view.spans)
     )
     spans = "".join(f"<li>Evidence span ({span_offsets(span)}): {escape(span.text)}</li>" for span in view.spans)
     return (
-        f"<h5>{role}: {escape(view.chunk.passage_id)}</h5><p>{escape(passage_location(view.chunk))}</p>"
+        f"<h5>{heading}: {_passage_ref(view.chunk.passage_id, passage_href)}</h5>"
+        f"<p>{escape(passage_location(view.chunk))}</p>"
         f"<blockquote>{text}</blockquote>" + (f"<ul>{spans}</ul>" if spans else "")
     )
 
 
-def _evidence(item: ClaimReport) -> str:
+def _evidence(item: ClaimReport, passage_href: PassageHref) -> str:
     views, loose = evidence_views(item)
     parts = ["<h4>Evidence</h4>"]
     absent = missing_primary(item)
@@ -271,7 +345,7 @@ def _evidence(item: ClaimReport) -> str:
         parts.append(f"<p>Primary evidence {escape(absent)} is not among the retrieved passages.</p>")
     if not views:
         parts.append("<p>No evidence passages.</p>")
-    parts += [_passage(view) for view in views]
+    parts += [_passage(view, span_role(item, view), passage_href) for view in views]
     if loose:
         items = "".join(
             f"<li>{escape(span.passage_id or span.doc_id)} ({span_offsets(span)}): {escape(span.text)}</li>"

@@ -55,6 +55,12 @@ dl { display: grid; grid-template-columns: max-content 1fr; gap: 0.2rem 1rem; }
 dt { font-weight: 600; } dd { margin: 0; min-width: 0; }
 @media (max-width: 36rem) { dl { grid-template-columns: 1fr; } dd { margin-left: 1rem; } }
 mark { background: #ffe98a; padding: 0 0.1rem; }
+/* Supporting and contradicting spans differ in colour and in underline style, so neither hue alone carries it. */
+mark.supports { background: #c4ebcd; border-bottom: 2px solid #0b5d1e; }
+mark.contradicts { background: #f9c5cc; border-bottom: 2px dashed #8a1020; }
+ol.references blockquote { white-space: pre-wrap; }
+.legend { display: flex; flex-wrap: wrap; gap: 0.25rem 1rem; align-items: baseline; }
+.explanation { font-size: 1.05rem; }
 .note { font-style: italic; }
 pre { overflow-x: auto; background: #f7f7f7; padding: 0.5rem; }
 details { margin: 0.5rem 0; } summary { cursor: pointer; font-weight: 600; }

@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import get_args
 
+from veriground.mitigation.wording import describe_action
 from veriground.schema import (
     BackendInfo,
     CitationSignal,
@@ -29,7 +30,7 @@ from veriground.schema import (
     VerificationReport,
 )
 
-DISPLAY_VERDICTS: tuple[str, ...] = get_args(DisplayVerdict)
+DISPLAY_VERDICTS: tuple[DisplayVerdict, ...] = get_args(DisplayVerdict)
 NOT_AVAILABLE = "n/a"
 LEXICAL_NLI_PREFIX = "lexical-nli"
 LEXICAL_NLI_NOTE = (
@@ -73,8 +74,9 @@ def mean_confidence_text(report: VerificationReport) -> str:
 
 
 def actions_text(report: VerificationReport) -> str:
+    """The mitigation actions in words (the record keeps the codes)."""
     # "; " because one action may itself list several claims with commas.
-    return "; ".join(report.annotated_answer.mitigation_actions) or "none"
+    return "; ".join(describe_action(action) for action in report.annotated_answer.mitigation_actions) or "none"
 
 
 def backend_text(backend: BackendInfo) -> str:
@@ -156,8 +158,12 @@ def nli_signal_cells(signal: NLISignal) -> tuple[str, str | tuple[str, str, str]
     passage = signal.passage_id or NOT_AVAILABLE
     if signal.status != SignalStatus.COMPUTED:
         return passage, status_text(signal.status, signal.reason), signal.model
-    probabilities = (signal.entailment_prob, signal.neutral_prob, signal.contradiction_prob)
-    return passage, tuple(format_number(value) for value in probabilities), signal.model
+    probabilities = (
+        format_number(signal.entailment_prob),
+        format_number(signal.neutral_prob),
+        format_number(signal.contradiction_prob),
+    )
+    return passage, probabilities, signal.model
 
 
 def status_text(status: SignalStatus, reason: str | None) -> str:
@@ -279,9 +285,9 @@ MITIGATION_TEXT = {
     "suppressed": "replaced by a warning in the answer after mitigation",
 }
 # The warnings mitigation/rewrite.py writes into the mitigated answer: "[Warning: ...]" for a removed claim,
-# "[<verdict>: <reason code>]" after a flagged one.
+# "[<verdict>: <plain words>]" after a flagged one (mitigation/wording.py).
 _ANSWER_WARNING = re.compile(
-    r"\[(?:Warning: [^\]]*|(?:" + "|".join(v for v in DISPLAY_VERDICTS if v != "Supported") + r"): [a-z_]+)\]"
+    r"\[(?:Warning: [^\]]*|(?:" + "|".join(v for v in DISPLAY_VERDICTS if v != "Supported") + r"): [^\]\[]+)\]"
 )
 _CITED_NUMBER = re.compile(r"\[?\s*(\d+)\s*\]?")  # a 1-based pack number, as signals/citation.py reads it
 

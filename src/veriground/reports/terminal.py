@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from rich.console import Console
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -33,20 +34,29 @@ def snippet(text: str, limit: int = SNIPPET_CHARS) -> str:
 def print_ingest_item(item: IngestItem) -> None:
     if item.outcome in ("failed", "skipped"):
         target = error_console if item.outcome == "failed" else console
-        target.print(Text(f"{item.outcome:<11}{item.problem}", style=_OUTCOME_STYLE[item.outcome]))
+        target.print(Text(f"{item.outcome:<11} {item.problem}", style=_OUTCOME_STYLE[item.outcome]))
         return
     detail = f"{item.doc_id} v{item.version}, {item.n_passages} passages"
     if item.outcome == "removed":
         detail = f"{item.doc_id} v{item.version}: a tombstone; its file is gone"
     if item.outcome == "new_version":
         detail += f", {item.passages_changed} changed"
-    console.print(Text(f"{item.outcome:<11}{item.path}  ({detail})", style=_OUTCOME_STYLE[item.outcome]))
+    console.print(Text(f"{item.outcome:<11} {item.path}  ({detail})", style=_OUTCOME_STYLE[item.outcome]))
 
 
 def print_ingest_summary(report: IngestReport, corpus_dir: Path) -> None:
+    from veriground.corpus.ingest import is_meta_file  # loaders (bs4, lxml, pypdf) only when an ingest is shown
+
+    meta_files = sum(item.outcome == "skipped" and is_meta_file(Path(item.path).name) for item in report.items)
+    skipped_note = (
+        f" ({meta_files} licence/provenance {'file' if meta_files == 1 else 'files'}: --include-meta-files ingests "
+        f"{'it' if meta_files == 1 else 'them'})"
+        if meta_files
+        else ""
+    )
     console.print(
         f"{report.added} added, {report.new_version} new versions, {report.unchanged} unchanged, "
-        f"{report.skipped} skipped, {report.failed} failed"
+        f"{report.skipped} skipped{skipped_note}, {report.failed} failed"
         + (f", {report.removed} removed" if report.removed else "")
         + f"; {report.passages_indexed} passages indexed in {corpus_dir}"
     )
@@ -87,23 +97,62 @@ def print_search_results(query: str, chunks: list[EvidenceChunk]) -> None:
         console.print(Text("   " + snippet(chunk.text)))
 
 
-def print_documents(documents: list[DocumentInfo]) -> None:
+_DOCUMENT_COLUMNS = ("doc_id", "ver", "source_id", "type", "passages", "title")
+_UNBOUNDED_WIDTH = 100_000
+TITLE_CHARS = 60  # the title is the one column a narrow table shortens; ids are never cut
+
+
+def print_documents(documents: list[DocumentInfo], *, wide: bool = False) -> None:
+    """Every document with its full id: a table when it fits the terminal (or `wide`), else one block each.
+
+    A document id is what `corpus show`/`remove` take, so it is never truncated: a table too wide for the
+    terminal turns into blocks whose first line is the id alone."""
     if not documents:
         console.print("The corpus is empty: run `veriground ingest PATH`.")
         return
-    table = Table(title=f"{len(documents)} documents")
-    for column in ("doc_id", "ver", "source_id", "type", "passages", "title"):
-        table.add_column(column)
+    table = _documents_table(documents, title_chars=None if wide else TITLE_CHARS)
+    if wide:
+        Console(highlight=False, width=_natural_width(table)).print(table)
+        return
+    if _natural_width(table) <= console.width:
+        console.print(table)
+        return
+    console.print(f"{len(documents)} documents (`corpus list --wide` for a table, `--json` for records)")
     for doc in documents:
+        console.print(Text(doc.doc_id, style="bold cyan"), no_wrap=True, overflow="ignore", crop=False)
+        console.print(
+            Text(
+                f"   v{_version_text(doc)} · {doc.source_id} · {doc.source_type.value} · {doc.n_passages} passages"
+                + (f" · {snippet(doc.title, TITLE_CHARS)}" if doc.title else ""),
+                style="dim",
+            )
+        )
+
+
+def _natural_width(table: Table) -> int:
+    """The width `table` needs with nothing cut (rich's measurement, unclamped by the terminal)."""
+    return Measurement.get(console, console.options.update_width(_UNBOUNDED_WIDTH), table).maximum
+
+
+def _version_text(doc: DocumentInfo) -> str:
+    return f"{doc.version} (removed)" if doc.deleted else str(doc.version)
+
+
+def _documents_table(documents: list[DocumentInfo], *, title_chars: int | None) -> Table:
+    table = Table(title=f"{len(documents)} documents")
+    for column in _DOCUMENT_COLUMNS:
+        table.add_column(column, no_wrap=True, overflow="ignore")
+    for doc in documents:
+        title = doc.title or ""
         table.add_row(
             doc.doc_id,
-            f"{doc.version} (removed)" if doc.deleted else str(doc.version),
+            _version_text(doc),
             doc.source_id,
             doc.source_type.value,
             str(doc.n_passages),
-            snippet(doc.title or "", 60),
+            " ".join(title.split()) if title_chars is None else snippet(title, title_chars),
         )
-    console.print(table)
+    return table
 
 
 def print_document(document: DocumentInfo, passages: list[Passage]) -> None:

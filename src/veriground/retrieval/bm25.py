@@ -7,36 +7,17 @@ the indexing step, never tokenisation of unchanged passages.
 from __future__ import annotations
 
 import json
-import re
-import shutil
-import tempfile
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from veriground.errors import StoreError
+from veriground.retrieval.index_folders import index_swap, remove_orphaned_folders
+from veriground.text.terms import TOKENIZER_NAME, tokenize
 
 INDEX_DIR_NAME = "bm25"
 MANIFEST_NAME = "manifest.json"
-TOKENIZER_NAME = "word-lower-stopwords_en-snowball_en.v1"
-_WORD = re.compile(r"\w+")
-
-
-@lru_cache(maxsize=1)
-def _stemmer_and_stopwords() -> tuple[object, frozenset[str]]:
-    import Stemmer
-    from bm25s.stopwords import STOPWORDS_EN
-
-    return Stemmer.Stemmer("english"), frozenset(STOPWORDS_EN)
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-cased word tokens, English stopwords removed, Snowball-stemmed."""
-    stemmer, stopwords = _stemmer_and_stopwords()
-    words = [word for word in _WORD.findall(text.lower()) if word not in stopwords]
-    return stemmer.stemWords(words)
 
 
 @dataclass(frozen=True)
@@ -100,32 +81,19 @@ class BM25Index:
 
     def save(self, corpus_dir: Path) -> None:
         """Write to a fresh folder, then swap it in, so a crash never leaves a half-written index."""
-        target = corpus_dir / INDEX_DIR_NAME
-        # Unique names: two processes rebuilding at once must not write into each other's folder.
-        staging = Path(tempfile.mkdtemp(prefix=f"{INDEX_DIR_NAME}.new.", dir=corpus_dir))
-        if self.passage_ids:
-            self._retriever.save(str(staging))
-        manifest = {
-            "generation": self.generation,
-            "tokenizer": TOKENIZER_NAME,
-            "passage_ids": self.passage_ids,
-        }
-        (staging / MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
-        old = Path(tempfile.mkdtemp(prefix=f"{INDEX_DIR_NAME}.old.", dir=corpus_dir)) / INDEX_DIR_NAME
-        try:
-            if target.exists():
-                target.rename(old)
-            staging.rename(target)
-        except OSError:
-            # Another process swapped its own fresh index in first; ours is equivalent, drop it.
-            shutil.rmtree(staging, ignore_errors=True)
-        shutil.rmtree(old.parent, ignore_errors=True)
+        with index_swap(corpus_dir / INDEX_DIR_NAME) as staging:
+            if self.passage_ids:
+                self._retriever.save(str(staging))
+            manifest = {"generation": self.generation, "tokenizer": TOKENIZER_NAME, "passage_ids": self.passage_ids}
+            (staging / MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
 
     @classmethod
     def load(cls, corpus_dir: Path) -> BM25Index | None:
-        """The saved index, or None when there is none or it was made by another tokenizer."""
+        """The saved index, or None when there is none or it was made by another tokenizer. Folders a killed swap
+        left behind are removed first."""
         import bm25s
 
+        remove_orphaned_folders(corpus_dir)
         folder = corpus_dir / INDEX_DIR_NAME
         try:
             manifest = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))

@@ -12,15 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from veriground.backends.protocols import Embedder, Reranker
 from veriground.config import Config, RetrievalConfig
 from veriground.corpus.store import CorpusStore
 from veriground.errors import BackendError, ConfigError
-from veriground.retrieval.bm25 import BM25Index, tokenize
+from veriground.retrieval.bm25 import BM25Index
 from veriground.retrieval.dense import DenseIndex
 from veriground.retrieval.fusion import fuse_rankings
 from veriground.schema import PASSAGE_KINDS, EvidenceChunk, Passage
+from veriground.text.terms import tokenize
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _Hit = tuple[str, float]  # (passage_id, score)
 
@@ -145,10 +150,22 @@ class CorpusRetriever:
         return len(self._bm25.refresh().passage_ids)
 
     def dense_index(self) -> DenseIndex:
-        """The dense index for the store's current generation, embedding only passages not yet cached."""
+        """The dense index for the store's current generation; NotFoundError when vectors are missing (a search
+        never embeds the corpus: ingest or `veriground index --dense` does)."""
         if self._dense is None or self._dense.generation != self._store.generation:
-            self._dense = DenseIndex.build(self._store, self._embedder)
+            self._dense = DenseIndex.open(self._store, self._needs_embedder())
         return self._dense
+
+    def build_dense_index(self, on_progress: Callable[[int, int], None] | None = None) -> DenseIndex:
+        """Embed the latest passages that have no vector yet and save the matrix; `on_progress(done, total)`
+        counts the passages embedded."""
+        self._dense = DenseIndex.build(self._store, self._needs_embedder(), on_progress)
+        return self._dense
+
+    def _needs_embedder(self) -> Embedder:
+        if self._embedder is None:
+            raise ConfigError("dense vectors need an embedder (models.embedder); or use --retrieval bm25")
+        return self._embedder
 
     def retrieve(self, query: str, top_k: int | None = None) -> list[EvidenceChunk]:
         return self.retrieve_many([_nonempty(query)], top_k)[0]
@@ -159,16 +176,17 @@ class CorpusRetriever:
         depth = max(k, self._config.rerank_candidates if self._reranker else k)
         # Each list goes deeper than the fused one, so a passage ranked well by one side can still enter.
         pool = depth * (2 if mode == "hybrid" else 1)
-        bm25 = [[] for _ in queries]
-        dense = [[] for _ in queries]
+        bm25: list[list[_Hit]] = [[] for _ in queries]
+        dense: list[list[_Hit]] = [[] for _ in queries]
         if mode in ("bm25", "hybrid"):
             bm25 = [self._bm25.search_ids(q, pool) for q in queries]
         if mode in ("dense", "hybrid"):
             index = self.dense_index()
-            vectors = self._embedder.encode(list(queries))
+            vectors = self._needs_embedder().encode(list(queries))
             dense = [self._dense_search(index, v, pool) for v in vectors]
         ranked = []
         for bm25_hits, dense_hits in zip(bm25, dense, strict=True):
+            fused: Sequence[tuple[str, float | None]]
             if mode == "hybrid":
                 fused = fuse_rankings([[p for p, _ in bm25_hits], [p for p, _ in dense_hits]], self._config.rrf_k)
             else:
@@ -199,7 +217,7 @@ class CorpusRetriever:
             results.append(chunks)
         return results
 
-    def _dense_search(self, index: DenseIndex, vector: object, depth: int) -> list[_Hit]:
+    def _dense_search(self, index: DenseIndex, vector: np.ndarray, depth: int) -> list[_Hit]:
         return self._kinds.search(
             lambda k: [(hit.passage_id, hit.dense_score) for hit in index.search(vector, k)], depth
         )

@@ -1,6 +1,6 @@
 """What a request will cost the engine, before it queues: a linear scan of its text -> sentence count, longest
 sentence and cost units (claims x evidence passages); the server's own limits on those; and the measured
-seconds per unit that turn queued units into a wait (Retry-After).
+seconds per unit that turn queued units, shared by the engine threads, into a wait (Retry-After).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from veriground.errors import InputTooLargeError
 # over-estimates the real one by abbreviations at most.
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+|\n")
 # The count above may be this many times the true claim count (abbreviations, list lines) before the server
-# refuses a text without looking closer; below it the engine thread counts the claims exactly.
+# refuses a text without looking closer; below it an engine thread counts the claims exactly.
 SENTENCE_ESTIMATE_SLACK = 2
 # Every job pays a fixed cost (parsing, the report, JSON) on top of its claims x passages.
 JOB_BASE_UNITS = 1.0
@@ -108,6 +108,8 @@ class CostMeter:
         with self._lock:
             self.seconds_per_unit += RATE_SMOOTHING * (seconds / units - self.seconds_per_unit)
 
-    def wait_s(self, extra_units: float = 0.0) -> float:
-        """Seconds until the queued units (plus `extra_units`) are done, at the measured rate."""
-        return (self.queued_units + extra_units) * self.seconds_per_unit
+    def wait_s(self, extra_units: float = 0.0, *, workers: int = 1) -> float:
+        """Seconds until the queued units are done by `workers` engine threads together, plus `extra_units` (one
+        job, on one thread). The rate is measured per job while the others run, so `workers` / seconds_per_unit
+        is the throughput of them all."""
+        return (self.queued_units / workers + extra_units) * self.seconds_per_unit

@@ -1,16 +1,17 @@
 """The JSON API (seed 003 §12): /qa, /qa/verify, /verify, /documents, /passages/{id}, /health, /ready.
 
-Routes only parse, check the server's limits, hand a job to the engine thread and log; the work is in `jobs`.
+Routes only parse, check the server's limits, hand a job to the engine threads and log; the work is in `jobs`.
 /health and /ready answer from the event loop and never queue behind the engine.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Annotated, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Form, Request, Response, UploadFile
 from fastapi.responses import JSONResponse
+from pydantic import Field
 
 from veriground.errors import InputFileError
 from veriground.schema import (
@@ -34,10 +35,13 @@ from veriground.service.request_log import answer_fields, report_fields
 
 T = TypeVar("T")
 router = APIRouter()
-ERRORS = {
+# The profiles of domains/profiles.py (a test checks the two lists agree).
+DomainName = Literal["general", "physics", "discrete_math", "algorithms", "policy"]
+ERRORS: dict[int | str, dict[str, Any]] = {  # FastAPI's `responses` type
     400: {"description": "A bad setting"},
     401: {"description": "API token missing or wrong"},
     404: {"description": "Unknown id"},
+    409: {"description": "An earlier upload with the same file name holds a different file"},
     413: {
         "description": "Over service.max_body_mb, service.max_claims, service.max_sentence_chars or "
         "verification.max_input_chars"
@@ -50,13 +54,23 @@ ERRORS = {
 }
 
 
+class DomainVerifyRequest(VerifyRequest):
+    """`POST /verify`: a text checked claim by claim against the served corpus, under a domain profile."""
+
+    # None: the server's verification.domain. Kept here, not in the schema package, until that split settles.
+    domain: DomainName | None = Field(None, description="Domain profile: which formal checks run, what is in scope")
+
+
 def worker(request: Request) -> EngineWorker:
     return request.app.state.worker
 
 
-async def run_job(request: Request, job: Callable[[EngineContext], T], *, units: float = 1.0) -> T:
-    """Run `job` on the engine for this request: admitted by its cost, dropped if the client hangs up."""
-    return await worker(request).run(job, units=units, client_gone=lambda: client_gone(request.receive))
+async def run_job(
+    request: Request, job: Callable[[EngineContext], T], *, units: float = 1.0, writes: bool = False
+) -> T:
+    """Run `job` on the engine for this request: admitted by its cost, dropped if the client hangs up; `writes`
+    (it changes the store) runs it alone, with no read beside it."""
+    return await worker(request).run(job, units=units, writes=writes, client_gone=lambda: client_gone(request.receive))
 
 
 def log_text(request: Request) -> bool:
@@ -86,13 +100,14 @@ async def verify_candidate(body: QAVerifyRequest, request: Request) -> QAVerifyR
 
 
 @router.post("/verify", response_model=VerificationReport, responses=ERRORS, tags=["verification"])
-async def verify(body: VerifyRequest, request: Request) -> VerificationReport:
+async def verify(body: DomainVerifyRequest, request: Request) -> VerificationReport:
     """Check a text claim by claim against the served corpus; `annotated_answer` is the seed 001
-    AnnotatedAnswer, the rest explains each verdict."""
+    AnnotatedAnswer, the rest explains each verdict. `domain` picks a profile (general, physics, discrete_math,
+    algorithms, policy) for this request."""
     config = request.app.state.config
     shape = check_text_limits(body.text, config)
     report = await run_job(
-        request, lambda ctx: jobs.verify(ctx, body.text, body.query), units=verify_units(shape, config)
+        request, lambda ctx: jobs.verify(ctx, body.text, body.query, body.domain), units=verify_units(shape, config)
     )
     request.state.log_fields.update(report_fields(report, text=body.text, log_text=log_text(request)))
     return report
@@ -105,23 +120,33 @@ async def upload_document(
     response: Response,
     source_type: Annotated[str | None, Form()] = None,
     source_id: Annotated[str | None, Form()] = None,
+    replace: Annotated[bool, Form()] = False,
 ) -> IngestReport:
     """Ingest one file (multipart field `file`) by the same rules as `veriground ingest`; it becomes document
-    uploads/<file stem>. 201 when stored, 200 when unchanged, 422 (problem body) when nothing could be ingested."""
+    uploads/<file stem>. 201 when stored, 200 when unchanged, 422 (problem body) when nothing could be ingested,
+    409 when an earlier upload of the same name holds a different file (`replace=true` stores it as that
+    document's next version)."""
     name = jobs.check_upload_name(file.filename)
-    data = await file.read()
-
-    def ingest(ctx: EngineContext) -> tuple[IngestReport, ServiceHealth]:
-        return jobs.ingest_upload(ctx, name, data, source_type, source_id), jobs.health(ctx)
-
-    report, health = await run_job(request, ingest, units=upload_units(len(data)))
-    worker(request).health = health
-    request.state.log_fields.update(upload=name, outcomes=[item.outcome for item in report.items])
+    report = await store_upload(request, name, await file.read(), source_type, source_id, replace=replace)
     if report.failed and not (report.added or report.new_version or report.unchanged):
         problems = "; ".join(item.problem or item.outcome for item in report.items if item.outcome == "failed")
         raise InputFileError(name, f"nothing was ingested: {problems}")
     if not (report.added or report.new_version):
         response.status_code = 200
+    return report
+
+
+async def store_upload(
+    request: Request, name: str, data: bytes, source_type: str | None, source_id: str | None, *, replace: bool
+) -> IngestReport:
+    """Ingest one upload on the engine and refresh /health's counts (the API and the Documents page share it)."""
+
+    def ingest(ctx: EngineContext) -> tuple[IngestReport, ServiceHealth]:
+        return jobs.ingest_upload(ctx, name, data, source_type, source_id, replace=replace), jobs.health(ctx)
+
+    report, health = await run_job(request, ingest, units=upload_units(len(data)), writes=True)
+    worker(request).health = health
+    request.state.log_fields.update(upload=name, outcomes=[item.outcome for item in report.items])
     return report
 
 

@@ -1,11 +1,12 @@
 """The HTTP app: config -> a FastAPI app with the JSON API, the web page and the middleware around them.
 
-Middleware, outermost first: request log, security headers, API token, same-origin and Host check, body limit
-(and CORS only when service.cors_origins lists origins).
+Middleware, outermost first: request log, security headers, API token, same-origin and Host check, the /health
+fast path, body limit (and CORS only when service.cors_origins lists origins).
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -23,9 +24,11 @@ from veriground.service.access import (
     resolve_token,
 )
 from veriground.service.api_routes import router as api_router
+from veriground.service.corpus_pages import router as corpus_router
 from veriground.service.critic_routes import router as critic_router
 from veriground.service.engine_worker import EngineWorker
 from veriground.service.exports import ExportShelf
+from veriground.service.health_probe import SERVING_SWITCH_INTERVAL_S, HealthProbeMiddleware
 from veriground.service.pages import STATIC_DIR
 from veriground.service.pages import router as page_router
 from veriground.service.problems import install_problem_handlers
@@ -47,12 +50,15 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         from veriground.service.jobs import health
 
+        switch_interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(switch_interval, SERVING_SWITCH_INTERVAL_S))  # see service/health_probe.py
         engine.start()
         engine.health = await engine.run(health)  # /health answers from this snapshot, never from the queue
         try:
             yield
         finally:
             engine.close()
+            sys.setswitchinterval(switch_interval)
 
     app = FastAPI(
         title="veriground",
@@ -68,6 +74,7 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
     app.state.exports = ExportShelf(config.service.exports_kept)
     app.include_router(api_router)
     app.include_router(page_router)
+    app.include_router(corpus_router)
     app.include_router(critic_router)
     app.mount("/static/swagger", StaticFiles(directory=str(SWAGGER_UI_FILES)), name="swagger")
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
@@ -84,6 +91,7 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
         )
     # add_middleware wraps: the last added runs first.
     app.add_middleware(BodyLimitMiddleware, limit_bytes=max_body_bytes(config.service))
+    app.add_middleware(HealthProbeMiddleware, health_body=lambda: engine.health_body)
     app.add_middleware(
         SameOriginMiddleware,
         allowed_origins=config.service.cors_origins,

@@ -11,7 +11,7 @@ import hashlib
 import threading
 from collections import OrderedDict
 from html import escape
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
@@ -21,7 +21,7 @@ from veriground.schema import CriticReport, CriticRequest
 from veriground.service.engine_worker import EngineContext
 
 router = APIRouter()
-ERRORS = {
+ERRORS: dict[int | str, dict[str, Any]] = {  # FastAPI's `responses` type
     401: {"description": "API token missing or wrong"},
     413: {"description": "Over service.max_body_mb or verification.max_input_chars"},
     422: {"description": "Malformed body or a draft with no sentence"},

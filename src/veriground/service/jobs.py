@@ -1,4 +1,4 @@
-"""What each endpoint asks of the engine: request records -> result records, run on the engine thread.
+"""What each endpoint asks of the engine: request records -> result records, run on an engine thread.
 
 The same stage functions as the CLI (answer_question, verify_text, ingest_paths) do the work, so a request
 gives the record the matching command prints with --json.
@@ -6,6 +6,7 @@ gives the record the matching command prints with --json.
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 from pathlib import Path
 
@@ -45,13 +46,24 @@ def answer(ctx: EngineContext, request: QARequest) -> GroundedAnswer:
     return answer_question(request.query, config=config, backends=backends, filters=filters)
 
 
-def verify(ctx: EngineContext, text: str, query: str | None = None) -> VerificationReport:
+class UploadNameTakenError(InputFileError):
+    """An upload whose name an earlier, different upload holds: storing it would replace that one in search."""
+
+
+def verify(ctx: EngineContext, text: str, query: str | None = None, domain: str | None = None) -> VerificationReport:
+    """`domain` picks a profile for this request only (verification.domain otherwise)."""
+    from veriground.domains.profiles import get_profile
     from veriground.engine import verify_text
     from veriground.evidence.gather import CorpusEvidence
 
+    config = ctx.config
+    if domain is not None:
+        get_profile(domain)  # an unknown name is a ConfigError naming the valid ones
+        verification = config.verification.model_copy(update={"domain": domain})
+        config = config.model_copy(update={"verification": verification})
     check_claim_count(ctx, text)
-    source = CorpusEvidence(ctx.store, ctx.config.retrieval, ctx.retriever)
-    return verify_text(text, config=ctx.config, source=source, nli=ctx.nli, query=query, judge=ctx.judge)
+    source = CorpusEvidence(ctx.store, config.retrieval, ctx.retriever)
+    return verify_text(text, config=config, source=source, nli=ctx.nli, query=query, judge=ctx.judge)
 
 
 def verify_candidate(ctx: EngineContext, request: QAVerifyRequest) -> QAVerifyResult:
@@ -158,12 +170,24 @@ def check_upload_name(filename: str | None) -> str:
 
 
 def ingest_upload(
-    ctx: EngineContext, filename: str, data: bytes, source_type: str | None, source_id: str | None
+    ctx: EngineContext,
+    filename: str,
+    data: bytes,
+    source_type: str | None,
+    source_id: str | None,
+    *,
+    replace: bool = False,
 ) -> IngestReport:
-    """Ingest one uploaded file by the CLI's rules, as document uploads/<stem>; the upload is not kept."""
+    """Ingest one uploaded file by the CLI's rules, as document uploads/<stem>; the upload is not kept.
+
+    A different file under a name an earlier upload holds is refused (UploadNameTakenError, 409) unless `replace`,
+    which stores it as that document's next version: two unrelated files called notes.md must not silently become
+    one document."""
     from veriground.corpus.ingest import ingest_paths
 
     name = check_upload_name(filename)
+    if not replace:
+        check_name_free(ctx, name, data)
     source_id = (source_id or "").strip() or None
     if source_id is not None and not source_id.isprintable():
         raise InputTextError(f"source_id {source_id!r} holds control characters; send a plain name")
@@ -176,7 +200,25 @@ def ingest_upload(
         (folder / name).write_bytes(data)
         report = ingest_paths([folder], ctx.store, ingest_config)
         items = tuple(_without_prefix(item, f"{Path(scratch).resolve()}/") for item in report.items)
+    if ctx.config.retrieval.mode != "bm25":  # the upload's passages get vectors now; a search never embeds
+        ctx.retriever.build_dense_index()
     return report.model_copy(update={"items": items, "passages_indexed": ctx.retriever.passages_indexed()})
+
+
+def check_name_free(ctx: EngineContext, name: str, data: bytes) -> None:
+    """Raise UploadNameTakenError when uploads/<name> holds other bytes than `data` (same bytes: unchanged)."""
+    previous = ctx.store.latest_version(f"{UPLOAD_FOLDER}/{name}")
+    if previous is None or previous.sha256 == hashlib.sha256(data).hexdigest():
+        return
+    if ctx.store.document(previous.doc_id, previous.version).deleted:
+        return  # removed: the name is free again, and the new file starts the next version
+    raise UploadNameTakenError(
+        f"{UPLOAD_FOLDER}/{name}",
+        f"an earlier upload with this name holds a different file (document {previous.doc_id}, version "
+        f"{previous.version}); storing this one would replace it in search",
+        f"rename the file to keep both, or send replace=true (the page's 'Replace' box) to store it as version "
+        f"{previous.version + 1} of {previous.doc_id}",
+    )
 
 
 def _without_prefix(item: IngestItem, prefix: str) -> IngestItem:

@@ -1,32 +1,37 @@
-"""The web page: server-rendered forms (check a text, ask a question, give the token) -> HTML result pages.
+"""The web page's work forms: check a text (with a domain profile), ask a question (with filters and a mode), give
+the token -> HTML result pages. The Documents pages (upload, browse, passage view) are in corpus_pages.py.
 
-Results embed the same HTML views as the exported audit report; a little plain JS (static/page.js) opens a
-claim's evidence when its row in the trace or the inspector is clicked. Every user string is escaped, and no page
-carries inline script or style (the Content-Security-Policy forbids both): the report's style is served as
-/static/report.css, the API docs' start-up code as /static/docs.js.
+Results embed the same HTML views as the exported audit report, with passage ids linked to the passage view; a
+little plain JS (static/page.js) opens a claim's evidence when its row in the trace or the inspector is followed and
+shows a running job's elapsed time. Every user string is escaped, and no page carries inline script or style (the
+Content-Security-Policy forbids both): the report's style is served as /static/report.css.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Mapping
 from html import escape
-from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from veriground.errors import InputTextError, VerigroundError
-from veriground.schema import QARequest
+from veriground.schema import QARequest, SourceType
 from veriground.service import jobs
 from veriground.service.access import TOKEN_COOKIE
 from veriground.service.admission import answer_units, check_text_limits, verify_units
 from veriground.service.api_routes import run_job
-from veriground.service.cancellation import ServerBusyError, whole_seconds
-from veriground.service.exports import render_export
+from veriground.service.cancellation import ServerBusyError
+from veriground.service.corpus_pages import CorpusFacets, corpus_facets
+from veriground.service.exports import ExportFormat, render_export
+from veriground.service.page_shell import STATIC_DIR, alert, page_response, passage_href
 from veriground.service.problems import engine_retry_after_s, status_for
 from veriground.service.request_log import answer_fields, report_fields
 
-STATIC_DIR = Path(__file__).parent / "static"
+__all__ = ["STATIC_DIR", "router"]
+
 router = APIRouter(include_in_schema=False)
 EXAMPLE_TEXT = (
     "Kinetic energy is the energy an object has because of its motion. "
@@ -34,50 +39,78 @@ EXAMPLE_TEXT = (
 )
 TextField = Annotated[str, Form()]
 SERVER_INPUT_LIMIT_HINT = "VERIGROUND_VERIFICATION__MAX_INPUT_CHARS on the server"
+# The Ask form's filter fields -> the `ask --filter` keys (answering/pipeline.py FILTER_KEYS).
+FACETS_WAIT_S = 2.0  # how long a form waits for the engine to list the corpus's folders and sources
+FILTER_FIELDS = {"filter_doc": "doc", "filter_source": "source", "filter_source_type": "source_type"}
 
 
-def _page(title: str, body: str, *, status: int = 200, retry_after_s: float = 1.0) -> HTMLResponse:
-    html = (
-        '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{escape(title)} · veriground</title>\n"
-        '<link rel="stylesheet" href="/static/report.css">\n'
-        '<link rel="stylesheet" href="/static/page.css">\n<script src="/static/page.js" defer></script>\n'
-        "</head>\n<body>\n"
-        '<header class="site"><a class="brand" href="/">veriground</a><nav aria-label="Main">'
-        '<a href="/">Check a text</a><a href="/ask">Ask a question</a><a href="/docs">API</a></nav></header>\n'
-        f"<main>\n{body}\n</main>\n</body>\n</html>\n"
+def _options(choices: list[tuple[str, str]], selected: str) -> str:
+    return "".join(
+        f'<option value="{escape(value)}"{" selected" if value == selected else ""}>{escape(label)}</option>'
+        for value, label in choices
     )
-    headers = {"Retry-After": str(whole_seconds(retry_after_s))} if status == 503 else None
-    return HTMLResponse(html, status_code=status, headers=headers)
 
 
-def _verify_form(text: str = "") -> str:
+def _verify_form(text: str = "", domain: str = "", facets: CorpusFacets | None = None) -> str:
+    from veriground.domains.profiles import PROFILES
+
+    domains = [("", "Server default")] + [(name, profile.display_name) for name, profile in PROFILES.items()]
+    described = "".join(
+        f"<li><strong>{escape(profile.display_name)}</strong>: {escape(profile.description)}</li>"
+        for profile in PROFILES.values()
+    )
+    suggestion = (
+        f'<p class="hint" id="domain-suggestion">Suggested for this corpus: {escape(facets.suggested_domain)} '
+        f"({escape(facets.suggestion_reason)}).</p>"
+        if facets is not None
+        else ""
+    )
     return (
         '<section class="form"><h1>Check a text</h1>'
         "<p>Paste AI-written text (or upload a .txt / .md file). Each claim is checked against the corpus and "
-        "gets a verdict, the rule that decided it and the passage behind it.</p>"
-        '<form method="post" action="/ui/verify" enctype="multipart/form-data" class="work">'
+        "gets a verdict, a plain explanation, the rule that decided it and the passage behind it.</p>"
+        '<form method="post" action="/ui/verify" enctype="multipart/form-data" class="work" '
+        'data-busy="Checking each claim against the corpus">'
         '<label for="text">Text to check</label>'
         f'<textarea id="text" name="text" rows="8" placeholder="{escape(EXAMPLE_TEXT)}">{escape(text)}</textarea>'
         '<label for="file">or a file</label><input id="file" name="file" type="file" accept=".txt,.md,.markdown">'
+        '<label for="domain">Domain profile</label>'
+        f'<select id="domain" name="domain" aria-describedby="domain-help">{_options(domains, domain)}</select>'
+        f'<details id="domain-help" class="hint"><summary>What the profiles check</summary><ul>{described}</ul>'
+        f"</details>{suggestion}"
         '<button id="verify-button" type="submit">Verify</button></form></section>'
     )
 
 
-def _ask_form(query: str = "", mode: str = "brief") -> str:
-    options = "".join(
-        f'<option value="{value}"{" selected" if value == mode else ""}>{value}</option>'
-        for value in ("brief", "detailed")
+def _ask_form(
+    query: str = "", mode: str = "brief", filters: Mapping[str, str] | None = None, facets: CorpusFacets | None = None
+) -> str:
+    filters = filters or {}
+    modes = _options([("brief", "brief"), ("detailed", "detailed")], mode)
+    types = _options(
+        [("", "any type")] + [(kind.value, kind.value) for kind in SourceType], filters.get("source_type", "")
     )
+    folders = "".join(f'<option value="{escape(v)}"></option>' for v in (facets.folders if facets else ()))
+    sources = "".join(f'<option value="{escape(v)}"></option>' for v in (facets.sources if facets else ()))
     return (
         '<section class="form"><h1>Ask a question</h1>'
         "<p>The answer comes only from the corpus, with a citation on every sentence, or the page says why it "
         "abstains.</p>"
-        '<form method="post" action="/ui/ask" class="work">'
+        '<form method="post" action="/ui/ask" class="work" data-busy="Searching the corpus and checking the answer">'
         f'<label for="query">Question</label><input id="query" name="query" type="text" required '
         f'maxlength="2000" value="{escape(query)}" placeholder="What is kinetic energy?">'
-        f'<label for="mode">Answer length</label><select id="mode" name="mode">{options}</select>'
+        f'<label for="mode">Answer length</label><select id="mode" name="mode">{modes}</select>'
+        '<fieldset class="filters"><legend>Search only in (optional)</legend>'
+        '<label for="filter_doc">Folder or document id</label>'
+        f'<input id="filter_doc" name="filter_doc" type="text" list="folder-choices" '
+        f'value="{escape(filters.get("doc", ""))}" placeholder="uploads" aria-describedby="filter-doc-help">'
+        f'<datalist id="folder-choices">{folders}</datalist>'
+        '<p class="hint" id="filter-doc-help">A document id, or a folder: every document whose id starts with it.</p>'
+        '<label for="filter_source">Source</label>'
+        f'<input id="filter_source" name="filter_source" type="text" list="source-choices" '
+        f'value="{escape(filters.get("source", ""))}"><datalist id="source-choices">{sources}</datalist>'
+        f'<label for="filter_source_type">Source type</label>'
+        f'<select id="filter_source_type" name="filter_source_type">{types}</select></fieldset>'
         '<button id="ask-button" type="submit">Ask</button></form></section>'
     )
 
@@ -85,11 +118,7 @@ def _ask_form(query: str = "", mode: str = "brief") -> str:
 def _error_page(request: Request, title: str, err: VerigroundError, form: str) -> HTMLResponse:
     status, heading = status_for(err)
     retry = err.retry_after_s if isinstance(err, ServerBusyError) else engine_retry_after_s(request)
-    return _page(title, _alert(heading, status, str(err)) + form, status=status, retry_after_s=retry)
-
-
-def _alert(title: str, status: int, message: str) -> str:
-    return f'<div class="error" role="alert"><strong>{escape(title)}</strong> ({status}): {escape(message)}</div>'
+    return page_response(title, alert(heading, status, str(err)) + form, status=status, retry_after_s=retry)
 
 
 def _exports(export_id: str) -> str:
@@ -98,6 +127,15 @@ def _exports(export_id: str) -> str:
         f'<a id="export-html" href="/exports/{export_id}.html" download>Download audit report (HTML)</a>'
         f'<a id="export-json" href="/exports/{export_id}.json" download>Download audit report (JSON)</a></nav>'
     )
+
+
+async def _facets(request: Request) -> CorpusFacets | None:
+    """What the forms suggest (folders, sources, a domain); a busy engine leaves the suggestions out rather than
+    keep the form waiting behind a long job."""
+    try:
+        return await asyncio.wait_for(run_job(request, corpus_facets), timeout=FACETS_WAIT_S)
+    except (VerigroundError, TimeoutError):
+        return None
 
 
 @router.get("/static/report.css")
@@ -109,19 +147,20 @@ async def report_css() -> Response:
 
 
 @router.get("/", response_class=HTMLResponse)
-async def verify_page() -> HTMLResponse:
-    return _page("Check a text", _verify_form())
+async def verify_page(request: Request) -> HTMLResponse:
+    return page_response("Check a text", _verify_form(facets=await _facets(request)))
 
 
 @router.get("/ask", response_class=HTMLResponse)
-async def ask_page() -> HTMLResponse:
-    return _page("Ask a question", _ask_form())
+async def ask_page(request: Request) -> HTMLResponse:
+    return page_response("Ask a question", _ask_form(facets=await _facets(request)))
 
 
 @router.post("/ui/verify", response_class=HTMLResponse)
 async def verify_submit(
-    request: Request, text: Annotated[str, Form()] = "", file: UploadFile | None = None
+    request: Request, text: TextField = "", domain: TextField = "", file: UploadFile | None = None
 ) -> HTMLResponse:
+    from veriground.domains.profiles import get_profile
     from veriground.reports.html import render_verification_body
     from veriground.text_input import decode_text
 
@@ -132,32 +171,47 @@ async def verify_submit(
             text = decode_text(await file.read(), file.filename, limit, limit_hint=SERVER_INPUT_LIMIT_HINT)
         if not text.strip():
             raise InputTextError("there is no text to check; paste a text or choose a file")
+        chosen = get_profile(domain.strip()).name if domain.strip() else None
         units = verify_units(check_text_limits(text, config), config)
-        report = await run_job(request, lambda ctx: jobs.verify(ctx, text), units=units)
+        report = await run_job(request, lambda ctx: jobs.verify(ctx, text, domain=chosen), units=units)
     except VerigroundError as err:
-        return _error_page(request, "Check a text", err, _verify_form(text))
+        return _error_page(request, "Check a text", err, _verify_form(text, domain))
     request.state.log_fields.update(report_fields(report, text=text, log_text=config.service.log_text))
     export_id = request.app.state.exports.put(report)
-    result = f'<section id="result">{_exports(export_id)}{render_verification_body(report)}</section>'
-    return _page("Verification", _verify_form(text) + result)
+    body = render_verification_body(report, passage_href)
+    result = f'<section id="result">{_exports(export_id)}{body}</section>'
+    return page_response("Verification", _verify_form(text, domain) + result)
 
 
 @router.post("/ui/ask", response_class=HTMLResponse)
-async def ask_submit(request: Request, query: TextField = "", mode: TextField = "brief") -> HTMLResponse:
+async def ask_submit(
+    request: Request,
+    query: TextField = "",
+    mode: TextField = "brief",
+    filter_doc: TextField = "",
+    filter_source: TextField = "",
+    filter_source_type: TextField = "",
+) -> HTMLResponse:
     from veriground.reports.answer_html import render_answer_body
 
+    fields = {"filter_doc": filter_doc, "filter_source": filter_source, "filter_source_type": filter_source_type}
+    filters = {FILTER_FIELDS[name]: value.strip() for name, value in fields.items() if value.strip()}
     try:
-        body = QARequest.model_validate({"query": query.strip() or " ", "mode": mode})
+        if filters.get("source_type", "unknown") not in {kind.value for kind in SourceType}:
+            valid = ", ".join(kind.value for kind in SourceType)
+            raise InputTextError(f"source type {filters['source_type']!r} is not one of: {valid}")
+        body = QARequest.model_validate({"query": query.strip() or " ", "mode": mode, "filters": filters})
         units = answer_units(request.app.state.config, body.mode)
         answer = await run_job(request, lambda ctx: jobs.answer(ctx, body), units=units)
     except VerigroundError as err:
-        return _error_page(request, "Ask a question", err, _ask_form(query, mode))
+        return _error_page(request, "Ask a question", err, _ask_form(query, mode, filters))
     except ValueError as err:  # pydantic: an unknown mode or an over-long question
-        return _page("Ask a question", _alert("Input cannot be used", 422, str(err)) + _ask_form(query), status=422)
+        form = _ask_form(query, "brief", filters)
+        return page_response("Ask a question", alert("Input cannot be used", 422, str(err)) + form, status=422)
     request.state.log_fields.update(answer_fields(answer, log_text=request.app.state.config.service.log_text))
     export_id = request.app.state.exports.put(answer)
-    result = f'<section id="result">{_exports(export_id)}{render_answer_body(answer)}</section>'
-    return _page("Answer", _ask_form(query, mode) + result)
+    result = f'<section id="result">{_exports(export_id)}{render_answer_body(answer, passage_href)}</section>'
+    return page_response("Answer", _ask_form(query, mode, filters) + result)
 
 
 @router.get("/exports/{export_id}.{fmt}")
@@ -167,12 +221,13 @@ async def export(export_id: str, fmt: str, request: Request) -> Response:
     record = request.app.state.exports.get(export_id)
     media = "text/html; charset=utf-8" if fmt == "html" else "application/json"
     disposition = f'attachment; filename="veriground-{export_id}.{fmt}"'
-    return Response(render_export(record, fmt), media_type=media, headers={"Content-Disposition": disposition})
+    kind: ExportFormat = "html" if fmt == "html" else "json"
+    return Response(render_export(record, kind), media_type=media, headers={"Content-Disposition": disposition})
 
 
 @router.get("/login", response_class=HTMLResponse)
 async def login_page() -> HTMLResponse:
-    return _page("API token", _login_form())
+    return page_response("API token", _login_form())
 
 
 @router.post("/login")
@@ -183,7 +238,7 @@ async def login_submit(request: Request, token: TextField = "") -> Response:
     if expected is None:
         return RedirectResponse("/", status_code=303)
     if not tokens_match(token.strip(), expected):
-        return _page("API token", _alert("Wrong token", 401, "try again") + _login_form(), status=401)
+        return page_response("API token", alert("Wrong token", 401, "try again") + _login_form(), status=401)
     response = RedirectResponse("/", status_code=303)
     response.set_cookie(TOKEN_COOKIE, token.strip(), httponly=True, samesite="strict")
     return response

@@ -26,6 +26,7 @@ from veriground.errors import (
     VerigroundError,
 )
 from veriground.service.cancellation import RequestCancelledError, ServerBusyError, whole_seconds
+from veriground.service.jobs import UploadNameTakenError
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 # nginx's "client closed request": nobody reads it, but the request log says what happened.
@@ -34,6 +35,7 @@ log = logging.getLogger("veriground.service")
 
 # Most specific class first: the first match decides the status.
 STATUS_BY_ERROR: tuple[tuple[type[VerigroundError], int, str], ...] = (
+    (UploadNameTakenError, 409, "Name already taken"),
     (InputTooLargeError, 413, "Input over a configured limit"),
     (NotFoundError, 404, "Not found"),
     (InputFileError, 422, "Input cannot be used"),

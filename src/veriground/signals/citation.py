@@ -12,8 +12,8 @@ from collections.abc import Callable, Sequence
 
 from veriground.errors import VerigroundError
 from veriground.schema import CitationSignal, Claim, SignalStatus
-from veriground.signals.quantities import remove_quantities
-from veriground.signals.terms import extract_terms
+from veriground.text.quantities import remove_quantities
+from veriground.text.terms import extract_terms
 
 NO_CITATIONS_REASON = "claim has no citations"
 _DECIMALS = 6

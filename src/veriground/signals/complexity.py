@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from veriground.signals.math_parse import MathParseError, parse_math
-from veriground.signals.terms import sentence_spans
+from veriground.text.sentences import sentence_spans
 
 if TYPE_CHECKING:
     import sympy

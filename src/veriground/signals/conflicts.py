@@ -14,8 +14,7 @@ from itertools import combinations
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.backends.protocols import NLIModel
 from veriground.config import VerificationConfig
-from veriground.evidence.spans import AlignedSpan
-from veriground.schema import EvidenceConflict
+from veriground.schema import AlignedSpan, EvidenceConflict
 
 CONFLICT_MIN_ALIGNMENT = 0.5
 MAX_CONFLICT_PASSAGES = 3  # the best-ranked passages per claim: at most 3 pairs, 6 NLI calls

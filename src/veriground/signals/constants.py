@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 
 from veriground.signals.dimensions import dimensionality_of, short_unit
-from veriground.signals.quantities import format_value
-from veriground.signals.quantity_spans import LocatedQuantity, locate_quantities
+from veriground.text.quantities import format_value
+from veriground.text.quantity_spans import LocatedQuantity, locate_quantities
 
 
 @dataclass(frozen=True)

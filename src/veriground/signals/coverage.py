@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from veriground.schema import CoverageSignal, SignalStatus
-from veriground.signals.quantities import extract_quantities, normalise_leniently, remove_quantities, same_quantity
-from veriground.signals.terms import STOPWORDS, extract_terms, normalise_text
+from veriground.text.quantities import extract_quantities, normalise_leniently, remove_quantities, same_quantity
+from veriground.text.terms import STOPWORDS, extract_terms, normalise_text
 
 NO_EVIDENCE_REASON = "no evidence"
 NO_CONTENT_REASON = "claim has no content terms"
@@ -90,6 +91,11 @@ def compute_coverage(claim_text: str, evidence_texts: Sequence[str]) -> Coverage
 
 def extract_entities(text: str) -> list[str]:
     """Entities of the text in order of appearance (see the module docstring for what counts)."""
+    return list(_entities_of(text))
+
+
+@lru_cache(maxsize=16_384)  # the same claim is read against every passage, the same passage for every claim
+def _entities_of(text: str) -> tuple[str, ...]:
     normal = _ABBREVIATIONS.sub(" ", remove_quantities(text))
     found: list[tuple[int, str]] = []
     for pattern in _ENTITY_PATTERNS:
@@ -103,7 +109,7 @@ def extract_entities(text: str) -> list[str]:
         if entity:
             unique.setdefault(entity.lower(), entity)
     entities = list(unique.values())
-    return [entity for entity in entities if not any(_is_inside(entity, other) for other in entities)]
+    return tuple(entity for entity in entities if not any(_is_inside(entity, other) for other in entities))
 
 
 def mentions_entity(evidence: str, entity: str) -> bool:

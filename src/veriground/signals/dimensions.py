@@ -13,10 +13,10 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from veriground.signals.math_parse import FLATTENED_DIGIT, base_symbol
+from veriground.text.quantities import unit_registry
 
 if TYPE_CHECKING:
     import sympy
@@ -180,15 +180,12 @@ def _describe(quantity) -> str:  # noqa: ANN001 - a pint Quantity
     return f"{base.units:~}".replace(" ** ", "^").replace(" * ", "·").replace(" / ", "/")
 
 
-@lru_cache(maxsize=1)
 def _registry():  # noqa: ANN202 - typed by pint
-    import pint
-
-    return pint.UnitRegistry()
+    return unit_registry()
 
 
 def dimensionality_of(unit: str) -> str:
-    """The pint dimensionality of a unit, spelled as signals/quantities.py spells it ("[length] / [time] ** 2")."""
+    """The pint dimensionality of a unit, spelled as text/quantities.py spells it ("[length] / [time] ** 2")."""
     return str(_registry().Quantity(1, unit).dimensionality)
 
 

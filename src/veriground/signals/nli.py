@@ -4,7 +4,7 @@ itself reads evidence units (evidence/units.py), not windows."""
 
 from __future__ import annotations
 
-from veriground.signals.terms import split_sentences
+from veriground.text.sentences import split_sentences
 
 # MNLI-trained encoders read 512 tokens; at roughly 4 characters a token, 1500 characters of premise leave
 # room for the claim.

@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 
 from veriground.schema import NumericSignal, SignalStatus
-from veriground.signals.quantities import (
+from veriground.text.quantities import (
     NormalQuantity,
     UnitConversionError,
     comparable_quantities,

@@ -14,11 +14,15 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
 - contained: the longest run of the claim's words, in order, that the unit contains, as a share of the claim (1 for
   a verbatim quote); quoted: 1 when the claim is (nearly all of) one of the unit's sentences word for word;
   claim_words: the claim's length as a share of 30 words;
-- entail_x_alignment / contradict_x_alignment: the NLI's reading weighted by how much of the claim the unit holds.
+- entail_x_alignment / contradict_x_alignment: the NLI's reading weighted by how much of the claim the unit holds;
+- corroboration: the claim's other evidence passages that hold most of its content (a best unit aligned at least
+  CORROBORATION_ALIGNMENT), as a share of CORROBORATION_SCALE passages: the claim's degree in the claim–evidence
+  graph (reports/claim_graph.py) counted on alignment edges, before any verdict, so one reading can feed the next.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from difflib import SequenceMatcher
 from functools import lru_cache
 
@@ -26,8 +30,9 @@ from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.schema import NLIScores, SignalStatus
 from veriground.signals.coverage import extract_entities, mentions_entity
 from veriground.signals.numeric import compute_numeric
-from veriground.signals.quantities import remove_quantities
-from veriground.signals.terms import extract_terms, normalise_text, sentence_spans, tokenize_words
+from veriground.text.quantities import remove_quantities
+from veriground.text.sentences import sentence_spans
+from veriground.text.terms import extract_terms, normalise_text, tokenize_words
 
 FEATURE_NAMES: tuple[str, ...] = (
     "nli_entail",
@@ -49,17 +54,23 @@ FEATURE_NAMES: tuple[str, ...] = (
     "claim_words",
     "entail_x_alignment",
     "contradict_x_alignment",
+    "corroboration",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
+CORROBORATION_ALIGNMENT = 0.6
+CORROBORATION_SCALE = 3.0
 QUOTED_SHARE = 0.8
 QUOTED_MIN_WORDS = 4  # "It is." quoted proves nothing
 _DECIMALS = 6
 _LEXICAL = LexicalNLIModel()
 
 
-def support_features(claim_text: str, unit_text: str, alignment: float, nli: NLIScores) -> dict[str, float]:
-    """The named values of one (claim, unit) pair, in FEATURE_NAMES order."""
+def support_features(
+    claim_text: str, unit_text: str, alignment: float, nli: NLIScores, corroborating: int = 0
+) -> dict[str, float]:
+    """The named values of one (claim, unit) pair, in FEATURE_NAMES order; `corroborating` counts the claim's other
+    passages aligned with it (see corroborating_passages)."""
     reading = _LEXICAL.explain(unit_text, claim_text)
     cues = {str(cue["cue"]) for cue in reading["cues"]}  # type: ignore[union-attr]
     claim_terms = [term.stem for term in extract_terms(remove_quantities(claim_text))]
@@ -86,8 +97,17 @@ def support_features(claim_text: str, unit_text: str, alignment: float, nli: NLI
         "claim_words": min(1.0, len(claim_text.split()) / CLAIM_WORDS_SCALE),
         "entail_x_alignment": nli.entail * alignment,
         "contradict_x_alignment": nli.contradict * alignment,
+        "corroboration": min(1.0, corroborating / CORROBORATION_SCALE),
     }
     return {name: round(float(values[name]), _DECIMALS) for name in FEATURE_NAMES}
+
+
+def corroborating_passages(best_alignments: Sequence[float]) -> list[int]:
+    """Per passage (given each passage's best unit alignment with one claim), how many of the claim's *other*
+    passages hold most of its content."""
+    aligned = [value >= CORROBORATION_ALIGNMENT for value in best_alignments]
+    total = sum(aligned)
+    return [total - int(own) for own in aligned]
 
 
 def _contained(claim_text: str, unit_text: str) -> float:

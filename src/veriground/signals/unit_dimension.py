@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from veriground.signals.dimensions import dimensionality_of
-from veriground.signals.quantity_spans import LocatedQuantity, locate_quantities
+from veriground.text.quantity_spans import LocatedQuantity, locate_quantities
 
 # Quantity word → the SI unit of that quantity. Left out as too often used loosely: weight (said in kg), work
 # ("40 hours of work"), heat, charge (fees), current (as in "current year"), time ("time of 5 pm" is a clock time),

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from veriground.evaluation.metrics import expected_calibration_error
-from veriground.training.nli_mix import LABEL_INDEX, TrainPair
+from veriground.training.train_pairs import LABEL_INDEX, TrainPair
 
 _T_RANGE = (0.25, 8.0)
 

@@ -21,16 +21,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
 
 from veriground.evaluation import datasets
 from veriground.evaluation.heldout import rows_of_part
 from veriground.schema import LabelledPair
+from veriground.training.train_pairs import TrainLabel, TrainPair
 
-TrainLabel = Literal["entailment", "neutral", "contradiction", "not_entailment"]
-TRAIN_LABELS: tuple[TrainLabel, ...] = ("entailment", "neutral", "contradiction", "not_entailment")
-# The model's logits are the first three, in this order; not_entailment (3) is a training target only.
-LABEL_INDEX = {label: index for index, label in enumerate(TRAIN_LABELS)}
 EVIDENCE_WORDS = 150  # ~200 tokens: with a claim, one 256-token window
 EVIDENCE_SENTENCES = 3  # an evidence unit: a sentence or a 2-3 sentence window
 DEV_FRACTION = 0.06
@@ -45,14 +41,6 @@ _PAIR_LABELS: dict[str, dict[str, TrainLabel]] = {
     "fever-symmetric": {"supported": "entailment", "contradicted": "contradiction"},
     "default": {"supported": "entailment", "unsupported": "not_entailment", "contradicted": "contradiction"},
 }
-
-
-@dataclass(frozen=True)
-class TrainPair:
-    premise: str
-    hypothesis: str
-    label: TrainLabel
-    source: str  # dataset name, or synthetic:<edit>
 
 
 @dataclass(frozen=True)
@@ -79,12 +67,12 @@ def build_mix(datasets_dir: Path, *, synthetic_per_document: int = SYNTHETIC_PER
     for name, read in (("mnli", datasets.read_mnli), ("snli", datasets.read_snli)):
         items = rows_of_part(name, read(nli).rows, "train")
         pairs.extend(TrainPair(item.premise, item.hypothesis, item.label, name) for item in items)
-    for name, folder, read in (
+    for name, folder, read_pairs in (
         ("fever-symmetric", "fever-symmetric", datasets.read_fever_symmetric),
         ("attributionbench", "attributionbench", datasets.read_attributionbench),
         ("summedits", "summedits", datasets.read_summedits),
     ):
-        rows = rows_of_part(name, read(datasets_dir / folder).rows, "train")
+        rows = rows_of_part(name, read_pairs(datasets_dir / folder).rows, "train")
         pairs.extend(_from_labelled(name, row) for row in rows)
     wice_rows = rows_of_part("wice", datasets.read_wice(datasets_dir / "wice").rows, "train")
     pairs.extend(_wice_pairs(datasets_dir / "wice", wice_rows))
@@ -168,7 +156,7 @@ def _demo_corpus_text() -> str:
     from importlib import resources
 
     root = resources.files("veriground") / "demo_corpus"
-    texts = []
+    texts: list[str] = []
     for folder in root.iterdir():
         if folder.is_dir():
             texts.extend(file.read_text(encoding="utf-8") for file in folder.iterdir() if file.is_file())

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from veriground.errors import BackendError
-from veriground.training.nli_mix import LABEL_INDEX, TRAIN_LABELS, TrainPair
+from veriground.training.train_pairs import LABEL_INDEX, TRAIN_LABELS, TrainPair
 
 MODEL_LABELS = TRAIN_LABELS[:3]
 LENGTH_WINDOW = 50
@@ -74,7 +74,7 @@ def train_classifier(
     resume: bool = False,
     time_limit_s: float | None = None,
     progress: TrainProgress | None = None,
-    log: Callable[[str], None] | None = None,
+    log: Callable[[str], object] | None = None,  # its return value is ignored (sys.stderr.write fits)
 ) -> Path:
     """Train on `pairs`; returns the model folder to ship: OUT/best (best dev score) with dev pairs, else OUT/model."""
     import torch

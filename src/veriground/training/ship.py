@@ -15,7 +15,7 @@ import numpy as np
 
 from veriground.backends.model_files import file_sha256, weights_sha256
 from veriground.backends.onnx_export import quantise_onnx
-from veriground.training.nli_mix import TrainPair
+from veriground.training.train_pairs import TrainPair
 
 MANIFEST = "veriground-nli.json"
 ONNX_FILE = "model.onnx"

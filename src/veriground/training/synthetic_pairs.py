@@ -35,7 +35,7 @@ from veriground.evaluation.contamination_edits import (
     swap_terms,
     toggle_negation,
 )
-from veriground.training.nli_mix import TrainPair
+from veriground.training.train_pairs import TrainLabel, TrainPair
 from veriground.training.unit_conversions import convert_unit, convert_unit_unscaled
 
 CORPORA = ("openstax-physics", "open-data-structures", "discrete-math-levin", "18f-handbook")
@@ -127,9 +127,9 @@ def _pairs_for(paragraphs: Sequence[list[str]], p: int, s: int) -> Iterator[Trai
         edit, text = changed
         yield TrainPair(premise, text, _CHANGING_LABEL.get(edit, "contradiction"), f"synthetic:{edit}")
     for name, rare_edit in _RARE_CHANGING:  # rarer than negation: made whenever they apply, not only when chosen
-        text = rare_edit(sentence)
-        if text is not None and text != sentence and (changed is None or name != changed[0]):
-            yield TrainPair(premise, text, "contradiction", f"synthetic:{name}")
+        rare_text = rare_edit(sentence)
+        if rare_text is not None and rare_text != sentence and (changed is None or name != changed[0]):
+            yield TrainPair(premise, rare_text, "contradiction", f"synthetic:{name}")
     converted = convert_unit(sentence)
     if converted is not None:  # rare enough to be made whenever it applies, with its unscaled twin
         yield TrainPair(premise, converted, "entailment", "synthetic:unit-conversion")
@@ -259,7 +259,11 @@ _RARE_CHANGING: tuple[tuple[str, Edit], ...] = (
     ("antonym", _antonym),
     ("all-to-none", _universal_to_none),
 )
-_CHANGING_LABEL = {"some-to-all": "not_entailment", "causal-reversal": "not_entailment", "sign": "not_entailment"}
+_CHANGING_LABEL: dict[str, TrainLabel] = {
+    "some-to-all": "not_entailment",
+    "causal-reversal": "not_entailment",
+    "sign": "not_entailment",
+}
 
 
 def _sentences(block: str) -> list[str]:

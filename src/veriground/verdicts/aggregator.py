@@ -105,8 +105,9 @@ class SupportAggregator:
         nli: NLIScores,
         sentences: int = 1,
         shared_terms: int = CONTRADICTION_MIN_SHARED,
+        corroborating: int = 0,
     ) -> UnitJudgement:
-        features = support_features(claim_text, unit_text, alignment, nli)
+        features = support_features(claim_text, unit_text, alignment, nli, corroborating)
         if self.support is None or self.refute is None:
             support, refute = nli.entail, nli.contradict
         else:

@@ -22,7 +22,7 @@ from veriground.schema import (
     SupportJudgement,
     VerificationStatus,
 )
-from veriground.verdicts.rules import Decision
+from veriground.verdicts.rules import Decision, contradiction_above_max, known_probability
 
 HIGH_BAND, MEDIUM_BAND = 0.70, 0.40
 STRICT_DEPENDENCY_CAP = 0.65  # seed 000 §2.5.3
@@ -100,7 +100,13 @@ def rationale(
         "nli-unavailable": f"entailment could not be computed ({inputs.nli_reason or 'no reason given'}); not judged",
         "contradicted": (
             f"{inputs.strongest_contradiction_passage} contradicts the claim (contradiction {contra} > {max_contra}) "
-            f"and no passage supports it (best support {entail} < {_fmt(config.weak_entailment_prob)})"
+            "and no passage supports it "
+            + (
+                f"(best support {entail} < {_fmt(config.weak_entailment_prob)})"
+                if inputs.max_entailment is not None
+                and inputs.max_entailment < known_probability(config.weak_entailment_prob, "weak_entailment_prob")
+                else f"as strongly (best support {entail}, below the {need_entail} a Supported claim needs)"
+            )
         ),
         "low-entailment": (
             f"no passage supports the claim: best support {entail} < {_fmt(config.weak_entailment_prob)}"
@@ -110,7 +116,7 @@ def rationale(
             f"(and at least {_fmt(config.weak_entailment_prob)})"
             + (
                 f"; {inputs.strongest_contradiction_passage} contradicts it ({contra} > {max_contra})"
-                if inputs.max_contradiction is not None and inputs.max_contradiction > config.max_contradiction_prob
+                if contradiction_above_max(inputs, config)
                 else ""
             )
         ),

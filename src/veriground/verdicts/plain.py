@@ -5,7 +5,7 @@ the rationale, one click away; nothing here names a rule, a reason code or a raw
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from veriground.schema import DecisionInputs, EvidenceChunk, NLISignal, NumericSignal
@@ -81,7 +81,7 @@ def _against(facts: _Facts) -> str:
     return facts.quote(facts.inputs.strongest_contradiction_passage, refuting=True)
 
 
-_SENTENCES = {
+_SENTENCES: dict[str, Callable[[_Facts], str]] = {
     "dangling-citation": lambda f: f"It cites {', '.join(f.inputs.dangling_citations)}, which does not exist.",
     "no-evidence": lambda f: "Nothing in the corpus is about this.",
     "numeric-mismatch": _numbers,

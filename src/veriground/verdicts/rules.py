@@ -131,7 +131,11 @@ def contradicted_without_support(inputs: DecisionInputs, config: VerificationCon
     return (
         contradiction_above_max(inputs, config)
         and entailment_below_min(inputs, config)
-        and (entailment_below_weak(inputs, config) or inputs.max_contradiction > inputs.max_entailment)
+        and (
+            entailment_below_weak(inputs, config)
+            or known_probability(inputs.max_contradiction, "max_contradiction")
+            > known_probability(inputs.max_entailment, "max_entailment")
+        )
     )
 
 
@@ -160,11 +164,12 @@ def nli_unavailable(inputs: DecisionInputs, _: VerificationConfig) -> bool:
 
 
 def entailment_below_weak(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    return inputs.max_entailment < min(config.weak_entailment_prob, config.min_entailment_prob)
+    weak = min(known_probability(config.weak_entailment_prob, "weak_entailment_prob"), _min_entailment(config))
+    return known_probability(inputs.max_entailment, "max_entailment") < weak
 
 
 def entailment_below_min(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    return inputs.max_entailment < config.min_entailment_prob
+    return known_probability(inputs.max_entailment, "max_entailment") < _min_entailment(config)
 
 
 def too_few_sources(inputs: DecisionInputs, config: VerificationConfig) -> bool:
@@ -177,7 +182,7 @@ def entailment_and_contradiction_split(inputs: DecisionInputs, config: Verificat
     the evidence, not counted against the claim."""
     return (
         contradiction_above_max(inputs, config)
-        and inputs.max_entailment >= config.min_entailment_prob
+        and known_probability(inputs.max_entailment, "max_entailment") >= _min_entailment(config)
         and inputs.strongest_contradiction_passage != inputs.strongest_entailment_passage
         and inputs.contradiction_from_other_source
     )
@@ -191,11 +196,25 @@ def same_passage_entails_and_contradicts(inputs: DecisionInputs, config: Verific
 
 
 def contradiction_above_max(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    return inputs.max_contradiction is not None and inputs.max_contradiction > config.max_contradiction_prob
+    return inputs.max_contradiction is not None and inputs.max_contradiction > known_probability(
+        config.max_contradiction_prob, "max_contradiction_prob"
+    )
 
 
 def always(_: DecisionInputs, __: VerificationConfig) -> bool:
     return True
+
+
+def _min_entailment(config: VerificationConfig) -> float:
+    return known_probability(config.min_entailment_prob, "min_entailment_prob")
+
+
+def known_probability(value: float | None, name: str) -> float:
+    """A probability a rule compares. A threshold is None only before `resolve_thresholds` fills it, and the
+    claim's max_entailment only for a claim `nli-unavailable` has already decided: None here is a caller's bug."""
+    if value is None:
+        raise TypeError(f"{name} is None where a rule compares it (thresholds: verdicts.aggregator.resolve_thresholds)")
+    return value
 
 
 RULES: tuple[Rule, ...] = (
@@ -303,9 +322,7 @@ def summarize_evidence(
     # A passage supports the claim when its support reaches the threshold, or when it quotes the claim's sentence.
     quoted_ids = {item.passage_id for item in quoting}
     supporting = [
-        item
-        for item in judgements
-        if item.entailment_prob >= config.min_entailment_prob or item.passage_id in quoted_ids
+        item for item in judgements if item.entailment_prob >= _min_entailment(config) or item.passage_id in quoted_ids
     ]
     independent = count_independent_sources(supporting)
     return DecisionInputs(

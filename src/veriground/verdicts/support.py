@@ -13,10 +13,13 @@ from collections.abc import Mapping, Sequence
 
 from veriground.backends.protocols import NLIModel
 from veriground.evidence.units import ClaimContent, EvidenceUnit, claim_content, readable_text, select_units
-from veriground.schema import Claim, EvidenceChunk, NLISignal, SignalStatus, UnitJudgement
+from veriground.schema import Claim, EvidenceChunk, NLIScores, NLISignal, SignalStatus, UnitJudgement
+from veriground.signals.support_features import corroborating_passages
 from veriground.verdicts.aggregator import SupportAggregator
 
 NO_EVIDENCE_REASON = "no evidence"
+# One (claim, chunk) to judge: claim id, hypothesis, the chunk, its units with their rows in the pair list, content.
+Slot = tuple[str, str, EvidenceChunk, list[tuple[EvidenceUnit, int]], ClaimContent]
 
 
 def judge_evidence(
@@ -30,7 +33,7 @@ def judge_evidence(
     (a short answer read in its question's context); units are still chosen by the claim's own content."""
     hypotheses = hypotheses or {}
     pairs: list[tuple[str, str]] = []
-    slots: list[tuple[str, str, EvidenceChunk, list[tuple[EvidenceUnit, int]], ClaimContent]] = []
+    slots: list[Slot] = []
     signals: dict[str, list[NLISignal]] = {}
     for claim in claims:
         if claim.claim_id in signals:
@@ -52,39 +55,79 @@ def judge_evidence(
             slots.append((claim.claim_id, hypothesis, chunk, rows, content))
     if not pairs:
         return signals
-    try:
-        scores = model.predict(pairs)
-        if len(scores) != len(pairs):
-            raise ValueError(f"returned {len(scores)} scores for {len(pairs)} pairs")
-        computed = []
-        for claim_id, _, chunk, rows, content in slots:
-            units = [
-                aggregator.judge_unit(
-                    claim_text=pairs[row][1],  # the texts the NLI read (readable_text of hypothesis and unit)
-                    unit_text=pairs[row][0],
-                    span=(unit.char_start, unit.char_end),
-                    alignment=unit.alignment,
-                    nli=scores[row],
-                    sentences=unit.sentences,
-                    shared_terms=round(unit.alignment * content.size),
-                )
-                for unit, row in rows
-            ]
-            computed.append((claim_id, _passage_signal(chunk, units, model.name, aggregator.name)))
-    except Exception as err:  # any backend failure or malformed output degrades to "unavailable", never silently
-        reason = f"{model.name}: {err}"
-        computed = [
-            (
-                claim_id,
-                NLISignal(
-                    status=SignalStatus.UNAVAILABLE, reason=reason, passage_id=chunk.passage_id, model=model.name
-                ),
-            )
-            for claim_id, _, chunk, _, _ in slots
-        ]
-    for claim_id, signal in computed:
-        signals[claim_id].append(signal)
+    scores, failures = _score_pairs(model, pairs, slots)
+    counts = _corroboration(slots)
+    for (claim_id, _, chunk, rows, content), corroborating in zip(slots, counts, strict=True):
+        failure = failures.get(claim_id)
+        if failure is None:
+            try:
+                units = [
+                    aggregator.judge_unit(
+                        claim_text=pairs[row][1],  # the texts the NLI read (readable_text of hypothesis and unit)
+                        unit_text=pairs[row][0],
+                        span=(unit.char_start, unit.char_end),
+                        alignment=unit.alignment,
+                        nli=scores[row],  # type: ignore[arg-type]  # scored: the claim did not fail
+                        sentences=unit.sentences,
+                        shared_terms=round(unit.alignment * content.size),
+                        corroborating=corroborating,
+                    )
+                    for unit, row in rows
+                ]
+            except Exception as err:  # a malformed score degrades to "unavailable", never silently supportive
+                failure = f"{model.name}: {err}"
+            else:
+                signals[claim_id].append(_passage_signal(chunk, units, model.name, aggregator.name))
+                continue
+        signals[claim_id].append(
+            NLISignal(status=SignalStatus.UNAVAILABLE, reason=failure, passage_id=chunk.passage_id, model=model.name)
+        )
     return signals
+
+
+def _score_pairs(
+    model: NLIModel, pairs: list[tuple[str, str]], slots: Sequence[Slot]
+) -> tuple[list[NLIScores | None], dict[str, str]]:
+    """Every pair's scores in one batched call; when the batch fails (a backend error, one claim too long for the
+    model), each claim's pairs are scored again on their own, so only the claims that fail are unavailable."""
+    try:
+        return list(_predict(model, pairs)), {}
+    except Exception:  # any backend failure: find which claims it belongs to
+        pass
+    rows: dict[str, list[int]] = {}
+    for claim_id, _, _, unit_rows, _ in slots:
+        rows.setdefault(claim_id, []).extend(row for _, row in unit_rows)
+    scores: list[NLIScores | None] = [None] * len(pairs)
+    failures: dict[str, str] = {}
+    for claim_id, indexes in rows.items():
+        try:
+            for index, score in zip(indexes, _predict(model, [pairs[i] for i in indexes]), strict=True):
+                scores[index] = score
+        except Exception as err:
+            failures[claim_id] = f"{model.name}: {err}"
+    return scores, failures
+
+
+def _predict(model: NLIModel, pairs: list[tuple[str, str]]) -> list[NLIScores]:
+    if not pairs:
+        return []
+    scores = model.predict(pairs)
+    if len(scores) != len(pairs):
+        raise ValueError(f"returned {len(scores)} scores for {len(pairs)} pairs")
+    return list(scores)
+
+
+def _corroboration(slots: Sequence[Slot]) -> list[int]:
+    """Per slot, how many of its claim's other passages hold most of the claim's content (a graph feature)."""
+    by_claim: dict[str, list[int]] = {}
+    for index, (claim_id, *_) in enumerate(slots):
+        by_claim.setdefault(claim_id, []).append(index)
+    counts = [0] * len(slots)
+    for indexes in by_claim.values():
+        best = [max((unit.alignment for unit, _ in slots[index][3]), default=0.0) for index in indexes]
+        for index, count in zip(indexes, corroborating_passages(best), strict=True):
+            counts[index] = count
+    return counts
 
 
 def _passage_signal(

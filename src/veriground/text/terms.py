@@ -1,4 +1,10 @@
-"""Text → normalised text, sentences and content terms (surface word, Snowball stem) for the lexical signals.
+"""Text → normalised text, word tokens, Snowball stems, stopwords and content terms (surface word, stem).
+
+Two tokenizers, each pinned by what depends on it:
+- `tokenize` (BM25, index and query alike): word characters (`\\w`), lower-cased, bm25s's English stopword list removed,
+  Snowball-stemmed. Changing it changes TOKENIZER_NAME, which the saved index records, so old indexes rebuild.
+- `tokenize_words` (cues, coverage, alignment): words of normalised text (apostrophes kept inside a word,
+  a possessive 's dropped); `extract_terms` then drops STOPWORDS and negations and stems the rest.
 
 Content terms drop English function words and negation words; negations are kept apart because the
 lexical NLI reads them as a polarity cue, not as content that two texts can share.
@@ -9,6 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 # Superscripts become caret exponents so "10⁸", "mc²" and "m/s²" read like "10^8", "mc^2", "m/s^2".
 _SUPERSCRIPTS = str.maketrans(
@@ -62,9 +69,6 @@ _NEGATION_LIST = """
 NEGATION_WORDS: frozenset[str] = frozenset(_NEGATION_LIST.split())
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-# A sentence ends at . ! or ? followed by whitespace and an upper-case letter, digit, quote or bracket,
-# or at a blank line; "3.0" and "e.g. the" therefore stay inside one sentence.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9Α-Ωα-ω])|\n\s*\n")
 
 
 @dataclass(frozen=True)
@@ -75,29 +79,11 @@ class Term:
     stem: str
 
 
+@lru_cache(maxsize=16_384)
 def normalise_text(text: str) -> str:
     """Plain quotes and minus signs, micro sign → μ, superscripts → caret exponents."""
     plain = text.translate(_PLAIN_CHARS)
     return _SUPERSCRIPT_RUN.sub(lambda run: "^" + run.group(0).translate(_SUPERSCRIPTS), plain)
-
-
-def split_sentences(text: str) -> list[str]:
-    """Non-empty sentences in order (a light splitter, not a parser)."""
-    return [text[start:end] for start, end in sentence_spans(text)]
-
-
-def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each non-empty sentence, stripped of surrounding whitespace."""
-    spans, start = [], 0
-    for boundary in [*_SENTENCE_END.finditer(text), None]:
-        end = len(text) if boundary is None else boundary.start()
-        piece = text[start:end]
-        if piece.strip():
-            lead = len(piece) - len(piece.lstrip())
-            spans.append((start + lead, start + len(piece.rstrip())))
-        if boundary is not None:
-            start = boundary.end()
-    return spans
 
 
 def is_negation(word: str) -> bool:
@@ -118,17 +104,44 @@ def tokenize_words(text: str) -> list[str]:
 
 def stem_words(words: list[str]) -> list[str]:
     """Snowball (Porter 2) English stems, one per word."""
-    return _stemmer().stemWords(words)
+    stems: list[str] = _stemmer().stemWords(words)
+    return stems
 
 
 def extract_terms(text: str) -> list[Term]:
     """Content terms in order: stopwords and negations removed."""
+    return list(_terms_of(text))
+
+
+@lru_cache(maxsize=16_384)  # a verifier reads the same claim and evidence sentences again and again
+def _terms_of(text: str) -> tuple[Term, ...]:
     words = [word for word in tokenize_words(text) if word not in STOPWORDS and not is_negation(word)]
-    return [Term(surface, stem) for surface, stem in zip(words, stem_words(words), strict=True)]
+    return tuple(Term(surface, stem) for surface, stem in zip(words, stem_words(words), strict=True))
 
 
 @lru_cache(maxsize=1)
-def _stemmer():  # noqa: ANN202 - PyStemmer ships no type stubs
+def _stemmer() -> Any:  # PyStemmer ships no type stubs
     import Stemmer
 
     return Stemmer.Stemmer("english")
+
+
+# The BM25 tokenizer (see the module docstring); the index manifest records its name.
+TOKENIZER_NAME = "word-lower-stopwords_en-snowball_en.v1"
+_BM25_WORD = re.compile(r"\w+")
+
+
+@lru_cache(maxsize=1)
+def _stemmer_and_stopwords() -> tuple[Any, frozenset[str]]:  # PyStemmer ships no type stubs
+    import Stemmer
+    from bm25s.stopwords import STOPWORDS_EN
+
+    return Stemmer.Stemmer("english"), frozenset(STOPWORDS_EN)
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-cased word tokens, English stopwords removed, Snowball-stemmed."""
+    stemmer, stopwords = _stemmer_and_stopwords()
+    words = [word for word in _BM25_WORD.findall(text.lower()) if word not in stopwords]
+    stems: list[str] = stemmer.stemWords(words)
+    return stems

@@ -1,7 +1,11 @@
-"""Prose blocks -> sentence spans (pysbd), in document order, with offsets into the input text.
+"""Text → sentences with character spans. Two splitters, each pinned by the records that depend on it:
 
-Each sentence has a text span (first to last non-space character) and a region that runs to the next
-sentence, so a citation right after a sentence's final period falls in that sentence's region.
+- `sentence_spans` / `split_sentences`: a light regular-expression splitter (no parser) for evidence
+  sentences, units, windows and cues: a sentence ends at . ! or ? before an upper-case letter, digit,
+  quote or bracket, or at a blank line.
+- `iter_sentences`: pysbd over prose blocks, in document order, for claims and critic drafts. Each sentence
+  has a text span (first to last non-space character) and a region that runs to the next sentence, so a
+  citation right after a sentence's final period falls in that sentence's region.
 """
 
 from __future__ import annotations
@@ -31,6 +35,29 @@ _SAFE_CUTS = (
     re.compile(r"\s+"),
 )
 _WORD_CHAR = re.compile(r"\w")
+
+# A sentence ends at . ! or ? followed by whitespace and an upper-case letter, digit, quote or bracket,
+# or at a blank line; "3.0" and "e.g. the" therefore stay inside one sentence.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9Α-Ωα-ω])|\n\s*\n")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Non-empty sentences in order (a light splitter, not a parser)."""
+    return [text[start:end] for start, end in sentence_spans(text)]
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each non-empty sentence, stripped of surrounding whitespace."""
+    spans, start = [], 0
+    for boundary in [*_SENTENCE_END.finditer(text), None]:
+        end = len(text) if boundary is None else boundary.start()
+        piece = text[start:end]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((start + lead, start + len(piece.rstrip())))
+        if boundary is not None:
+            start = boundary.end()
+    return spans
 
 
 @dataclass(frozen=True)

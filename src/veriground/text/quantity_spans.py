@@ -1,4 +1,4 @@
-"""Quantities found by signals/quantities.py, with spans mapped back from the normalised text to the text as written.
+"""Quantities found by text/quantities.py, with spans mapped back from the normalised text to the text as written.
 
 `extract_quantities` reads normalised text, where "m/s²" became "m/s^2" (one character more); the formal checks
 report spans in the claim as the user wrote it, so each normalised offset is mapped to its original offset.
@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 
 from veriground.errors import UnitConversionError
-from veriground.signals.quantities import NormalQuantity, Quantity, extract_quantities, normalise_quantity
-from veriground.signals.terms import normalise_text
+from veriground.text.quantities import NormalQuantity, Quantity, extract_quantities, normalise_quantity
+from veriground.text.terms import normalise_text
 
 _SUPERSCRIPT_RUN = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
 

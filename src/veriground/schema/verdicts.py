@@ -1,0 +1,173 @@
+"""Verdict and report records: the values the rules read, each claim's decision, the annotated answer (seed 001),
+citations, the manifest and the verification report."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from veriground.schema.base import PassageId, Record, RejectionReason, SignalStatus, SourceType, VerificationStatus
+from veriground.schema.claims import Claim, ClaimEvidencePair, ClaimSignals, DependencyWarning, EvidenceConflict
+from veriground.schema.corpus import EvidenceChunk
+
+
+class DecisionConfidence(Record):
+    support_prob: float | None = Field(None, ge=0, le=1)
+    contradict_prob: float | None = Field(None, ge=0, le=1)
+    overall_confidence: float | None = Field(None, ge=0, le=1)
+    band: Literal["High", "Medium", "Low"] | None = None
+
+
+class EvidenceJudgement(Record):
+    """One passage's NLI verdict on a claim, with the source it counts towards."""
+
+    passage_id: PassageId
+    source_id: str
+    source_type: SourceType
+    entailment_prob: float = Field(ge=0, le=1)  # calibrated support (raw NLI entailment without an aggregator)
+    contradiction_prob: float = Field(ge=0, le=1)
+    content_sha256: str | None = None  # the document's bytes: byte-identical files are one source
+
+
+class DecisionInputs(Record):
+    """The values the decision rules read for one claim, kept so a report can say why."""
+
+    evidence_count: int = Field(ge=0)
+    nli_status: SignalStatus
+    nli_reason: str | None = None
+    max_entailment: float | None = Field(None, ge=0, le=1)
+    max_contradiction: float | None = Field(None, ge=0, le=1)
+    entailing_sources: int = Field(0, ge=0)  # independent sources (same content = one source) that entail
+    supporting_passages: tuple[PassageId, ...] = ()  # passages at or above verification.min_entailment_prob
+    contradiction_from_other_source: bool = False  # the most contradicting passage is independent of the supporters
+    # Passages that state the sentence the claim comes from word for word, and the independent sources among them.
+    quoting_passages: tuple[PassageId, ...] = ()
+    quoting_sources: int = Field(0, ge=0)
+    contradiction_outside_quotes: bool = False  # the most contradicting passage is independent of every quoting one
+    formal_mismatches: tuple[str, ...] = ()  # one line per failed formal check (signals/formal.py)
+    out_of_scope: str | None = None  # why the claim is beyond the domain profile's scope
+    dependency_warning: str | None = None  # the first term it uses before or without a definition
+    superseded_citations: tuple[str, ...] = ()  # cited passages of an older version or a removed document
+    strongest_entailment_passage: PassageId | None = None
+    strongest_contradiction_passage: PassageId | None = None
+    numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed
+    dangling_citations: tuple[str, ...] = ()
+    high_evidence_conflicts: int = Field(0, ge=0)  # counted only under contradiction_policy abstain_on_high
+    # Tier 2 (seed 004 §3.6), None when no LLM judge ran: "contradicted" when the judge read any judged passage
+    # as contradicting the claim, else its label for the strongest-entailment passage; and the passage it is about.
+    llm_judge_label: Literal["supported", "unsupported", "contradicted", "unavailable"] | None = None
+    llm_judge_passage: PassageId | None = None
+
+
+class ClaimDecision(Record):
+    """The verdict for one claim: seed 001 `status` is the display verdict; the seed 000 status and
+    reason code are kept beside it with the rule that fired."""
+
+    claim_id: str
+    status: DisplayVerdict
+    rationale: str
+    primary_evidence: PassageId | None
+    explanation: str = ""  # the verdict in one plain sentence, read first; `rationale` keeps the numbers
+    signals_ref: tuple[str, ...] = ()
+    confidence: DecisionConfidence
+    verification_status: VerificationStatus
+    reason: RejectionReason
+    rule: str
+
+
+DisplayVerdict = Literal["Supported", "Low Confidence", "Contradictory", "Unsupported", "Unverified"]
+
+
+class SummaryStats(Record):
+    """Seed 001 counts: supported_high = Supported, supported_low = Low Confidence, contradicted =
+    Contradictory, insufficient = Unsupported; Unverified (a signal could not run) is counted on its own."""
+
+    claims_total: int
+    supported_high: int
+    supported_low: int
+    contradicted: int
+    insufficient: int
+    mean_overall_confidence: float | None
+    unverified: int = 0
+
+
+class AnnotatedAnswer(Record):
+    answer_id: str
+    query_id: str | None
+    raw_answer: str
+    claims: tuple[ClaimDecision, ...]
+    summary_stats: SummaryStats
+    mitigation_actions: tuple[str, ...] = ()
+    version: str
+
+
+Mitigation = Literal["kept", "flagged", "suppressed"]
+
+
+class ClaimReport(Record):
+    """One claim, its evidence, its signals and its verdict, with what mitigation did to it."""
+
+    claim: Claim
+    decision: ClaimDecision
+    inputs: DecisionInputs
+    evidence: tuple[EvidenceChunk, ...]
+    pair: ClaimEvidencePair
+    signals: ClaimSignals
+    conflicts: tuple[EvidenceConflict, ...] = ()
+    mitigation: Mitigation
+    dependency_warnings: tuple[DependencyWarning, ...] = ()  # terms this claim uses before or without a definition
+
+
+class CitationPassage(Record):
+    text: str
+    title: str | None = None
+    # Where reference [i] points: the passage to open, its source and its document version ("doc@vN").
+    passage_id: PassageId | None = None
+    source: str | None = None
+    version: str | None = None
+
+
+class CitationFormatterOutput(Record):
+    formatted_text: str
+    citation_map: dict[str, list[int]]
+    passages: tuple[CitationPassage, ...]
+    notes: dict[str, Any] | None = None
+
+
+class CiteEvalSystemExample(Record):
+    id: str
+    query: str
+    passages: tuple[CitationPassage, ...]
+    pred: str
+
+
+class BackendInfo(Record):
+    role: Literal["nli", "retriever", "embedder", "reranker", "llm", "aggregator"]
+    name: str
+    model_id: str
+    checksum: str | None = None
+
+
+class ReportManifest(Record):
+    """What produced a report, so it can be reproduced: no timestamps, only content hashes."""
+
+    package_version: str
+    config: dict[str, Any]
+    backends: tuple[BackendInfo, ...]
+    evidence_mode: Literal["corpus", "pack"]
+    input_sha256: str
+    evidence_sha256: dict[PassageId, str]
+    warnings: tuple[str, ...] = ()  # fallbacks taken, e.g. a reranker that failed and was skipped
+
+
+class VerificationReport(Record):
+    """`veriground verify` output: the AnnotatedAnswer (seed 001), per-claim explanations, the mitigated
+    answer, its citation formatting and the CiteEval export."""
+
+    manifest: ReportManifest
+    annotated_answer: AnnotatedAnswer
+    claims: tuple[ClaimReport, ...]
+    final_response: str
+    citations: CitationFormatterOutput
+    citeeval: CiteEvalSystemExample

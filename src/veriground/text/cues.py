@@ -1,0 +1,124 @@
+"""Text → contradiction cues: the stems a negation governs, symbolic equations (lhs, rhs) and antonym stem pairs.
+
+Read by the lexical NLI (backends/lexical_nli.py) on normalised text (`terms.normalise_text`); pure functions of
+the text, so any signal can ask for the same cues.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from veriground.text.terms import STOPWORDS, is_negation, stem_words, tokenize_words
+
+# A negation governs the next few words ("does not depend on the speed"): four reach past an auxiliary and
+# an article to the predicate and its object.
+NEGATION_SCOPE = 4
+_CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]]\s")
+_AFFIRMING_NEGATIONS = frozenset({("not", "only"), ("nothing", "but"), ("no", "doubt")})
+
+# Opposites that flip a claim when one side uses one word and the other side its partner; both words are
+# stemmed, so "increases"/"decreased" and "ascending"/"descending" are covered.
+ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
+    ("increase", "decrease"),
+    ("rise", "fall"),
+    ("gain", "lose"),
+    ("higher", "lower"),
+    ("more", "less"),
+    ("more", "fewer"),
+    ("larger", "smaller"),
+    ("greater", "smaller"),
+    ("greater", "less"),
+    ("bigger", "smaller"),
+    ("faster", "slower"),
+    ("heavier", "lighter"),
+    ("maximum", "minimum"),
+    ("max", "min"),
+    ("upper", "lower"),
+    ("above", "below"),
+    ("over", "under"),
+    ("true", "false"),
+    ("correct", "incorrect"),
+    ("stable", "unstable"),
+    ("always", "never"),
+    ("all", "none"),
+    ("before", "after"),
+    ("earlier", "later"),
+    ("first", "last"),
+    ("positive", "negative"),
+    ("ascending", "descending"),
+    ("worst", "best"),
+    ("inside", "outside"),
+    ("internal", "external"),
+    ("accept", "reject"),
+    ("include", "exclude"),
+    ("valid", "invalid"),
+    ("possible", "impossible"),
+    ("finite", "infinite"),
+    ("directly", "inversely"),
+    ("linear", "nonlinear"),
+    ("sorted", "unsorted"),
+    ("directed", "undirected"),
+    ("weighted", "unweighted"),
+    ("connected", "disconnected"),
+    ("cyclic", "acyclic"),
+    ("even", "odd"),
+    ("convex", "concave"),
+    ("elastic", "inelastic"),
+    ("conservative", "nonconservative"),
+    ("attract", "repel"),
+    ("absorb", "emit"),
+    ("exothermic", "endothermic"),
+    ("necessary", "unnecessary"),
+    ("required", "optional"),
+    ("mandatory", "optional"),
+    ("allowed", "prohibited"),
+    ("permitted", "prohibited"),
+    ("eligible", "ineligible"),
+    ("approve", "deny"),
+    ("legal", "illegal"),
+    ("paid", "unpaid"),
+    ("public", "private"),
+    ("success", "failure"),
+    ("win", "lose"),
+    ("alive", "dead"),
+    ("open", "closed"),
+    ("north", "south"),
+    ("east", "west"),
+)
+
+# "lhs = rhs" where rhs is one math expression: operands joined by operators, so prose after it is not read.
+_OPERAND = r"[\w^(){}\\.'Α-Ωα-ω]+"
+_EQUATION = re.compile(
+    rf"(?<![\w^=<>!])(?P<lhs>[A-Za-zΑ-Ωα-ω][\w']*)\s*=\s*(?P<rhs>{_OPERAND}(?:\s*[-+*/·⋅×]\s*{_OPERAND})*)"
+)
+_EQUATION_NOISE = re.compile(r"[\s{}*·⋅×]")
+
+
+def negated_stems(normal: str) -> frozenset[str]:
+    """Stems of the content words within NEGATION_SCOPE words after a negation, inside its clause (a comma or
+    sentence mark ends the scope); "not only", "nothing but" and "no doubt" affirm, so they are skipped."""
+    scoped: list[str] = []
+    for clause in _CLAUSE_BREAK.split(normal):
+        words = tokenize_words(clause)
+        for index, word in enumerate(words):
+            following = words[index + 1 : index + 1 + NEGATION_SCOPE]
+            if not is_negation(word) or (following[:1] and (word, following[0]) in _AFFIRMING_NEGATIONS):
+                continue
+            scoped.extend(other for other in following if other not in STOPWORDS and not is_negation(other))
+    return frozenset(stem_words(scoped)) if scoped else frozenset()
+
+
+def extract_equations(normal: str) -> list[tuple[str, str]]:
+    """Symbolic equations only: a right-hand side that starts with a number is a quantity, not a formula."""
+    equations = []
+    for match in _EQUATION.finditer(normal):
+        rhs = _EQUATION_NOISE.sub("", match.group("rhs")).rstrip(".")
+        if rhs and not rhs[0].isdigit() and not rhs.startswith(("-", "+", ".")):
+            equations.append((match.group("lhs"), rhs))
+    return equations
+
+
+@lru_cache(maxsize=1)
+def antonym_stems() -> tuple[tuple[str, str], ...]:
+    return tuple((stem_words([first])[0], stem_words([second])[0]) for first, second in ANTONYM_PAIRS)
