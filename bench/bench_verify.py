@@ -35,7 +35,7 @@ from veriground.engine import verify_text
 from veriground.evidence import units
 from veriground.evidence.gather import CorpusEvidence
 from veriground.signals import coverage, support_features
-from veriground.text import quantities, terms
+from veriground.text import quantities, sentences, terms
 from veriground.text.sentences import split_sentences
 
 SEED = 250
@@ -130,8 +130,8 @@ def clear_nli_cache(nli: object) -> None:
 
 
 _TEXT_MEMOS = (
-    terms._terms_of, terms.normalise_text, quantities._quantities_of, quantities.remove_quantities,
-    coverage._entities_of, units._profile, support_features.is_quoted,
+    terms._terms_of, terms._words_of, terms.normalise_text, quantities._quantities_of, quantities.remove_quantities,
+    sentences._spans_of, coverage._entities_of, units._profile, support_features.is_quoted,
 )  # fmt: skip
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import chain
 
 import pysbd
@@ -48,6 +48,11 @@ def split_sentences(text: str) -> list[str]:
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
     """(start, end) of each non-empty sentence, stripped of surrounding whitespace."""
+    return list(_spans_of(text))
+
+
+@lru_cache(maxsize=16_384)  # every claim reads the same passages' sentences
+def _spans_of(text: str) -> tuple[tuple[int, int], ...]:
     spans, start = [], 0
     for boundary in [*_SENTENCE_END.finditer(text), None]:
         end = len(text) if boundary is None else boundary.start()
@@ -57,7 +62,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             spans.append((start + lead, start + len(piece.rstrip())))
         if boundary is not None:
             start = boundary.end()
-    return spans
+    return tuple(spans)
 
 
 @dataclass(frozen=True)

@@ -93,13 +93,18 @@ def is_negation(word: str) -> bool:
 
 def tokenize_words(text: str) -> list[str]:
     """Lower-cased words of normalised text; a possessive 's is dropped, "isn't" stays one word."""
+    return list(_words_of(text))
+
+
+@lru_cache(maxsize=16_384)
+def _words_of(text: str) -> tuple[str, ...]:
     words = []
     for word in _WORD.findall(normalise_text(text).lower()):
         if word.endswith("'s"):
             word = word[:-2]
         if word:
             words.append(word)
-    return words
+    return tuple(words)
 
 
 def stem_words(words: list[str]) -> list[str]:
