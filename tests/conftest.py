@@ -25,6 +25,16 @@ def domain_corpora() -> Path:
     return path
 
 
+def lexical_config(corpus: Path | None = None, **overrides: object):  # noqa: ANN201 - a veriground Config
+    """A config with the lexical NLI and `overrides` (dotted keys), ignoring the environment's pins."""
+    from veriground.config import load_config
+
+    settings = {"models.nli": "lexical", **overrides}
+    if corpus is not None:
+        settings["corpus.dir"] = corpus
+    return load_config(None, settings, environ={})
+
+
 def write_file(folder: Path, name: str, content: str | bytes) -> Path:
     path = folder / name
     path.parent.mkdir(parents=True, exist_ok=True)

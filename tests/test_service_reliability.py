@@ -15,6 +15,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
+from conftest import lexical_config
 from live_server import live_server
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.config import load_config
@@ -40,29 +41,22 @@ def demo_corpus(tmp_path_factory) -> Path:
     return corpus
 
 
-def make_config(corpus: Path | None = None, **overrides: object):
-    settings = {"models.nli": "lexical", **overrides}
-    if corpus is not None:
-        settings["corpus.dir"] = corpus
-    return load_config(None, settings, environ={})
-
-
 @pytest.fixture(scope="module")
 def client(demo_corpus):
-    with TestClient(create_app(make_config(demo_corpus)), base_url=LOOPBACK) as test_client:
+    with TestClient(create_app(lexical_config(demo_corpus)), base_url=LOOPBACK) as test_client:
         yield test_client
 
 
 def bare_worker(**overrides: object) -> EngineWorker:
     """One engine thread whose context holds only a lexical NLI: enough for jobs that call ctx.nli."""
-    config = make_config(**{"service.engine_workers": 1, **overrides})
+    config = lexical_config(**{"service.engine_workers": 1, **overrides})
     no_store = SimpleNamespace(close=lambda: None)
     context = EngineContext(config=config, store=no_store, retriever=None, nli=LexicalNLIModel(), llm=None, judge=None)
     return EngineWorker(config, opener=lambda _: context)
 
 
 def test_health_and_ready_answer_while_the_engine_is_busy(demo_corpus):
-    app = create_app(make_config(demo_corpus))
+    app = create_app(lexical_config(demo_corpus))
     release, started, done = threading.Event(), threading.Event(), threading.Event()
 
     def hold(_ctx):
@@ -95,7 +89,7 @@ def test_health_and_ready_answer_while_the_engine_is_busy(demo_corpus):
 
 
 def test_probes_say_not_ready_before_the_engine_opens(demo_corpus):
-    app = create_app(make_config(demo_corpus))  # no lifespan has run: the engine is not open
+    app = create_app(lexical_config(demo_corpus))  # no lifespan has run: the engine is not open
 
     async def probe():
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=LOOPBACK) as client:
@@ -206,7 +200,7 @@ def test_every_503_carries_retry_after(err):
 def test_server_claim_limit_is_lower_than_the_cli_and_named(demo_corpus):
     five = " ".join(f"Claim {n} is about kinetic energy." for n in range(5))
     twenty = " ".join(f"Claim {n} is about kinetic energy." for n in range(20))
-    with TestClient(create_app(make_config(demo_corpus, **{"service.max_claims": 3})), base_url=LOOPBACK) as limited:
+    with TestClient(create_app(lexical_config(demo_corpus, **{"service.max_claims": 3})), base_url=LOOPBACK) as limited:
         exact = limited.post("/verify", json={"text": five})  # counted by the claim extractor on the engine
         early = limited.post("/verify", json={"text": twenty})  # refused before it queues
         fine = limited.post("/verify", json={"text": "Kinetic energy is the energy of motion."})

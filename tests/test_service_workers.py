@@ -14,6 +14,7 @@ from types import SimpleNamespace
 import httpx
 import pytest
 
+from conftest import lexical_config
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.cli import main
 from veriground.config import load_config
@@ -45,16 +46,9 @@ def demo_corpus(tmp_path: Path) -> Path:
     return corpus
 
 
-def make_config(corpus: Path | None = None, **overrides: object):
-    settings = {"models.nli": "lexical", **overrides}
-    if corpus is not None:
-        settings["corpus.dir"] = corpus
-    return load_config(None, settings, environ={})
-
-
 def bare_worker(workers: int, **overrides: object) -> tuple[EngineWorker, list[EngineContext]]:
     """`workers` engine threads whose contexts hold only a lexical NLI; the list collects each context opened."""
-    config = make_config(**{"service.engine_workers": workers, **overrides})
+    config = lexical_config(**{"service.engine_workers": workers, **overrides})
     opened: list[EngineContext] = []
 
     def opener(_config):
@@ -129,7 +123,7 @@ def test_a_single_worker_runs_one_job_at_a_time():
 
 
 def test_an_upload_waits_for_running_reads_and_every_worker_sees_it_afterwards(demo_corpus):
-    app = create_app(make_config(demo_corpus, **{"service.engine_workers": 2}))
+    app = create_app(lexical_config(demo_corpus, **{"service.engine_workers": 2}))
     worker = app.state.worker
     reading, release = threading.Event(), threading.Event()
     generations: list[int] = []
@@ -177,7 +171,7 @@ def test_an_upload_waits_for_running_reads_and_every_worker_sees_it_afterwards(d
 
 
 def test_a_waiting_upload_goes_before_reads_that_arrive_after_it(demo_corpus):
-    worker = EngineWorker(make_config(demo_corpus, **{"service.engine_workers": 3}))
+    worker = EngineWorker(lexical_config(demo_corpus, **{"service.engine_workers": 3}))
     reading, release = threading.Event(), threading.Event()
     order: list[str] = []
 
@@ -268,7 +262,7 @@ def test_with_a_worker_free_a_request_is_admitted_whatever_the_queue():
 
 
 def test_the_same_request_gives_the_same_report_bytes_on_every_worker(demo_corpus):
-    worker = EngineWorker(make_config(demo_corpus, **{"service.engine_workers": 2}))
+    worker = EngineWorker(lexical_config(demo_corpus, **{"service.engine_workers": 2}))
     text = f"{CLAIM} Kinetic energy does not depend on the speed of an object."
     worker.start()
     try:
@@ -284,14 +278,14 @@ def test_the_same_request_gives_the_same_report_bytes_on_every_worker(demo_corpu
 
 
 def test_worker_count_comes_from_config_or_the_nli_and_the_cores(monkeypatch):
-    assert EngineWorker(make_config(**{"service.engine_workers": 3})).workers == 3
-    assert make_config().service.engine_workers is None  # reports record no machine-dependent default
+    assert EngineWorker(lexical_config(**{"service.engine_workers": 3})).workers == 3
+    assert lexical_config().service.engine_workers is None  # reports record no machine-dependent default
     model = {"models.nli": "veriground-nli"}
     for cores, expected in ((1, 1), (2, 1), (4, 2), (64, MAX_AUTO_ENGINE_WORKERS), (None, 1)):
         monkeypatch.setattr("os.cpu_count", lambda cores=cores: cores)
-        assert engine_worker_count(make_config(**model)) == expected
-        assert engine_worker_count(make_config()) == 1  # the lexical NLI: threads would only split the GIL
-        assert engine_worker_count(make_config(**{"service.engine_workers": 2})) == 2
+        assert engine_worker_count(lexical_config(**model)) == expected
+        assert engine_worker_count(lexical_config()) == 1  # the lexical NLI: threads would only split the GIL
+        assert engine_worker_count(lexical_config(**{"service.engine_workers": 2})) == 2
     env = load_config(None, environ={"VERIGROUND_SERVICE__ENGINE_WORKERS": "2"})
     assert env.service.engine_workers == 2
 
@@ -300,7 +294,7 @@ def test_the_engine_workers_key_names_its_flag_when_out_of_range():
     from veriground.errors import ConfigError
 
     with pytest.raises(ConfigError, match="service.engine_workers.*--engine-workers"):
-        make_config(**{"service.engine_workers": 0})
+        lexical_config(**{"service.engine_workers": 0})
 
 
 def test_serve_engine_workers_flag_sets_the_thread_count(demo_corpus, monkeypatch, capsys):
@@ -318,7 +312,7 @@ def test_serve_engine_workers_flag_sets_the_thread_count(demo_corpus, monkeypatc
 def test_a_worker_that_cannot_open_fails_start_and_the_others_close_their_stores():
     from veriground.errors import StoreError
 
-    config = make_config(**{"service.engine_workers": 3})
+    config = lexical_config(**{"service.engine_workers": 3})
     closed: list[int] = []
     calls: list[int] = []
 

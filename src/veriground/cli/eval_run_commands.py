@@ -175,6 +175,7 @@ def eval_ablate(
     config_file: ConfigOption = None,
 ) -> None:
     """Run B3, each ablation and the baselines B2 and B1 as separate runs; print and write one comparison table."""
+    from veriground.cli.progress import progress_bar
     from veriground.evaluation.ablations import ablation_facts, ablation_table, run_ablations
     from veriground.evaluation.golden_run import open_golden_inputs
     from veriground.evaluation.run_files import format_table, write_comparison_csv
@@ -185,8 +186,11 @@ def eval_ablate(
         from veriground.evaluation.figures import check_figures_available
 
         check_figures_available()
-    with open_golden_inputs(golden=golden, corpus=corpus, split=split, config=config) as inputs:
-        runs = run_ablations(inputs, config, runs_dir=runs_dir, figures=not no_figures)
+    with (
+        open_golden_inputs(golden=golden, corpus=corpus, split=split, config=config) as inputs,
+        progress_bar("Running ablations") as on_progress,
+    ):
+        runs = run_ablations(inputs, config, runs_dir=runs_dir, figures=not no_figures, on_progress=on_progress)
     header, rows = ablation_table(runs)
     write_comparison_csv(out_csv, header, [*ablation_facts(runs), *rows])
     out = sys.stdout.write

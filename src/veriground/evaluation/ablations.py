@@ -8,7 +8,7 @@ that instead of being invented.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,12 +82,17 @@ def run_ablations(
     runs_dir: Path,
     figures: bool = True,
     ablations: Sequence[Ablation] = ABLATIONS,
+    on_progress: Callable[[int, int], None] | None = None,
 ) -> list[AblationRun]:
-    """The base run (`config` as B3), then every other ablation on top of it, in order."""
+    """The base run (`config` as B3), then every other ablation on top of it, in order; `on_progress(done, total)`
+    counts the ablations as they finish."""
+    progress = on_progress or (lambda done, total: None)
+    progress(0, len(ablations))
     base = with_overrides(config, {"answer.baseline": "B3"})
     base_run = run_config(inputs, base, runs_dir=runs_dir, figures=figures)
-    done = []
+    done: list[AblationRun] = []
     for ablation in ablations:
+        progress(len(done), len(ablations))
         if ablation.label == BASE_LABEL:
             done.append(AblationRun(ablation, base_run.run_id, base_run.summary, "the base run"))
             continue
@@ -104,6 +109,7 @@ def run_ablations(
         done.append(
             AblationRun(ablation, result.run_id, result.summary, _note(result.summary, base_run.summary, ablation))
         )
+    progress(len(done), len(ablations))
     return done
 
 
