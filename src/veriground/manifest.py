@@ -6,12 +6,12 @@ both record it.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from veriground import __version__
 from veriground.config import Config
-from veriground.schema import BackendInfo, EvidenceChunk, ReportManifest
+from veriground.schema import BackendInfo, EvidenceChunk, NLISignal, ReportManifest, SignalStatus
 
 # Config keys left out of a report's manifest: they say where LLM answers come from (the server or the call
 # cache), not what they are, so a report replayed from the cache is byte-identical to the one first made.
@@ -43,3 +43,27 @@ def build_manifest(
 def sha256_text(text: str) -> str:
     """The SHA-256 of text's UTF-8 bytes, as hex."""
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def nli_warnings(signals_per_claim: Iterable[Sequence[NLISignal]]) -> list[str]:
+    """One manifest warning per distinct reason the NLI could not score a claim's evidence, with a fix."""
+    reasons = dict.fromkeys(
+        signal.reason
+        for signals in signals_per_claim
+        for signal in signals
+        if signal.status == SignalStatus.UNAVAILABLE and signal.reason
+    )
+    return [
+        f"the NLI could not score some evidence ({reason}); those claims are Unverified. "
+        "Fix: shorten the claims it names, or choose another NLI (--nli)"
+        for reason in reasons
+    ]
+
+
+def conflict_check_warning(problem: str) -> str:
+    """The manifest warning for an evidence-conflict check that could not run: the NLI's error and a fix."""
+    return (
+        f"the evidence-conflict check could not run ({problem}); disagreeing sources were not looked for. "
+        "Fix: shorten the sentences it names, choose another NLI (--nli), or turn the check off "
+        "(verification.contradictions = false)"
+    )
