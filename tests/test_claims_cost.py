@@ -32,6 +32,8 @@ class CountingSegmenter:
 def pysbd_calls(monkeypatch) -> list[int]:
     counting = CountingSegmenter(sentences._segmenter())
     monkeypatch.setattr(sentences, "_segmenter", lambda: counting)
+    # Every window goes to pysbd: these tests bound pysbd's work (the one-sentence fast path is tested on its own).
+    monkeypatch.setattr(sentences, "one_sentence", lambda window: False)
     return counting.calls
 
 

