@@ -66,6 +66,13 @@ def test_kinetic_energy_gets_a_cited_answer(demo_corpus, capsys):
     assert all(trace["verdict"] == "Supported" for trace in answer["trace"]["claims"] if trace["kept"])
 
 
+def test_the_gate_flags_mirror_their_config_keys(demo_corpus, capsys):
+    answer = ask_json(capsys, demo_corpus, KINETIC, "--min-query-coverage", "0.99")
+    assert answer["claims"] == [] and "below the 0.99 the answer gate needs" in answer["abstention_reason"]
+    answer = ask_json(capsys, demo_corpus, KINETIC, "--min-verified-share", "1.0")
+    assert answer["trace"]["manifest"]["config"]["answer"]["min_verified_share"] == 1.0
+
+
 def test_world_cup_abstains_with_reason_and_suggestions(demo_corpus, capsys):
     answer = ask_json(capsys, demo_corpus, WORLD_CUP)
     assert answer["confidence"] == "insufficient_evidence"

@@ -43,6 +43,25 @@ def ask(
         str | None, typer.Option("--baseline", help="B3 full pipeline (default), B2 naive RAG, B1 prompt-only LLM.")
     ] = None,
     top_k: Annotated[int | None, typer.Option("-k", "--top-k", help="Passages in the evidence pack.")] = None,
+    min_query_coverage: Annotated[
+        float | None,
+        typer.Option(
+            "--min-query-coverage", min=0, max=1, help="Evidence gate without a reranker (answer.min_query_coverage)."
+        ),
+    ] = None,
+    min_rerank_prob: Annotated[
+        float | None,
+        typer.Option("--min-rerank-prob", min=0, max=1, help="Evidence gate with a reranker (answer.min_rerank_prob)."),
+    ] = None,
+    min_verified_share: Annotated[
+        float | None,
+        typer.Option(
+            "--min-verified-share",
+            min=0,
+            max=1,
+            help="Share of drafted sentences that must verify (answer.min_verified_share).",
+        ),
+    ] = None,
     report: Annotated[
         Path | None, typer.Option("--report", help="Also write the answer: out.json, or out.html (audit page).")
     ] = None,
@@ -71,6 +90,9 @@ def ask(
             "answer.mode": mode,
             "answer.baseline": baseline,
             "answer.top_k": top_k,
+            "answer.min_query_coverage": min_query_coverage,
+            "answer.min_rerank_prob": min_rerank_prob,
+            "answer.min_verified_share": min_verified_share,
             **model_overrides(
                 retrieval=retrieval, reranker=reranker, nli=nli, runtime=runtime, allow_download=allow_download
             ),
