@@ -22,6 +22,7 @@ demo: $(VENV)/.installed-core
 	$(BIN)/veriground demo
 
 test: $(VENV)/.installed-dev browser
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 # The browser tests drive Debian's Chromium; skipped (and not installed) with VERIGROUND_SKIP_BROWSER=1.

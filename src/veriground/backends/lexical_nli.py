@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TypedDict
 
 from veriground.schema import NLIScores
 from veriground.text.cues import antonym_stems, extract_equations, negated_stems
@@ -48,6 +49,20 @@ CUE_MIN_OVERLAP = 0.3
 CONTRADICTION_GAIN = 1.5
 CONTRADICTION_CAP = 0.95
 _DECIMALS = 6
+
+
+class LexicalExplanation(TypedDict):
+    """`LexicalNLIModel.explain`: the cues behind one prediction, for reports."""
+
+    model: str
+    coverage: float
+    aligned_coverage: float
+    aligned_sentence: str
+    missing_terms: list[str]
+    cues: list[dict[str, str]]
+    entail: float
+    neutral: float
+    contradict: float
 
 
 @dataclass(frozen=True)
@@ -78,7 +93,7 @@ class LexicalNLIModel:
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
         return [_read_pair(premise, hypothesis).scores for premise, hypothesis in pairs]
 
-    def explain(self, premise: str, hypothesis: str) -> dict[str, object]:
+    def explain(self, premise: str, hypothesis: str) -> LexicalExplanation:
         """The cues behind one prediction, for reports."""
         reading = _read_pair(premise, hypothesis)
         return {

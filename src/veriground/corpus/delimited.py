@@ -28,14 +28,15 @@ def replace_delimited(
     missing_after: dict[str, int] = {}  # closer -> a position after which it does not occur
     while (start := opener.search(text, search_from)) is not None:
         closer = closer_for(start)
-        key = closer if isinstance(closer, str) else getattr(closer, "pattern", None)
         end = -1
-        if key is None:
+        if not isinstance(closer, str | re.Pattern):  # a function, checked in place
             end = closer(text, start.end())
-        elif missing_after.get(key, len(text) + 1) > start.end():
-            end = _find_closer(text, closer, start.end())
-            if end < 0:
-                missing_after[key] = start.end()
+        else:
+            key = closer if isinstance(closer, str) else closer.pattern
+            if missing_after.get(key, len(text) + 1) > start.end():
+                end = _find_closer(text, closer, start.end())
+                if end < 0:
+                    missing_after[key] = start.end()
         if end < 0:
             search_from = start.start() + 1
             continue

@@ -83,7 +83,8 @@ def convert_html(source: str) -> ConvertedMarkup:
     """Main content of an HTML page as blocks: headings as `# ...`, lists and table rows as lines."""
     source, title = _strip_in_lxml(source)
     soup = BeautifulSoup(source, "lxml")
-    check_nesting(soup, lambda node: node.find_all(True, recursive=False), "HTML element")
+    tree: Tag = soup  # walked as Tags: the soup and the elements under it
+    check_nesting(tree, lambda node: node.find_all(True, recursive=False), "HTML element")
     metadata: dict[str, MetadataValue] = {}
     if soup.html is not None and soup.html.get("lang"):
         metadata["lang"] = str(soup.html["lang"])

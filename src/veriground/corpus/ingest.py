@@ -303,7 +303,7 @@ def _resolve_source(
     source_id = next((str(layer["source_id"]) for layer in layers if layer.get("source_id")), None)
     raw_type = next((layer["source_type"] for layer in layers if layer.get("source_type")), None)
     try:
-        source_type = SourceType(raw_type) if raw_type is not None else SourceType.UNKNOWN
+        source_type = SourceType(str(raw_type)) if raw_type is not None else SourceType.UNKNOWN
     except ValueError:
         valid = ", ".join(member.value for member in SourceType)
         raise InputFileError(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from veriground.schema import MetadataValue
 
@@ -17,6 +18,7 @@ LIST_INDENT = "  "
 # The converters walk element trees recursively; real documents nest a few dozen levels, so a file nesting deeper
 # is refused with a named error instead of exhausting Python's recursion limit (about 1000 frames).
 MAX_NESTING_LEVELS = 200
+Node = TypeVar("Node")  # an element of whichever tree a converter walks
 
 
 class MarkupTooDeep(ValueError):
@@ -26,7 +28,7 @@ class MarkupTooDeep(ValueError):
         super().__init__(f"{what} nesting deeper than {limit} levels")
 
 
-def check_nesting(root: object, children: Callable[[object], Iterable[object]], what: str) -> None:
+def check_nesting(root: Node, children: Callable[[Node], Iterable[Node]], what: str) -> None:
     """Raise MarkupTooDeep when the tree under `root` is deeper than MAX_NESTING_LEVELS (walked without recursion)."""
     stack = [(root, 0)]
     while stack:

@@ -115,7 +115,8 @@ class CorpusStore:
         ids = self._conn.execute(
             "SELECT passage_id FROM passages WHERE doc_id = ? AND version = ?", (row[0], row[1])
         ).fetchall()
-        return StoredVersion(*row, passage_ids=frozenset(pid for (pid,) in ids))
+        doc_id, version, sha256, source_id, source_type = row
+        return StoredVersion(doc_id, version, sha256, source_id, source_type, frozenset(pid for (pid,) in ids))
 
     def doc_id_owner(self, doc_id: str) -> str | None:
         row = self._conn.execute("SELECT source_key FROM documents WHERE doc_id = ?", (doc_id,)).fetchone()

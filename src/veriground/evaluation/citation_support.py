@@ -52,7 +52,8 @@ def judge_citation_support(
         known = _known(cited, passages)
         for subset in _subsets(known):
             wanted[(text, subset)] = None
-    pairs, rows = [], {}
+    pairs: list[tuple[str, str]] = []  # (premise window, claim)
+    rows: dict[tuple[str, tuple[str, ...]], range] = {}
     for text, subset in wanted:
         windows = split_premise(PASSAGE_JOINER.join(passages[pid] for pid in subset))
         rows[(text, subset)] = range(len(pairs), len(pairs) + len(windows))

@@ -55,17 +55,17 @@ def read_golden(path: Path | str | Traversable) -> list[GoldenQuery]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        query = _parse_row(source, number, line)
+        query = _parse_row(str(source), number, line)
         if query.query_id in line_of_id:
             raise InputFileError(
-                source,
+                str(source),
                 f"line {number}: duplicate query_id {query.query_id!r} (first on line {line_of_id[query.query_id]})",
                 "give each query its own query_id",
             )
         line_of_id[query.query_id] = number
         queries.append(query)
     if not queries:
-        raise InputFileError(source, "the golden set has no queries", "write one JSON object per line")
+        raise InputFileError(str(source), "the golden set has no queries", "write one JSON object per line")
     return queries
 
 
@@ -116,7 +116,7 @@ def demo_golden_path() -> Traversable:
     return resources.files("veriground") / "eval_data" / DEMO_GOLDEN_FILE
 
 
-def _parse_row(source: Path | Traversable, number: int, line: str) -> GoldenQuery:
+def _parse_row(source: str, number: int, line: str) -> GoldenQuery:
     try:
         data = json.loads(line)
     except json.JSONDecodeError as err:

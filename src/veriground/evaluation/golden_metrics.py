@@ -100,8 +100,8 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         m.MetricValue.ratio(sum(len(c.get("supporting_passages", ())) for c in kept), len(kept), "no claim was kept"),
         len(kept),
     )
-    diversity = [_source_diversity(r) for r in rows if not r["abstained"]]
-    diversity = [value for value in diversity if value is not None]
+    diversities = [_source_diversity(r) for r in rows if not r["abstained"]]
+    diversity = [value for value in diversities if value is not None]
     out["graph.source_diversity"] = (
         m.MetricValue.ratio(sum(diversity), len(diversity), "no answered row has a supported claim"),
         len(diversity),

@@ -135,6 +135,7 @@ def run_config(
     run_dir = runs_dir / run_id
     llm = build_llm(config)
     settings = _settings(config, inputs.split)
+    summary: dict[str, Any]  # summary.json
     if config.answer.baseline == "B1" and llm is None:
         reason = "baseline B1 (prompt-only) needs an LLM server; set llm.base_url and llm.model"
         summary = {"run_id": run_id, "runnable": False, "reason": reason, "settings": settings, "metrics": {}}

@@ -9,12 +9,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from veriground.errors import StoreError
 from veriground.retrieval.index_folders import index_swap, remove_orphaned_folders
 from veriground.text.terms import TOKENIZER_NAME, tokenize
+
+if TYPE_CHECKING:
+    import bm25s  # imported when an index is built or loaded, so `import veriground` stays fast
 
 INDEX_DIR_NAME = "bm25"
 MANIFEST_NAME = "manifest.json"
@@ -30,7 +34,7 @@ class BM25Hit:
 class BM25Index:
     """An in-memory bm25s index with the passage id of each row."""
 
-    def __init__(self, retriever: object, passage_ids: list[str], generation: int) -> None:
+    def __init__(self, retriever: bm25s.BM25, passage_ids: list[str], generation: int) -> None:
         self._retriever = retriever
         self.passage_ids = passage_ids
         self.generation = generation

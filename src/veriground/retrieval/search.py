@@ -222,9 +222,9 @@ class CorpusRetriever:
             lambda k: [(hit.passage_id, hit.dense_score) for hit in index.search(vector, k)], depth
         )
 
-    def backends(self) -> list[tuple[str, object]]:
+    def backends(self) -> list[tuple[str, Embedder | Reranker]]:
         """(role, backend) of every model this retriever uses, for the report manifest."""
-        found: list[tuple[str, object]] = []
+        found: list[tuple[str, Embedder | Reranker]] = []
         if self._embedder is not None and self._config.mode != "bm25":
             found.append(("embedder", self._embedder))
         if self._reranker is not None:

@@ -254,7 +254,7 @@ def _grows_faster(first: sympy.Expr, second: sympy.Expr, variable: sympy.Symbol)
         limit = sympy.limit(ratio, positive, sympy.oo)
     except Exception:  # sympy's limit raises NotImplementedError and others on exotic terms
         return False
-    return limit == sympy.oo
+    return bool(limit == sympy.oo)  # sympy is untyped; its == gives a bool
 
 
 def _display(order: sympy.Expr) -> str:

@@ -27,7 +27,7 @@ def find_evidence_conflicts(
     """Conflicts per claim id, and None, or the reason the check could not run (then no conflicts are known)."""
     candidates: list[tuple[str, AlignedSpan, AlignedSpan]] = []
     for claim_id, spans in aligned.items():
-        firsts: dict[str, AlignedSpan] = {}
+        firsts: dict[str | None, AlignedSpan] = {}  # by passage id
         for item in spans:
             if item.alignment >= CONFLICT_MIN_ALIGNMENT and item.span.passage_id not in firsts:
                 firsts[item.span.passage_id] = item
@@ -43,11 +43,14 @@ def find_evidence_conflicts(
         scores = dict(zip(pairs, model.predict(pairs), strict=True))
     except Exception as err:  # the check degrades to "unavailable", reported, never to "no conflicts"
         return conflicts, f"{model.name}: {err}"
+    threshold = config.max_contradiction_prob
+    if threshold is None:  # verdicts.aggregator.resolve_thresholds fills it before the engine gets here
+        raise TypeError("verification.max_contradiction_prob is None: resolve the thresholds first")
     explainer = LexicalNLIModel()
     for claim_id, first, second in candidates:
         a, b = first.span.text, second.span.text
         probability = max(scores[(a, b)].contradict, scores[(b, a)].contradict)
-        if probability <= config.max_contradiction_prob:
+        if probability <= threshold:
             continue
         cues = explainer.explain(a, b)["cues"] or explainer.explain(b, a)["cues"]
         kind = _CUE_KINDS.get(cues[0]["cue"], "nli") if cues else "nli"

@@ -13,12 +13,13 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from veriground.signals.math_parse import FLATTENED_DIGIT, base_symbol
-from veriground.text.quantities import unit_registry
+from veriground.text.quantities import dimension_text, unit_registry
 
 if TYPE_CHECKING:
+    import pint
     import sympy
 
 # Symbol → the SI units of the quantities it conventionally names in introductory physics (OpenStax usage); a
@@ -137,7 +138,7 @@ def _judge_reading(expressions: tuple[sympy.Expr, ...], units: dict[str, str]) -
     return DimensionVerdict(True, True, described)
 
 
-def _units_of(expression: sympy.Expr, units: dict[str, str]):  # noqa: ANN202 - a pint Quantity
+def _units_of(expression: sympy.Expr, units: dict[str, str]) -> pint.Quantity[Any]:
     import sympy  # imported on first use: it adds ~0.4 s to start-up
 
     registry = _registry()
@@ -164,7 +165,8 @@ def _units_of(expression: sympy.Expr, units: dict[str, str]):  # noqa: ANN202 - 
             if _units_of(base, units).dimensionless and _units_of(exponent, units).dimensionless:
                 return registry.Quantity(1, "dimensionless")
             raise _NotJudged(f"a symbolic exponent in {expression} is mathematics, not a physical law")
-        return _units_of(base, units) ** float(exponent)
+        power: pint.Quantity[Any] = _units_of(base, units) ** float(exponent)  # pint types `**` as Any
+        return power
     if isinstance(expression, sympy.Function):
         for argument in expression.args:
             if not _units_of(argument, units).dimensionless:
@@ -173,20 +175,20 @@ def _units_of(expression: sympy.Expr, units: dict[str, str]):  # noqa: ANN202 - 
     raise _Inconsistent(f"cannot give a dimension to {expression}")
 
 
-def _describe(quantity) -> str:  # noqa: ANN001 - a pint Quantity
+def _describe(quantity: pint.Quantity[Any]) -> str:
     base = quantity.to_base_units()
     if base.dimensionless:
         return "dimensionless"
     return f"{base.units:~}".replace(" ** ", "^").replace(" * ", "·").replace(" / ", "/")
 
 
-def _registry():  # noqa: ANN202 - typed by pint
+def _registry() -> pint.UnitRegistry[Any]:
     return unit_registry()
 
 
 def dimensionality_of(unit: str) -> str:
     """The pint dimensionality of a unit, spelled as text/quantities.py spells it ("[length] / [time] ** 2")."""
-    return str(_registry().Quantity(1, unit).dimensionality)
+    return dimension_text(_registry().Quantity(1, unit).dimensionality)
 
 
 _UNIT_SYMBOLS = {

@@ -132,6 +132,6 @@ def _same(first: sympy.Expr, second: sympy.Expr) -> bool:
         return False
     try:
         difference = sympy.expand(first - second)
-        return difference == 0 or sympy.simplify(difference) == 0
+        return bool(difference == 0 or sympy.simplify(difference) == 0)  # sympy is untyped; its == gives a bool
     except Exception:  # simplify can raise on exotic expressions; then they are not shown equal
         return False

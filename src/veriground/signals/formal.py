@@ -181,7 +181,8 @@ def _pound_force(first: LocatedQuantity, second: LocatedQuantity) -> bool:
     """ "1 N = 0.225 lb": a pound next to a force is pound-force."""
     force = dimensionality_of("newton")
     pair = {first.normal.dimension, second.normal.dimension}
-    pounds = any(quantity.quantity.unit.lower() in POUND_UNITS for quantity in (first, second))
+    units = [quantity.quantity.unit for quantity in (first, second)]
+    pounds = any(unit is not None and unit.lower() in POUND_UNITS for unit in units)  # located: never None
     return pounds and pair == {force, "[mass]"}
 
 

@@ -269,6 +269,7 @@ def _split_run(run: str, text: str) -> list[str]:
         for known in (*_FUNCTIONS, *MULTI_LETTER_SYMBOLS):
             if run.startswith(known, index):
                 subscript = _SUBSCRIPT_PATTERN.match(run, index + len(known))
+                assert subscript is not None  # the subscript is optional: the pattern matches the empty string
                 if known in _FUNCTIONS and subscript.group():
                     continue
                 names.append(known + subscript.group())
@@ -289,9 +290,18 @@ def _rewrite_unicode(text: str) -> str:
     for fraction, replacement in _VULGAR_FRACTIONS.items():
         text = text.replace(fraction, replacement)
     text = _SUPERSCRIPT_RUN.sub(lambda run: "^(" + run.group().translate(_SUPERSCRIPTS) + ")", text)
-    text = text.translate(
-        str.maketrans({"·": "*", "⋅": "*", "×": "*", "∙": "*", "−": "-", "–": "-", "÷": "/", "∆": "Δ", "\u00a0": " "})
-    )
+    symbols: dict[str, str | int | None] = {
+        "·": "*",
+        "⋅": "*",
+        "×": "*",
+        "∙": "*",
+        "−": "-",
+        "–": "-",
+        "÷": "/",
+        "∆": "Δ",
+        "\u00a0": " ",
+    }
+    text = text.translate(str.maketrans(symbols))
     # A prime marks another value of the same quantity (p′ after a collision): a subscript, same dimension.
     text = _PRIME.sub(lambda match: "_{" + match.group(1).lstrip("_").strip("{}") + "prime}", text).replace("ℓ", "l")
     text = re.sub(r"√\s*\(", "sqrt(", text)

@@ -72,7 +72,7 @@ def support_features(
     """The named values of one (claim, unit) pair, in FEATURE_NAMES order; `corroborating` counts the claim's other
     passages aligned with it (see corroborating_passages)."""
     reading = _LEXICAL.explain(unit_text, claim_text)
-    cues = {str(cue["cue"]) for cue in reading["cues"]}  # type: ignore[union-attr]
+    cues = {str(cue["cue"]) for cue in reading["cues"]}
     claim_terms = [term.stem for term in extract_terms(remove_quantities(claim_text))]
     unit_terms = [term.stem for term in extract_terms(remove_quantities(unit_text))]
     numeric = compute_numeric(claim_text, [unit_text])
@@ -80,8 +80,8 @@ def support_features(
     values = {
         "nli_entail": nli.entail,
         "nli_contradict": nli.contradict,
-        "lex_entail": float(reading["entail"]),  # type: ignore[arg-type]
-        "lex_contradict": float(reading["contradict"]),  # type: ignore[arg-type]
+        "lex_entail": float(reading["entail"]),
+        "lex_contradict": float(reading["contradict"]),
         "alignment": alignment,
         "bigram_coverage": _bigram_coverage(claim_terms, unit_terms),
         "entity_coverage": _entity_coverage(claim_text, unit_text),

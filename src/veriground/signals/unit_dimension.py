@@ -108,6 +108,7 @@ def find_unit_dimension_findings(text: str) -> list[UnitDimensionFinding]:
         expected = dimensionality_of(expected_unit)
         actual = quantity.normal.dimension
         unit = quantity.quantity.unit
+        assert unit is not None  # locate_quantities keeps only quantities with a unit
         consistent = (
             actual == expected
             or (expected_unit == "newton" and unit.lower() in POUND_UNITS)
@@ -120,6 +121,7 @@ def find_unit_dimension_findings(text: str) -> list[UnitDimensionFinding]:
 
 def _symbol_reading(normal: str, quantity: LocatedQuantity) -> bool:
     unit = quantity.quantity.unit
+    assert unit is not None  # locate_quantities keeps only quantities with a unit
     glued = normal[quantity.quantity.start : quantity.quantity.end].rstrip(unit)[-1:].isdigit()
     if len(unit) != 1 or not glued:
         return False

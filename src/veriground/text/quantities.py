@@ -369,7 +369,7 @@ def _to_base_units(value: float, expression: str) -> tuple[float, str]:
         raise ValueError(f"{value} {expression} is not finite in base units")
     if base.dimensionless:
         return magnitude, str(base.units)  # "dimensionless", "radian" or "bit" never compare with each other
-    return magnitude, str(base.dimensionality)
+    return magnitude, dimension_text(base.dimensionality)
 
 
 @lru_cache(maxsize=1)
@@ -378,3 +378,12 @@ def unit_registry() -> pint.UnitRegistry[Any]:
     import pint
 
     return pint.UnitRegistry()
+
+
+def dimension_text(dimensionality: Any) -> str:  # a pint UnitsContainer
+    """A pint dimensionality as text with its factors in name order ("[length] * [mass] / [time] ** 2"): pint keeps
+    the order the factors were first met in, which depends on what the process parsed before, so two spellings of
+    one dimension would compare unequal."""
+    from pint.util import UnitsContainer
+
+    return str(UnitsContainer(dict(sorted(dict(dimensionality).items()))))

@@ -25,6 +25,7 @@ from veriground.schema import (
     EvidenceJudgement,
     NLISignal,
     NumericSignal,
+    ProfileSignal,
     SignalStatus,
     SummaryStats,
 )
@@ -138,7 +139,9 @@ def decision_inputs(
     )
 
 
-def _profile_hooks(claim_text: str, evidence_texts: Sequence[str], profile: DomainProfileSpec) -> tuple:
+def _profile_hooks(
+    claim_text: str, evidence_texts: Sequence[str], profile: DomainProfileSpec
+) -> tuple[ProfileSignal, ...]:
     """The domain profile's hooks on one claim (a general profile finds nothing to say)."""
     signals = (
         pre_verify(claim_text, profile),
@@ -166,8 +169,8 @@ def _citation(claim: Claim, chunks: Sequence[EvidenceChunk], source: EvidenceSou
         claim = claim.model_copy(update={"cited_ids": named})
     pack_ids = set(source.pack_order) if source.mode == "pack" else {chunk.passage_id for chunk in chunks}
     signal = check_citations(claim, pack_ids, source.resolve, source.pack_order)
-    named = [label for label in claim.cited_ids if not label.strip().isdigit() and label not in signal.dangling_ids]
-    superseded = source.superseded(named) if named else ()
+    live = [label for label in claim.cited_ids if not label.strip().isdigit() and label not in signal.dangling_ids]
+    superseded = source.superseded(live) if live else ()
     return signal.model_copy(update={"superseded_ids": superseded}) if superseded else signal
 
 
