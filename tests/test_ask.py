@@ -223,6 +223,16 @@ def test_prose_sentences_skip_headings_tables_code_questions_and_instructions():
     assert prose_sentences(text) == ["Kinetic energy is also called energy of motion.", "A moving object has it."]
 
 
+def test_learning_objectives_are_tasks_not_statements():
+    text = (
+        "By the end of this section, you will be able to do the following:\n\n"
+        "- Describe and apply the work–energy theorem\n- Calculate work and power\n"
+        "- Define kinetic energy in your own words\n\n"
+        "Describe the motion of the rock carefully.\n"  # a sentence that ends: left to the other rules
+    )
+    assert prose_sentences(text) == ["Describe the motion of the rock carefully."]
+
+
 def test_extractive_prefers_the_defining_sentence_and_abstains_without_coverage():
     chunks = [
         chunk("p#1", "A moving object has kinetic energy in many cases. Kinetic energy is the energy of motion."),

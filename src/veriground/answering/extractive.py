@@ -82,12 +82,17 @@ _UNFINISHED = re.compile(r"\b(?:is|are|was|were|the|a|an|of|to|and|or|if|that|by
 
 
 _BLOCK_START = re.compile(r"(?:[-*+•]\s|\d+[.)]\s|#|\|)")
+# A learning objective ("- Describe and apply the work–energy theorem"): a task set for the reader, not a statement.
+_STUDY_TASK = re.compile(
+    r"(?:Describe|Explain|Calculate|Define|Identify|Compare|Contrast|Discuss|Solve|Derive|Prove|Analy[sz]e|List|"
+    r"Differentiate|Distinguish|Summari[sz]e|Interpret)\b"
+)
 
 
 def prose_sentences(passage: str) -> list[str]:
     """The passage's prose sentences: line by line (a list item or a line of a table is its own unit), bullet
-    markers dropped, headings, table rows, indented code, questions and instructions addressed to an AI
-    (prompt injection) skipped, whitespace collapsed."""
+    markers dropped, headings, table rows, indented code, questions, learning objectives and instructions addressed
+    to an AI (prompt injection) skipped, whitespace collapsed."""
     sentences = []
     for line in _logical_lines(passage):
         stripped = line.strip()
@@ -102,6 +107,7 @@ def prose_sentences(passage: str) -> list[str]:
                 and not text.endswith(("?", ":"))  # a question, or a lead-in to a list: neither states anything
                 and not _INTERROGATIVE.match(text)
                 and not _UNFINISHED.search(text)
+                and not (_STUDY_TASK.match(text) and not text.endswith("."))
                 and not is_instruction(text)
             ):
                 sentences.append(text)
