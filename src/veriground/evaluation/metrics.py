@@ -6,52 +6,29 @@ whose `reason` says why: never NaN, never a silent 0.
 
 from __future__ import annotations
 
-import math
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-# Seed 000 §4.1.2: ten equal-width confidence bins [0, 0.1), ..., [0.9, 1.0].
-ECE_BINS = 10
+# The value record and the calibration metrics live in their own modules; their names stay importable from here.
+from veriground.evaluation.calibration_metrics import (  # noqa: F401
+    ECE_BINS,
+    Calibration,
+    CalibrationBin,
+    brier_score,
+    calibration,
+    calibration_bins,
+    expected_calibration_error,
+)
+from veriground.evaluation.metric_value import JSON_DIGITS, MetricValue, paired, undefined  # noqa: F401
+
 # Seed 004 §3.8 human rubric: groundedness G0 (binary), G1 (support ratio, binned by the caller), G2 (citation
 # correctness 0-2); usefulness U1 (clarity 1-5), U2 (actionability 1-5).
 RUBRIC_DIMENSIONS = ("G0", "G1", "G2", "U1", "U2")
 # A LabelledPair label that counts as a hallucination (the positive class of detection).
 HALLUCINATED_LABELS = frozenset({"unsupported", "contradicted"})
-JSON_DIGITS = 6  # rounding in JSON output, so summaries are byte-stable across platforms
-
-
-@dataclass(frozen=True)
-class MetricValue:
-    """A metric's value, or None with the reason it is undefined for this input."""
-
-    value: float | None
-    reason: str | None = None
-
-    def __post_init__(self) -> None:
-        if (self.value is None) == (self.reason is None):
-            raise ValueError("a MetricValue has either a value or the reason it has none")
-        if self.value is not None and math.isnan(self.value):
-            raise ValueError("a metric value is never NaN; give the reason it is undefined instead")
-
-    @classmethod
-    def ratio(cls, numerator: float, denominator: float, reason: str) -> MetricValue:
-        """numerator / denominator, or undefined with `reason` when the denominator is 0."""
-        return cls(numerator / denominator) if denominator else cls(None, reason)
-
-    def format(self, digits: int = 3) -> str:
-        return "n/a" if self.value is None else f"{self.value:.{digits}f}"
-
-    def to_json(self) -> dict[str, Any]:
-        if self.value is None:
-            return {"value": None, "reason": self.reason}
-        return {"value": round(self.value, JSON_DIGITS)}
-
-
-def undefined(reason: str) -> MetricValue:
-    return MetricValue(None, reason)
 
 
 # --- binary classification ------------------------------------------------------------------------------------
@@ -75,7 +52,7 @@ class ConfusionCounts:
 
 
 def confusion_counts(gold: Iterable[bool], predicted: Iterable[bool]) -> ConfusionCounts:
-    pairs = _paired(gold, predicted)
+    pairs = paired(gold, predicted)
     return ConfusionCounts(
         tp=sum(1 for g, p in pairs if g and p),
         fp=sum(1 for g, p in pairs if not g and p),
@@ -203,14 +180,14 @@ def abstention_metrics(should_abstain: Iterable[bool], abstained: Iterable[bool]
 
 def accuracy(gold: Sequence[Hashable], predicted: Sequence[Hashable]) -> MetricValue:
     """Share of exact label matches; the metric of MNLI, SNLI, ANLI and FEVER-Symmetric."""
-    pairs = _paired(gold, predicted)
+    pairs = paired(gold, predicted)
     return MetricValue.ratio(sum(1 for g, p in pairs if g == p), len(pairs), "no rows")
 
 
 def macro_f1(gold: Sequence[Hashable], predicted: Sequence[Hashable]) -> MetricValue:
     """Unweighted mean over classes of each class's F1 = 2TP / (2TP + FP + FN) (Sokolova & Lapalme 2009), over
     the classes that occur in gold or predictions; AttributionBench's metric (Li et al. 2024)."""
-    pairs = _paired(gold, predicted)
+    pairs = paired(gold, predicted)
     if not pairs:
         return undefined("no rows")
     classes = sorted({label for pair in pairs for label in pair}, key=repr)
@@ -232,7 +209,7 @@ def recall_at_k(rankings: Sequence[Sequence[str]], relevant: Sequence[Collection
     if k < 1:
         raise ValueError(f"k must be at least 1, got {k}")
     scored = [
-        len(set(ranking[:k]) & set(gold)) / len(set(gold)) for ranking, gold in _paired(rankings, relevant) if gold
+        len(set(ranking[:k]) & set(gold)) / len(set(gold)) for ranking, gold in paired(rankings, relevant) if gold
     ]
     return MetricValue.ratio(sum(scored), len(scored), "no query has a relevant passage")
 
@@ -241,7 +218,7 @@ def mean_reciprocal_rank(rankings: Sequence[Sequence[str]], relevant: Sequence[C
     """Mean over queries of 1 / rank of the first relevant result, 0 when none is ranked (Voorhees 1999, TREC-8
     QA). Queries with no relevant ids are left out."""
     reciprocal = []
-    for ranking, gold in _paired(rankings, relevant):
+    for ranking, gold in paired(rankings, relevant):
         if not gold:
             continue
         first = next((rank for rank, item in enumerate(ranking, start=1) if item in gold), None)
@@ -252,7 +229,7 @@ def mean_reciprocal_rank(rankings: Sequence[Sequence[str]], relevant: Sequence[C
 def roc_auc(scores: Sequence[float], outcomes: Sequence[bool]) -> MetricValue:
     """Area under the ROC curve: the probability that a random positive scores above a random negative, ties
     counting half (the Mann-Whitney U statistic / (n+ n-), Hanley & McNeil 1982)."""
-    pairs = _paired(scores, outcomes)
+    pairs = paired(scores, outcomes)
     negatives = sorted(score for score, outcome in pairs if not outcome)
     positives = [score for score, outcome in pairs if outcome]
     if not positives or not negatives:
@@ -264,111 +241,13 @@ def roc_auc(scores: Sequence[float], outcomes: Sequence[bool]) -> MetricValue:
     return MetricValue(wins / (len(positives) * len(negatives)))
 
 
-# --- calibration --------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CalibrationBin:
-    """One bin of a reliability diagram: [lower, upper), the last bin closed at 1."""
-
-    lower: float
-    upper: float
-    count: int
-    mean_probability: float | None  # None: empty bin
-    observed_rate: float | None  # share of outcomes that were true
-
-    def to_json(self) -> dict[str, Any]:
-        def rounded(value: float | None) -> float | None:
-            return None if value is None else round(value, JSON_DIGITS)
-
-        return {
-            "lower": rounded(self.lower),
-            "upper": rounded(self.upper),
-            "count": self.count,
-            "mean_probability": rounded(self.mean_probability),
-            "observed_rate": rounded(self.observed_rate),
-        }
-
-
-@dataclass(frozen=True)
-class Calibration:
-    """ECE and Brier score of probabilities against outcomes, with the per-bin table for a reliability diagram."""
-
-    ece: MetricValue
-    brier: MetricValue
-    bins: tuple[CalibrationBin, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"ece": self.ece.to_json(), "brier": self.brier.to_json(), "bins": [b.to_json() for b in self.bins]}
-
-
-def calibration_bins(
-    probabilities: Sequence[float], outcomes: Sequence[bool], n_bins: int = ECE_BINS
-) -> tuple[CalibrationBin, ...]:
-    """Equal-width bins over [0, 1]; a probability of exactly 1 falls in the last bin."""
-    if n_bins < 1:
-        raise ValueError(f"n_bins must be at least 1, got {n_bins}")
-    members: list[list[tuple[float, bool]]] = [[] for _ in range(n_bins)]
-    for probability, outcome in _paired(probabilities, outcomes):
-        _check_probability(probability)
-        members[min(int(probability * n_bins), n_bins - 1)].append((probability, outcome))
-    bins = []
-    for index, items in enumerate(members):
-        count = len(items)
-        bins.append(
-            CalibrationBin(
-                lower=index / n_bins,
-                upper=(index + 1) / n_bins,
-                count=count,
-                mean_probability=sum(p for p, _ in items) / count if count else None,
-                observed_rate=sum(1 for _, o in items if o) / count if count else None,
-            )
-        )
-    return tuple(bins)
-
-
-def expected_calibration_error(
-    probabilities: Sequence[float], outcomes: Sequence[bool], n_bins: int = ECE_BINS
-) -> MetricValue:
-    """ECE = Σ_b (|B_b| / n) |acc(B_b) − conf(B_b)| over equal-width bins (Naeini et al. 2015; Guo et al. 2017;
-    seed 000 §4.1.2), where conf is the bin's mean probability and acc the share of its outcomes that hold."""
-    bins = calibration_bins(probabilities, outcomes, n_bins)
-    total = sum(b.count for b in bins)
-    if not total:
-        return undefined("no probabilities to calibrate")
-    gap = sum(
-        b.count * abs(b.observed_rate - b.mean_probability)
-        for b in bins
-        if b.observed_rate is not None and b.mean_probability is not None  # None exactly when the bin is empty
-    )
-    return MetricValue(gap / total)
-
-
-def brier_score(probabilities: Sequence[float], outcomes: Sequence[bool]) -> MetricValue:
-    """Mean of (probability − outcome)² (Brier 1950; seed 000 §4.1.2); 0 is perfect."""
-    pairs = _paired(probabilities, outcomes)
-    for probability, _ in pairs:
-        _check_probability(probability)
-    return MetricValue.ratio(
-        sum((probability - float(outcome)) ** 2 for probability, outcome in pairs), len(pairs), "no probabilities"
-    )
-
-
-def calibration(probabilities: Sequence[float], outcomes: Sequence[bool], n_bins: int = ECE_BINS) -> Calibration:
-    return Calibration(
-        ece=expected_calibration_error(probabilities, outcomes, n_bins),
-        brier=brier_score(probabilities, outcomes),
-        bins=calibration_bins(probabilities, outcomes, n_bins),
-    )
-
-
 # --- agreement ----------------------------------------------------------------------------------------------
 
 
 def cohen_kappa(rater_a: Sequence[Hashable], rater_b: Sequence[Hashable]) -> MetricValue:
     """κ = (p_o − p_e) / (1 − p_e) for two raters' categorical labels of the same items (Cohen 1960); seed 004
     §3.8 uses it for inter-rater agreement on the rubric."""
-    pairs = _paired(rater_a, rater_b)
+    pairs = paired(rater_a, rater_b)
     if not pairs:
         return undefined("no items rated by both raters")
     n = len(pairs)
@@ -385,22 +264,9 @@ def rubric_kappas(
 ) -> dict[str, MetricValue]:
     """Cohen's κ per rubric dimension (G0, G1, G2, U1, U2) over items both raters scored on that dimension;
     the rows of the two sequences are the same items in the same order."""
-    pairs = _paired(ratings_a, ratings_b)
+    pairs = paired(ratings_a, ratings_b)
     kappas = {}
     for dimension in RUBRIC_DIMENSIONS:
         both = [(a[dimension], b[dimension]) for a, b in pairs if dimension in a and dimension in b]
         kappas[dimension] = cohen_kappa([a for a, _ in both], [b for _, b in both])
     return kappas
-
-
-def _paired(first: Iterable[Any], second: Iterable[Any]) -> list[tuple[Any, Any]]:
-    """Zip two equally long sequences; a length mismatch is a caller's bug, not an undefined metric."""
-    left, right = list(first), list(second)
-    if len(left) != len(right):
-        raise ValueError(f"the two inputs differ in length: {len(left)} and {len(right)}")
-    return list(zip(left, right, strict=True))
-
-
-def _check_probability(probability: float) -> None:
-    if not 0.0 <= probability <= 1.0:
-        raise ValueError(f"a probability must be in [0, 1], got {probability!r}")
