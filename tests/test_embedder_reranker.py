@@ -20,6 +20,7 @@ from veriground.backends.cross_encoder_reranker import CrossEncoderReranker, bui
 from veriground.backends.fakes import FakeEmbedder, FakeReranker  # noqa: E402
 from veriground.backends.model_files import MINILM_SHA256, MODELS_EXTRA_HINT, file_sha256  # noqa: E402
 from veriground.backends.onnx_export import quantise_onnx  # noqa: E402
+from veriground.backends.onnx_pipeline import pool_tokens  # noqa: E402
 from veriground.backends.protocols import Embedder, Reranker  # noqa: E402
 from veriground.backends.sentence_embedder import (  # noqa: E402
     FP32_FILE,
@@ -27,7 +28,6 @@ from veriground.backends.sentence_embedder import (  # noqa: E402
     OnnxEmbedder,
     SentenceTransformerEmbedder,
     build_embedder,
-    pool_tokens,
 )
 from veriground.config import ModelsConfig  # noqa: E402
 from veriground.errors import BackendError  # noqa: E402
@@ -460,7 +460,7 @@ def test_bundled_minilm_int8_per_channel_keeps_close_to_torch(minilm_torch, tmp_
     int8 = build_embedder(ModelsConfig(runtime="onnx", onnx_cache_dir=tmp_path))
     per_tensor_path = int8.onnx_path.with_name("model.int8-per-tensor.onnx")
     quantise_onnx(int8.onnx_path.with_name(FP32_FILE), per_tensor_path, per_channel=False)
-    per_tensor = sentence_embedder._OnnxPipeline(per_tensor_path, device="cpu", threads=None)
+    per_tensor = sentence_embedder.OnnxPipeline(per_tensor_path, device="cpu", threads=None)
 
     per_channel_cosines = _cosines(int8.encode(SENTENCES), reference)
     per_tensor_cosines = _cosines(np.concatenate([per_tensor.embed([text]) for text in SENTENCES]), reference)

@@ -29,8 +29,15 @@ from veriground.backends.onnx_export import (
     export_module,
     inference_workers,
     onnx_cache_dir,
-    onnx_session,
     quantise_onnx,
+)
+from veriground.backends.onnx_pipeline import (
+    LAYOUT_FILE,
+    ONNX_POOLING_MODES,
+    TOKENIZER_DIR,
+    OnnxPipeline,
+    import_onnx_stack,
+    normalise_rows,
 )
 from veriground.errors import BackendError
 
@@ -40,8 +47,6 @@ if TYPE_CHECKING:
 
 FP32_FILE = "model.fp32.onnx"
 INT8_FILE = "model.int8.onnx"
-LAYOUT_FILE = "layout.json"
-TOKENIZER_DIR = "tokenizer"
 # An fp32 export must reproduce torch to float rounding; anything less means a mis-traced graph.
 EXPORT_MIN_COSINE = 0.9999
 # Different lengths, so the traced graph keeps its padding-mask path (a batch without padding can let
@@ -58,8 +63,6 @@ CHECK_TEXTS = (
     "Agencies publish open data in machine-readable formats.",
     "x",
 )
-# Pooling modes this module reproduces in numpy; sentence-transformers has a few more (weightedmean, lasttoken).
-ONNX_POOLING_MODES = ("cls", "max", "mean", "mean_sqrt_len_tokens")
 # sentence-transformers < 6 saves one boolean per mode, in this concatenation order.
 _LEGACY_POOLING_KEYS = {
     "pooling_mode_cls_token": "cls",
@@ -117,13 +120,6 @@ def load_sentence_transformer(name: str, *, device: str, allow_download: bool) -
     )
     model.eval()
     return model, model_id, folder
-
-
-def normalise_rows(vectors: np.ndarray) -> np.ndarray:
-    """Rows scaled to unit L2 length, as float32 (an all-zero row stays zero, as torch's normalize does)."""
-    vectors = np.asarray(vectors, dtype=np.float32)
-    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-    return vectors / np.maximum(norms, np.float32(1e-12))
 
 
 def encode_in_batches(
@@ -207,7 +203,7 @@ class OnnxEmbedder:
         cache_dir: Path | None = None,
         threads: int | None = None,
     ) -> None:
-        _import_onnx_stack()
+        import_onnx_stack()
         use_offline_hub(allow_download)
         self.model_id, folder = resolve_model(model, allow_download=allow_download)
         if folder is None:  # a hub id to fetch first: loading it once puts it in the Hugging Face cache
@@ -220,7 +216,7 @@ class OnnxEmbedder:
         # cores take different texts: 200 passages/s against 95 for one run on two threads on an idle 2-core
         # machine, the same vectors.
         parallel = int8 and threads is None and device == "cpu"
-        self._pipeline = _OnnxPipeline(self.onnx_path, device=device, threads=1 if parallel else threads)
+        self._pipeline = OnnxPipeline(self.onnx_path, device=device, threads=1 if parallel else threads)
         workers = inference_workers() if parallel and self._pipeline.thread_safe else 1
         self._pool = ThreadPoolExecutor(workers, thread_name_prefix="veriground-embed") if workers > 1 else None
         self.dimension = self._pipeline.dimension
@@ -266,128 +262,12 @@ def export_onnx(source: Path, export_dir: Path) -> None:
         transformer.tokenizer.save_pretrained(str(staging / TOKENIZER_DIR))
         (staging / LAYOUT_FILE).write_text(json.dumps(layout, indent=2, sort_keys=True), encoding="utf-8")
         _trace_to_onnx(transformer, layout, staging / FP32_FILE)
-        _check_export(model, _OnnxPipeline(staging / FP32_FILE, device="cpu", threads=None), source)
+        _check_export(model, OnnxPipeline(staging / FP32_FILE, device="cpu", threads=None), source)
         if export_dir.exists():  # an incomplete earlier attempt
             shutil.rmtree(export_dir)
         staging.rename(export_dir)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-
-
-def pool_tokens(token_embeddings: np.ndarray, attention_mask: np.ndarray, modes: Sequence[str]) -> np.ndarray:
-    """Sentence vectors from (batch, tokens, hidden) token vectors, as sentence-transformers' Pooling module
-    computes them for right-padded input; several modes are concatenated in order."""
-    mask = attention_mask.astype(np.float32)[:, :, None]
-    counts = np.maximum(mask.sum(axis=1), np.float32(1e-9))
-    pooled = []
-    for mode in modes:
-        if mode == "cls":
-            first = attention_mask.argmax(axis=1)
-            pooled.append(token_embeddings[np.arange(len(first)), first])
-        elif mode == "max":
-            pooled.append(np.where(mask > 0, token_embeddings, -np.inf).max(axis=1))
-        elif mode == "mean":
-            pooled.append((token_embeddings * mask).sum(axis=1) / counts)
-        elif mode == "mean_sqrt_len_tokens":
-            pooled.append((token_embeddings * mask).sum(axis=1) / np.sqrt(counts))
-        else:
-            raise BackendError(f"pooling mode {mode!r} has no ONNX implementation; valid: {ONNX_POOLING_MODES}")
-    return np.concatenate(pooled, axis=1).astype(np.float32)
-
-
-class _OnnxPipeline:
-    """Tokenise -> onnxruntime -> pool -> normalise, for one exported folder."""
-
-    def __init__(self, onnx_path: Path, *, device: str, threads: int | None) -> None:
-        ort = _import_onnx_stack()
-        export_dir = onnx_path.parent
-        layout = json.loads((export_dir / LAYOUT_FILE).read_text(encoding="utf-8"))
-        self.max_seq_length: int = layout["max_seq_length"]
-        self.do_lower_case: bool = layout["do_lower_case"]
-        self.pooling_modes: list[str] = layout["pooling_modes"]
-        self.input_names: list[str] = layout["input_names"]
-        self.dimension: int = layout["dimension"]
-        self.tokenizer = _load_tokenizer(export_dir / TOKENIZER_DIR, self.max_seq_length)
-        # transformers' fast tokenizers set truncation and padding on every call, which fails ("Already borrowed")
-        # when two threads call at once; the Rust one is configured once and then only read.
-        self.thread_safe = isinstance(self.tokenizer, _RustTokenizer)
-        self.session = onnx_session(onnx_path, providers=_providers(ort, device), threads=threads)
-
-    def embed(self, texts: list[str]) -> np.ndarray:
-        if self.do_lower_case:
-            texts = [text.lower() for text in texts]
-        encoded = self.tokenizer(texts)
-        feeds = {name: encoded[name].astype(np.int64) for name in self.input_names}
-        (token_embeddings,) = self.session.run(["token_embeddings"], feeds)
-        return normalise_rows(pool_tokens(token_embeddings, encoded["attention_mask"], self.pooling_modes))
-
-
-class _RustTokenizer:
-    """The export's tokenizer.json read by the `tokenizers` library alone: the same Rust tokenizer that
-    transformers' fast tokenizer wraps, without importing transformers (about 10 s of a first search on a busy
-    2-core machine). Pads to the longest text and truncates at the model's max_seq_length, as the call
-    `tokenizer(texts, padding=True, truncation=True, max_length=...)` does."""
-
-    def __init__(self, tokenizer: Any) -> None:
-        self._tokenizer = tokenizer
-
-    def __call__(self, texts: list[str]) -> dict[str, np.ndarray]:
-        encodings = self._tokenizer.encode_batch(texts)
-        return {
-            "input_ids": np.asarray([encoding.ids for encoding in encodings], dtype=np.int64),
-            "attention_mask": np.asarray([encoding.attention_mask for encoding in encodings], dtype=np.int64),
-            "token_type_ids": np.asarray([encoding.type_ids for encoding in encodings], dtype=np.int64),
-        }
-
-
-class _TransformersTokenizer:
-    """A tokenizer folder without a usable tokenizer.json, through transformers."""
-
-    def __init__(self, tokenizer: Any, max_length: int) -> None:
-        self._tokenizer = tokenizer
-        self._max_length = max_length
-
-    def __call__(self, texts: list[str]) -> dict[str, np.ndarray]:
-        return self._tokenizer(texts, padding=True, truncation=True, max_length=self._max_length, return_tensors="np")
-
-
-def _load_tokenizer(folder: Path, max_length: int) -> _RustTokenizer | _TransformersTokenizer:
-    try:
-        import tokenizers
-
-        settings = json.loads((folder / "tokenizer_config.json").read_text(encoding="utf-8"))
-        tokenizer = tokenizers.Tokenizer.from_file(str(folder / "tokenizer.json"))
-        pad_token = settings["pad_token"]
-        pad_token = pad_token["content"] if isinstance(pad_token, dict) else pad_token
-        pad_id = tokenizer.token_to_id(pad_token)
-        if pad_id is None or settings.get("padding_side", "right") != "right":
-            raise ValueError("no right-padding token")
-    except Exception:  # no tokenizers package, no tokenizer.json, an unreadable config: transformers decides
-        from transformers import AutoTokenizer
-
-        return _TransformersTokenizer(AutoTokenizer.from_pretrained(str(folder), local_files_only=True), max_length)
-    tokenizer.enable_truncation(max_length=max_length)
-    tokenizer.enable_padding(pad_id=pad_id, pad_token=pad_token)
-    return _RustTokenizer(tokenizer)
-
-
-def _import_onnx_stack() -> Any:
-    try:
-        import onnxruntime
-    except ImportError as err:
-        raise BackendError(f"the ONNX runtime cannot be imported ({err}); {MODELS_EXTRA_HINT}") from None
-    return onnxruntime
-
-
-def _providers(ort: Any, device: str) -> list[str]:
-    if device == "cpu":
-        return ["CPUExecutionProvider"]
-    if device.startswith("cuda") and "CUDAExecutionProvider" in ort.get_available_providers():
-        return ["CUDAExecutionProvider", "CPUExecutionProvider"]
-    raise BackendError(
-        f"models.device {device!r} is not available to onnxruntime (providers: {ort.get_available_providers()}); "
-        'set models.device = "cpu", or models.runtime = "torch"'
-    )
 
 
 def _read_layout(model: Any, source: Path) -> dict[str, Any]:
@@ -450,7 +330,7 @@ def _trace_to_onnx(transformer: Any, layout: dict[str, Any], path: Path) -> None
     )
 
 
-def _check_export(model: Any, pipeline: _OnnxPipeline, source: Path) -> None:
+def _check_export(model: Any, pipeline: OnnxPipeline, source: Path) -> None:
     expected = model.encode(list(CHECK_TEXTS), normalize_embeddings=True, convert_to_numpy=True)
     batched = pipeline.embed(list(CHECK_TEXTS))
     alone = np.concatenate([pipeline.embed([text]) for text in CHECK_TEXTS])
