@@ -20,14 +20,13 @@ from functools import lru_cache
 from typing import Protocol
 
 from veriground.schema import FormalCheck, FormalSignal
-from veriground.signals.complexity import Bound, find_bounds, same_subject
+from veriground.signals.complexity_checks import complexity_checks
 from veriground.signals.constants import find_constant_findings
 from veriground.signals.dimensions import check_dimensions, describe_dimension, dimensionality_of, short_unit
 from veriground.signals.equation_check import LocatedEquation, compare_equation, find_parsed_equations
 from veriground.signals.unit_dimension import POUND_UNITS, find_unit_dimension_findings
 from veriground.text.quantities import format_value
 from veriground.text.quantity_spans import LocatedQuantity, locate_quantities
-from veriground.text.sentences import sentence_spans
 
 # "f(6) = 36", "P(B) = 3/13": a letter applied to one argument is a function, not a product with a quantity.
 _FUNCTION_NOTATION = re.compile(r"(?<![A-Za-z\\])[A-Za-z]\(\s*(?:[A-Za-z]|\d+)\s*\)")
@@ -47,8 +46,6 @@ _PHYSICS_CONTEXT = re.compile(
 FORMAL_CHECKS = ("dimensions", "unit_dimension", "equation", "complexity", "constants")
 # A claim sentence that shares this share of its words (both ways, bounds left out) with an evidence sentence restates
 # it, so their bounds at the same position are about the same thing even when neither names an algorithm.
-RESTATED_WORD_SHARE = 0.8
-_WORD = re.compile(r"[a-z]{3,}")
 
 
 class FormalProfile(Protocol):
@@ -90,8 +87,8 @@ def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: Form
     if "unit_dimension" in enabled:
         checks.extend(_unit_dimension_checks(claim_text))
     if "complexity" in enabled:
-        complexity_checks, complexity_problems, conflicts = _complexity_checks(claim_text, evidence_texts)
-        checks.extend(complexity_checks)
+        bound_checks, complexity_problems, conflicts = complexity_checks(claim_text, evidence_texts)
+        checks.extend(bound_checks)
         problems.extend(complexity_problems)
     if "constants" in enabled:
         checks.extend(_constant_checks(claim_text))
@@ -228,11 +225,6 @@ def _evidence_equations(text: str) -> tuple[LocatedEquation, ...]:
     return tuple(find_parsed_equations(text)[0])
 
 
-@lru_cache(maxsize=EVIDENCE_CACHE_SIZE)
-def _evidence_bounds(text: str) -> tuple[Bound, ...]:
-    return tuple(find_bounds(text, carry_algorithm=True)[0])
-
-
 def _unit_dimension_checks(claim_text: str) -> list[FormalCheck]:
     checks = []
     for finding in find_unit_dimension_findings(claim_text):
@@ -283,143 +275,3 @@ def _constant_checks(claim_text: str) -> list[FormalCheck]:
             )
         )
     return checks
-
-
-def _complexity_checks(
-    claim_text: str, evidence_texts: Sequence[str]
-) -> tuple[list[FormalCheck], list[str], list[str]]:
-    claim_bounds, problems = find_bounds(claim_text, carry_algorithm=True)
-    evidence_bounds = [list(_evidence_bounds(text)) for text in evidence_texts]
-    checks = []
-    for bound in claim_bounds:
-        matching = [
-            (index, other)
-            for index, bounds in enumerate(evidence_bounds)
-            for other in bounds
-            if bound.algorithm is not None and same_subject(bound, other)
-        ]
-        if not matching:
-            restated = _restated_bound(claim_text, bound, claim_bounds, evidence_texts, evidence_bounds)
-            if restated is not None:
-                checks.append(restated)
-            continue
-        agreeing = [(index, other) for index, other in matching if other.order == bound.order]
-        index, other = (agreeing or matching)[0]
-        subject = f"{bound.algorithm}'s {_case_phrase(other.case)}{_resource_phrase(bound.resource)}"
-        if agreeing:
-            reason = f"the evidence gives {other.describe()} for {subject}, as the claim does"
-        else:
-            reason = f"the evidence gives {other.describe()} for {subject}; the claim says {bound.describe()}"
-        checks.append(
-            FormalCheck(
-                check="complexity",
-                outcome="ok" if agreeing else "complexity_mismatch",
-                reason=reason,
-                claim_span=(bound.start, bound.end),
-                claim_value=bound.describe(),
-                evidence_index=index,
-                evidence_span=(other.start, other.end),
-                evidence_value=other.describe(),
-            )
-        )
-    return checks, problems, _bound_conflicts(evidence_bounds)
-
-
-def _restated_bound(
-    claim_text: str,
-    bound: Bound,
-    claim_bounds: list[Bound],
-    evidence_texts: Sequence[str],
-    evidence_bounds: list[list[Bound]],
-) -> FormalCheck | None:
-    """The claim's bound against an evidence bound whose surroundings the claim restates: the words of the claim's
-    sentence before and after its bound are (nearly) the words around the evidence bound, bounds cut out
-    ("operations take O(n) time" against "operations take O(log n) time")."""
-    sentence = _sentence_of(claim_text, bound.start)
-    before, after = bound.start - sentence[0], sentence[1] - bound.end
-    words = _words_outside(claim_text, sentence, claim_bounds)
-    # "O(n) = O(i) = O(n - i)": the words around each bound are the same, so bounds pair up by their place
-    layout = _bound_layout(claim_bounds, sentence, bound)
-    if not words:
-        return None
-    restated: list[tuple[int, Bound]] = []
-    for index, (text, bounds) in enumerate(zip(evidence_texts, evidence_bounds, strict=True)):
-        for other in bounds:
-            if other.kind != bound.kind:
-                continue
-            window = (max(0, other.start - before), min(len(text), other.end + after))
-            if _bound_layout(bounds, window, other) != layout:
-                continue
-            other_words = _words_outside(text, window, bounds)
-            if len(words & other_words) >= RESTATED_WORD_SHARE * max(len(words), len(other_words)):
-                restated.append((index, other))
-    if not restated:
-        return None
-    # As for a named algorithm, one restated evidence sentence that agrees is enough (the claim's own sentence).
-    agreeing = [(index, other) for index, other in restated if other.order == bound.order]
-    index, other = (agreeing or restated)[0]
-    said = ", as the claim does" if agreeing else f"; the claim says {bound.describe()}"
-    return FormalCheck(
-        check="complexity",
-        outcome="ok" if agreeing else "complexity_mismatch",
-        reason=f"the evidence sentence the claim restates gives {other.describe()}{said}",
-        claim_span=(bound.start, bound.end),
-        claim_value=bound.describe(),
-        evidence_index=index,
-        evidence_span=(other.start, other.end),
-        evidence_value=other.describe(),
-    )
-
-
-def _bound_layout(bounds: Sequence[Bound], span: tuple[int, int], bound: Bound) -> tuple[int, int]:
-    """How many bounds lie in `span` before `bound`, and after it."""
-    inside = [other.start for other in bounds if span[0] <= other.start and other.end <= span[1]]
-    return sum(start < bound.start for start in inside), sum(start > bound.start for start in inside)
-
-
-def _sentence_of(text: str, offset: int) -> tuple[int, int]:
-    return next(((a, b) for a, b in sentence_spans(text) if a <= offset < b), (0, len(text)))
-
-
-def _words_outside(text: str, span: tuple[int, int], bounds: Sequence[Bound]) -> set[str]:
-    """The words of three letters or more in text[span], lower-cased, with every bound cut out."""
-    pieces, cursor = [], span[0]
-    for bound in sorted(bounds, key=lambda item: item.start):
-        if bound.end <= span[0] or bound.start >= span[1]:
-            continue
-        pieces.append(text[cursor : max(cursor, bound.start)])
-        cursor = max(cursor, bound.end)
-    pieces.append(text[cursor : span[1]])
-    return set(_WORD.findall(" ".join(pieces).lower()))
-
-
-def _bound_conflicts(evidence_bounds: list[list[Bound]]) -> list[str]:
-    """Seed T5: two evidence texts that give different orders for the same algorithm, case and resource."""
-    conflicts = []
-    seen: set[tuple[str, ...]] = set()
-    for first_index, first_bounds in enumerate(evidence_bounds):
-        for second_index in range(first_index + 1, len(evidence_bounds)):
-            for first in first_bounds:
-                for second in evidence_bounds[second_index]:
-                    if first.algorithm is None or first.order == second.order or first.case != second.case:
-                        continue
-                    if not same_subject(first, second):
-                        continue
-                    key = (first.algorithm, first.case, first.resource, *sorted((first.order, second.order)))
-                    if key in seen:
-                        continue
-                    seen.add(key)
-                    conflicts.append(
-                        f"evidence {first_index} gives {first.describe()} and evidence {second_index} gives "
-                        f"{second.describe()} for {first.algorithm}'s {_case_phrase(first.case)}"
-                        f"{_resource_phrase(first.resource)}"
-                    )
-    return conflicts
-
-
-def _case_phrase(case: str) -> str:
-    return "unqualified bound" if case == "unspecified" else f"{case} case"
-
-
-def _resource_phrase(resource: str) -> str:
-    return "" if resource == "time" else f" ({resource})"
