@@ -32,7 +32,7 @@ from veriground.config import load_config
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
 from veriground.engine import verify_text
-from veriground.evidence import units
+from veriground.evidence import spans, units
 from veriground.evidence.gather import CorpusEvidence
 from veriground.signals import coverage, support_features
 from veriground.text import quantities, sentences, terms
@@ -131,7 +131,8 @@ def clear_nli_cache(nli: object) -> None:
 
 _TEXT_MEMOS = (
     terms._terms_of, terms._words_of, terms.normalise_text, quantities._quantities_of, quantities.remove_quantities,
-    sentences._spans_of, coverage._entities_of, units._profile, support_features.is_quoted,
+    sentences._spans_of, coverage._entities_of, coverage._entity_pattern, coverage._normal_quantities, units._profile,
+    spans.sentence_content, support_features.is_quoted, support_features._word_positions,
 )  # fmt: skip
 
 

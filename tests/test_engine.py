@@ -303,7 +303,7 @@ def outcome(
         confidence=DecisionConfidence(),
         verification_status=verification_status,
         reason=reason,
-        rule="hand-built",
+        rule="sufficient-evidence",
     )
     return ClaimOutcome(claim, decision, supporting)
 

@@ -32,7 +32,7 @@ def outcomes(text: str, verdicts: str) -> list[ClaimOutcome]:
             confidence=DecisionConfidence(),
             verification_status=verification,
             reason=reason,
-            rule="hand-built",
+            rule="sufficient-evidence",
         )
         result.append(ClaimOutcome(claim, decision, ()))
     return result

@@ -4,6 +4,8 @@ content, with offsets into the chunk text (so a report can highlight the span in
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from veriground.schema import AlignedSpan, EvidenceChunk, EvidenceSpan
 from veriground.text.quantities import extract_quantities, remove_quantities
 from veriground.text.sentences import sentence_spans
@@ -23,9 +25,7 @@ def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
         return []
     scored = []
     for start, end in sentence_spans(chunk.text):
-        sentence = chunk.text[start:end]
-        stems = {term.stem for term in extract_terms(remove_quantities(sentence))}
-        numbers = {quantity.value for quantity in extract_quantities(sentence)} if claim_numbers else set()
+        stems, numbers = sentence_content(chunk.text[start:end], bool(claim_numbers))
         shared = len(claim_stems & stems) + len(claim_numbers & numbers)
         if shared:
             scored.append((round(shared / size, _DECIMALS), start, end))
@@ -48,3 +48,11 @@ def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
         )
         for alignment, start, end in chosen
     ]
+
+
+@lru_cache(maxsize=65_536)  # a passage is retrieved for many claims: its sentences are read once
+def sentence_content(sentence: str, with_numbers: bool) -> tuple[frozenset[str], frozenset[float]]:
+    """The sentence's content stems and (when asked) its numbers, as alignment counts them."""
+    stems = frozenset(term.stem for term in extract_terms(remove_quantities(sentence)))
+    numbers = frozenset(quantity.value for quantity in extract_quantities(sentence)) if with_numbers else frozenset()
+    return stems, numbers

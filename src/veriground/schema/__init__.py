@@ -37,16 +37,12 @@ from veriground.schema.api import (
 )
 from veriground.schema.base import (
     AnswerClaimClass,
-    AnswerConfidence,
     ClaimType,
     DocId,
     MetadataValue,
     PassageId,
     Record,
-    RejectionReason,
-    SignalStatus,
     SourceType,
-    VerificationStatus,
 )
 from veriground.schema.claims import (
     AlignedSpan,
@@ -111,12 +107,20 @@ from veriground.schema.verdicts import (
     ClaimReport,
     DecisionConfidence,
     DecisionInputs,
-    DisplayVerdict,
     EvidenceJudgement,
     Mitigation,
     ReportManifest,
     SummaryStats,
     VerificationReport,
+)
+from veriground.schema.vocabulary import (
+    AnswerConfidence,
+    ConfidenceBand,
+    DisplayVerdict,
+    RejectionReason,
+    RuleName,
+    SignalStatus,
+    VerificationStatus,
 )
 
 SCHEMA_RECORDS: tuple[type[Record], ...] = (
@@ -171,6 +175,7 @@ __all__ = [
     "AnswerClaimClass",
     "AnswerClaimTrace",
     "AnswerConfidence",
+    "ConfidenceBand",
     "AnswerTrace",
     "BackendInfo",
     "CRITIC_LABELS",
@@ -243,6 +248,7 @@ __all__ = [
     "Record",
     "Reference",
     "RejectionReason",
+    "RuleName",
     "ReportManifest",
     "RequestRecord",
     "SCHEMA_RECORDS",

@@ -1,11 +1,18 @@
-"""The base of every record, the id aliases and the shared vocabularies (seed 000 statuses and reason codes,
-claim types, source types, seed 003 claim classes and answer confidence)."""
+"""The base of every record, the id aliases and the corpus and claim vocabularies (source types, claim types,
+seed 003 claim classes); the verdict vocabulary is in `vocabulary`."""
 
 from __future__ import annotations
 
 from enum import StrEnum
 
 from pydantic import BaseModel, ConfigDict
+
+from veriground.schema.vocabulary import (  # noqa: F401  (re-exported: the vocabulary's old home)
+    AnswerConfidence,
+    RejectionReason,
+    SignalStatus,
+    VerificationStatus,
+)
 
 PassageId = str
 
@@ -35,40 +42,6 @@ class SourceType(StrEnum):
     UNKNOWN = "unknown"
 
 
-class SignalStatus(StrEnum):
-    COMPUTED = "computed"
-    NOT_APPLICABLE = "not_applicable"
-    UNAVAILABLE = "unavailable"
-
-
-class VerificationStatus(StrEnum):
-    """Seed 000 statuses, plus UNVERIFIED when a needed signal could not be computed."""
-
-    VERIFIED = "VERIFIED"
-    LOW_CONFIDENCE = "LOW_CONFIDENCE"
-    REJECTED = "REJECTED"
-    UNVERIFIED = "UNVERIFIED"
-
-
-class RejectionReason(StrEnum):
-    """Seed 000 reason codes (`RejectionReason`), plus the codes of the verified and unverified paths."""
-
-    NO_EVIDENCE = "no_evidence"
-    LOW_ENTAILMENT = "low_entailment"
-    INSUFFICIENT_SOURCES = "insufficient_sources"
-    HIGH_CONTRADICTION = "high_contradiction"
-    CONFLICTING_VERDICTS = "conflicting_verdicts"
-    SUFFICIENT_EVIDENCE = "sufficient_evidence"
-    SIGNAL_UNAVAILABLE = "signal_unavailable"
-    DANGLING_CITATION = "dangling_citation"
-    NUMERIC_MISMATCH = "numeric_mismatch"
-    EVIDENCE_CONFLICT = "evidence_conflict"
-    FORMAL_MISMATCH = "formal_mismatch"  # units, dimensions, an equation or a complexity bound disagree
-    OUT_OF_SCOPE = "out_of_scope"  # beyond the domain profile's scope
-    DEPENDENCY_WARNING = "dependency_warning"  # uses a term before or without its definition (strict mode)
-    SUPERSEDED_CITATION = "superseded_citation"  # cites a passage its document has since changed or removed
-
-
 class ClaimType(StrEnum):
     DEFINITIONAL = "definitional"
     EQUATION = "equation"
@@ -91,12 +64,3 @@ class AnswerClaimClass(StrEnum):
     COMPARATIVE = "comparative_claim"
     SCOPE = "scope_claim"
     HISTORICAL = "historical_claim"
-
-
-class AnswerConfidence(StrEnum):
-    """Seed 003 §7 answer-level confidence labels."""
-
-    HIGH = "high"
-    MEDIUM = "medium"
-    LOW = "low"
-    INSUFFICIENT_EVIDENCE = "insufficient_evidence"

@@ -7,16 +7,24 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from veriground.schema.base import PassageId, Record, RejectionReason, SignalStatus, SourceType, VerificationStatus
+from veriground.schema.base import PassageId, Record, SourceType
 from veriground.schema.claims import Claim, ClaimEvidencePair, ClaimSignals, DependencyWarning, EvidenceConflict
 from veriground.schema.corpus import EvidenceChunk
+from veriground.schema.vocabulary import (
+    ConfidenceBand,
+    DisplayVerdict,
+    RejectionReason,
+    RuleName,
+    SignalStatus,
+    VerificationStatus,
+)
 
 
 class DecisionConfidence(Record):
     support_prob: float | None = Field(None, ge=0, le=1)
     contradict_prob: float | None = Field(None, ge=0, le=1)
     overall_confidence: float | None = Field(None, ge=0, le=1)
-    band: Literal["High", "Medium", "Low"] | None = None
+    band: ConfidenceBand | None = None
 
 
 class EvidenceJudgement(Record):
@@ -73,10 +81,7 @@ class ClaimDecision(Record):
     confidence: DecisionConfidence
     verification_status: VerificationStatus
     reason: RejectionReason
-    rule: str
-
-
-DisplayVerdict = Literal["Supported", "Low Confidence", "Contradictory", "Unsupported", "Unverified"]
+    rule: RuleName
 
 
 class SummaryStats(Record):

@@ -22,7 +22,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from veriground.schema import CoverageSignal, SignalStatus
-from veriground.text.quantities import extract_quantities, normalise_leniently, remove_quantities, same_quantity
+from veriground.text.quantities import (
+    NormalQuantity,
+    extract_quantities,
+    normalise_leniently,
+    remove_quantities,
+    same_quantity,
+)
 from veriground.text.terms import STOPWORDS, extract_terms, normalise_text
 
 NO_EVIDENCE_REASON = "no evidence"
@@ -50,6 +56,7 @@ _CAPITALISED_PHRASE = re.compile(
 )
 _ABBREVIATIONS = re.compile(r"\b(?:e\.g|i\.e|etc|vs|cf)\.")
 _EXPRESSION_CHARS = frozenset("^()_=")
+_WHITESPACE = re.compile(r"\s+")
 
 
 def compute_coverage(claim_text: str, evidence_texts: Sequence[str]) -> CoverageSignal:
@@ -69,7 +76,7 @@ def compute_coverage(claim_text: str, evidence_texts: Sequence[str]) -> Coverage
 
     evidence = "\n".join(passages)
     missing_entities = [entity for entity in entities if not mentions_entity(evidence, entity)]
-    evidence_quantities = [normalise_leniently(quantity) for quantity in extract_quantities(evidence)]
+    evidence_quantities = [quantity for passage in passages for quantity in _normal_quantities(passage)]
     missing_numbers = [
         quantity.quantity.describe()
         for quantity in quantities
@@ -87,6 +94,11 @@ def compute_coverage(claim_text: str, evidence_texts: Sequence[str]) -> Coverage
         jaccard=max((_jaccard(claim_stems, stems) for stems in passage_stems), default=None) if claim_stems else None,
         missing_terms=tuple(dict.fromkeys(missing_entities + missing_numbers + missing_words)),
     )
+
+
+@lru_cache(maxsize=16_384)  # a passage is retrieved for many claims: its numbers are read once
+def _normal_quantities(passage: str) -> tuple[NormalQuantity, ...]:
+    return tuple(normalise_leniently(quantity) for quantity in extract_quantities(passage))
 
 
 def extract_entities(text: str) -> list[str]:
@@ -115,11 +127,16 @@ def _entities_of(text: str) -> tuple[str, ...]:
 def mentions_entity(evidence: str, entity: str) -> bool:
     """Whether the (normalised) evidence mentions the entity, by the matching rules of the module docstring."""
     if _EXPRESSION_CHARS & set(entity):
-        return re.sub(r"\s+", "", entity) in re.sub(r"\s+", "", evidence)
+        return _WHITESPACE.sub("", entity) in _WHITESPACE.sub("", evidence)
+    return _entity_pattern(entity).search(evidence) is not None
+
+
+@lru_cache(maxsize=16_384)  # a claim's entities are looked for in every passage it retrieves
+def _entity_pattern(entity: str) -> re.Pattern[str]:
+    """The entity's words as whole words, joined by any run of spaces or hyphens; case-blind unless symbol-like."""
     words = [re.escape(word) for word in re.split(r"[\s-]+", entity) if word]
-    pattern = r"(?<!\w)" + r"[\s-]+".join(words) + r"(?!\w)"
     flags = 0 if _is_symbol_like(entity) else re.IGNORECASE
-    return re.search(pattern, evidence, flags) is not None
+    return re.compile(r"(?<!\w)" + r"[\s-]+".join(words) + r"(?!\w)", flags)
 
 
 def _capitalised_entity(normal: str, match: re.Match[str]) -> str | None:

@@ -23,7 +23,6 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from difflib import SequenceMatcher
 from functools import lru_cache
 
 from veriground.backends.lexical_nli import LexicalNLIModel
@@ -115,8 +114,35 @@ def _contained(claim_text: str, unit_text: str) -> float:
     claim, unit = tokenize_words(claim_text), tokenize_words(unit_text)
     if not claim or not unit:
         return 0.0
-    match = SequenceMatcher(None, claim, unit, autojunk=False).find_longest_match(0, len(claim), 0, len(unit))
-    return match.size / len(claim)
+    return _longest_common_run(tuple(claim), tuple(unit)) / len(claim)
+
+
+def _longest_common_run(claim: tuple[str, ...], unit: tuple[str, ...]) -> int:
+    """The length of the longest run of words both sequences hold contiguously (the size difflib's
+    find_longest_match gives without junk), found by extending from each place a claim word occurs in the unit."""
+    positions = _word_positions(unit)
+    best = 0
+    for start, word in enumerate(claim):
+        if len(claim) - start <= best:
+            break  # no run from here can beat the best found
+        for position in positions.get(word, ()):
+            length = 1
+            while (
+                start + length < len(claim)
+                and position + length < len(unit)
+                and claim[start + length] == unit[position + length]
+            ):
+                length += 1
+            best = max(best, length)
+    return best
+
+
+@lru_cache(maxsize=16_384)  # every claim that retrieves a passage reads the same units
+def _word_positions(words: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
+    positions: dict[str, list[int]] = {}
+    for position, word in enumerate(words):
+        positions.setdefault(word, []).append(position)
+    return {word: tuple(found) for word, found in positions.items()}
 
 
 @lru_cache(maxsize=8192)  # the atoms of one sentence ask the same (sentence, passage) question

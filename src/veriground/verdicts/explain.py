@@ -11,41 +11,38 @@ not run. A rationale names the LLM judge, and quotes its reason, whenever one of
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from veriground.config import VerificationConfig
 from veriground.schema import (
+    ConfidenceBand,
     DecisionConfidence,
     DecisionInputs,
     DisplayVerdict,
-    RejectionReason,
+    RuleName,
     SupportJudgement,
-    VerificationStatus,
 )
-from veriground.verdicts.rules import Decision, contradiction_above_max, known_probability
+from veriground.schema.vocabulary import display_verdict_of
+from veriground.verdicts.rules import Decision, contradiction_above_max, entailment_below_weak
 
 HIGH_BAND, MEDIUM_BAND = 0.70, 0.40
 STRICT_DEPENDENCY_CAP = 0.65  # seed 000 §2.5.3
 # Rules that reject a claim whatever the NLI reads: confidence 0.
 HARD_REJECTIONS = frozenset(
-    {"dangling-citation", "numeric-mismatch", "formal-mismatch", "no-evidence", "llm-judge-contradicted"}
+    {
+        RuleName.DANGLING_CITATION,
+        RuleName.NUMERIC_MISMATCH,
+        RuleName.FORMAL_MISMATCH,
+        RuleName.NO_EVIDENCE,
+        RuleName.LLM_JUDGE_CONTRADICTED,
+    }
 )
-_CONTRADICTING_REASONS = {
-    RejectionReason.HIGH_CONTRADICTION,
-    RejectionReason.NUMERIC_MISMATCH,
-    RejectionReason.FORMAL_MISMATCH,
-}
 _DECIMALS = 3
 
 
 def display_verdict(decision: Decision) -> DisplayVerdict:
-    if decision.status == VerificationStatus.VERIFIED:
-        return "Supported"
-    if decision.status == VerificationStatus.LOW_CONFIDENCE:
-        return "Low Confidence"
-    if decision.status == VerificationStatus.UNVERIFIED:
-        return "Unverified"
-    return "Contradictory" if decision.reason in _CONTRADICTING_REASONS else "Unsupported"
+    return display_verdict_of(decision.status, decision.reason)
 
 
 def decision_confidence(decision: Decision, config: VerificationConfig) -> DecisionConfidence:
@@ -58,10 +55,16 @@ def decision_confidence(decision: Decision, config: VerificationConfig) -> Decis
         contradiction = inputs.max_contradiction or 0.0
         sources = min(1.0, inputs.entailing_sources / config.min_supporting_sources)
         overall = inputs.max_entailment * (1.0 - contradiction) * sources
-    if decision.rule == "dependency-warning":
+    if decision.rule is RuleName.DEPENDENCY_WARNING:
         overall = min(overall, STRICT_DEPENDENCY_CAP)
     overall = round(overall, _DECIMALS)
-    band = "High" if overall >= HIGH_BAND else "Medium" if overall >= MEDIUM_BAND else "Low"
+    band = (
+        ConfidenceBand.HIGH
+        if overall >= HIGH_BAND
+        else ConfidenceBand.MEDIUM
+        if overall >= MEDIUM_BAND
+        else ConfidenceBand.LOW
+    )
     return DecisionConfidence(
         support_prob=inputs.max_entailment,
         contradict_prob=inputs.max_contradiction,
@@ -77,79 +80,164 @@ def rationale(
     llm_judgements: Sequence[SupportJudgement] = (),
 ) -> str:
     """One sentence naming the rule's reading of the evidence, with the thresholds it compared against."""
-    inputs, rule = decision.inputs, decision.rule
-    entail, contra = _fmt(inputs.max_entailment), _fmt(inputs.max_contradiction)
-    need_entail, max_contra = _fmt(config.min_entailment_prob), _fmt(config.max_contradiction_prob)
-    sources = f"{inputs.entailing_sources} independent source(s)"
-    judged, why = inputs.llm_judge_passage, _judge_reason(inputs, llm_judgements)
-    texts = {
-        "dangling-citation": f"cites {', '.join(inputs.dangling_citations)}, which no available passage has",
-        "no-evidence": "no passage shares the claim's content; nothing to check it against",
-        "numeric-mismatch": "the evidence gives a different value: " + ("; ".join(mismatches) or "see numeric signal"),
-        "formal-mismatch": "; ".join(inputs.formal_mismatches),
-        "out-of-scope": f"supported, but {inputs.out_of_scope}",
-        "dependency-warning": f"supported, but {inputs.dependency_warning} (verification.strict_dependencies)",
-        "superseded-citation": (
-            f"supported, but it cites {', '.join(inputs.superseded_citations)}, which the latest version of its "
-            "document no longer holds"
-        ),
-        "llm-judge-contradicted": (
-            f"the LLM judge reads {judged} as contradicting the claim{why}; tier-1 NLI gave max entailment "
-            f"{entail}, max contradiction {contra}"
-        ),
-        "nli-unavailable": f"entailment could not be computed ({inputs.nli_reason or 'no reason given'}); not judged",
-        "contradicted": (
-            f"{inputs.strongest_contradiction_passage} contradicts the claim (contradiction {contra} > {max_contra}) "
-            "and no passage supports it "
-            + (
-                f"(best support {entail} < {_fmt(config.weak_entailment_prob)})"
-                if inputs.max_entailment is not None
-                and inputs.max_entailment < known_probability(config.weak_entailment_prob, "weak_entailment_prob")
-                else f"as strongly (best support {entail}, below the {need_entail} a Supported claim needs)"
-            )
-        ),
-        "low-entailment": (
-            f"no passage supports the claim: best support {entail} < {_fmt(config.weak_entailment_prob)}"
-        ),
-        "weak-support": (
-            f"weakly supported: best support {entail} is below the {need_entail} a Supported claim needs "
-            f"(and at least {_fmt(config.weak_entailment_prob)})"
-            + (
-                f"; {inputs.strongest_contradiction_passage} contradicts it ({contra} > {max_contra})"
-                if contradiction_above_max(inputs, config)
-                else ""
-            )
-        ),
-        "insufficient-sources": (f"entailed (max {entail}) by {sources}; {config.min_supporting_sources} required"),
-        "conflicting-verdicts": (
-            f"{inputs.strongest_entailment_passage} entails ({entail}) but "
-            f"{inputs.strongest_contradiction_passage} contradicts ({contra} > {max_contra}); the sources disagree"
-        ),
-        "high-contradiction": (
-            f"{inputs.strongest_entailment_passage} both supports ({entail}) and contradicts ({contra} > {max_contra}) "
-            "the claim; read it yourself"
-        ),
-        "evidence-conflict": (
-            f"entailed by {sources}, but {inputs.high_evidence_conflicts} high-severity conflict(s) between "
-            "evidence passages (contradiction_policy abstain_on_high)"
-        ),
-        "llm-judge-disagrees": (
-            f"entailed by {sources} (max entailment {entail} >= {need_entail}), but the LLM judge reads {judged} "
-            f"as not supporting the claim{why}; lowered to Low Confidence (a judge may lower a verdict, not raise it)"
-        ),
-        "quoted": (
-            f"{', '.join(inputs.quoting_passages[:2])} state(s) this sentence word for word "
-            f"({inputs.quoting_sources} independent source(s); model support {entail})"
-        ),
-        "quote-disputed": (
-            f"{', '.join(inputs.quoting_passages[:2])} state(s) this sentence word for word, but "
-            f"{inputs.strongest_contradiction_passage}, an independent source, contradicts it ({contra} > {max_contra})"
-        ),
-        "sufficient-evidence": (
-            f"entailed by {sources} (max entailment {entail} >= {need_entail}), contradiction {contra} <= {max_contra}"
-        ),
-    }
-    return texts[rule]
+    reading = _Reading(decision.inputs, config, tuple(mismatches), _judge_reason(decision.inputs, llm_judgements))
+    return _RATIONALES[decision.rule](reading)
+
+
+@dataclass(frozen=True)
+class _Reading:
+    """What a rationale quotes: the values the rule read, formatted, and the thresholds it compared them with."""
+
+    inputs: DecisionInputs
+    config: VerificationConfig
+    mismatches: tuple[str, ...]
+    why: str  # the LLM judge's own reason, quoted, or ""
+
+    @property
+    def entail(self) -> str:
+        return _fmt(self.inputs.max_entailment)
+
+    @property
+    def contra(self) -> str:
+        return _fmt(self.inputs.max_contradiction)
+
+    @property
+    def need_entail(self) -> str:
+        return _fmt(self.config.min_entailment_prob)
+
+    @property
+    def weak(self) -> str:
+        return _fmt(self.config.weak_entailment_prob)
+
+    @property
+    def max_contra(self) -> str:
+        return _fmt(self.config.max_contradiction_prob)
+
+    @property
+    def sources(self) -> str:
+        return f"{self.inputs.entailing_sources} independent source(s)"
+
+    @property
+    def quoting(self) -> str:
+        return ", ".join(self.inputs.quoting_passages[:2])
+
+
+def _superseded(r: _Reading) -> str:
+    return (
+        f"supported, but it cites {', '.join(r.inputs.superseded_citations)}, which the latest version of its "
+        "document no longer holds"
+    )
+
+
+def _judge_contradicted(r: _Reading) -> str:
+    return (
+        f"the LLM judge reads {r.inputs.llm_judge_passage} as contradicting the claim{r.why}; tier-1 NLI gave max "
+        f"entailment {r.entail}, max contradiction {r.contra}"
+    )
+
+
+def _contradicted(r: _Reading) -> str:
+    # Which of the rule's two readings held: support below the weak threshold, or weak support the contradiction
+    # outweighs (the rule table's own comparison, not a second one).
+    below_weak = r.inputs.max_entailment is not None and entailment_below_weak(r.inputs, r.config)
+    return (
+        f"{r.inputs.strongest_contradiction_passage} contradicts the claim (contradiction {r.contra} > "
+        f"{r.max_contra}) and no passage supports it "
+        + (
+            f"(best support {r.entail} < {r.weak})"
+            if below_weak
+            else f"as strongly (best support {r.entail}, below the {r.need_entail} a Supported claim needs)"
+        )
+    )
+
+
+def _weak_support(r: _Reading) -> str:
+    contradicted = contradiction_above_max(r.inputs, r.config)
+    return (
+        f"weakly supported: best support {r.entail} is below the {r.need_entail} a Supported claim needs "
+        f"(and at least {r.weak})"
+        + (
+            f"; {r.inputs.strongest_contradiction_passage} contradicts it ({r.contra} > {r.max_contra})"
+            if contradicted
+            else ""
+        )
+    )
+
+
+def _conflicting(r: _Reading) -> str:
+    return (
+        f"{r.inputs.strongest_entailment_passage} entails ({r.entail}) but "
+        f"{r.inputs.strongest_contradiction_passage} contradicts ({r.contra} > {r.max_contra}); the sources disagree"
+    )
+
+
+def _high_contradiction(r: _Reading) -> str:
+    return (
+        f"{r.inputs.strongest_entailment_passage} both supports ({r.entail}) and contradicts ({r.contra} > "
+        f"{r.max_contra}) the claim; read it yourself"
+    )
+
+
+def _evidence_conflict(r: _Reading) -> str:
+    return (
+        f"entailed by {r.sources}, but {r.inputs.high_evidence_conflicts} high-severity conflict(s) between "
+        "evidence passages (contradiction_policy abstain_on_high)"
+    )
+
+
+def _judge_disagrees(r: _Reading) -> str:
+    return (
+        f"entailed by {r.sources} (max entailment {r.entail} >= {r.need_entail}), but the LLM judge reads "
+        f"{r.inputs.llm_judge_passage} as not supporting the claim{r.why}; lowered to Low Confidence (a judge may "
+        "lower a verdict, not raise it)"
+    )
+
+
+def _quote_disputed(r: _Reading) -> str:
+    return (
+        f"{r.quoting} state(s) this sentence word for word, but {r.inputs.strongest_contradiction_passage}, an "
+        f"independent source, contradicts it ({r.contra} > {r.max_contra})"
+    )
+
+
+_RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
+    RuleName.DANGLING_CITATION: lambda r: (
+        f"cites {', '.join(r.inputs.dangling_citations)}, which no available passage has"
+    ),
+    RuleName.NO_EVIDENCE: lambda r: "no passage shares the claim's content; nothing to check it against",
+    RuleName.NUMERIC_MISMATCH: lambda r: (
+        "the evidence gives a different value: " + ("; ".join(r.mismatches) or "see numeric signal")
+    ),
+    RuleName.FORMAL_MISMATCH: lambda r: "; ".join(r.inputs.formal_mismatches),
+    RuleName.OUT_OF_SCOPE: lambda r: f"supported, but {r.inputs.out_of_scope}",
+    RuleName.DEPENDENCY_WARNING: lambda r: (
+        f"supported, but {r.inputs.dependency_warning} (verification.strict_dependencies)"
+    ),
+    RuleName.SUPERSEDED_CITATION: _superseded,
+    RuleName.LLM_JUDGE_CONTRADICTED: _judge_contradicted,
+    RuleName.NLI_UNAVAILABLE: lambda r: (
+        f"entailment could not be computed ({r.inputs.nli_reason or 'no reason given'}); not judged"
+    ),
+    RuleName.CONTRADICTED: _contradicted,
+    RuleName.LOW_ENTAILMENT: lambda r: f"no passage supports the claim: best support {r.entail} < {r.weak}",
+    RuleName.WEAK_SUPPORT: _weak_support,
+    RuleName.INSUFFICIENT_SOURCES: lambda r: (
+        f"entailed (max {r.entail}) by {r.sources}; {r.config.min_supporting_sources} required"
+    ),
+    RuleName.CONFLICTING_VERDICTS: _conflicting,
+    RuleName.HIGH_CONTRADICTION: _high_contradiction,
+    RuleName.EVIDENCE_CONFLICT: _evidence_conflict,
+    RuleName.LLM_JUDGE_DISAGREES: _judge_disagrees,
+    RuleName.QUOTED: lambda r: (
+        f"{r.quoting} state(s) this sentence word for word ({r.inputs.quoting_sources} independent source(s); "
+        f"model support {r.entail})"
+    ),
+    RuleName.QUOTE_DISPUTED: _quote_disputed,
+    RuleName.SUFFICIENT_EVIDENCE: lambda r: (
+        f"entailed by {r.sources} (max entailment {r.entail} >= {r.need_entail}), contradiction {r.contra} <= "
+        f"{r.max_contra}"
+    ),
+}
 
 
 def _judge_reason(inputs: DecisionInputs, llm_judgements: Sequence[SupportJudgement]) -> str:

@@ -56,6 +56,7 @@ from veriground.schema import (
     DecisionInputs,
     EvidenceJudgement,
     RejectionReason,
+    RuleName,
     SignalStatus,
     SupportJudgement,
     VerificationStatus,
@@ -66,7 +67,7 @@ Condition = Callable[[DecisionInputs, VerificationConfig], bool]
 
 @dataclass(frozen=True)
 class Rule:
-    name: str
+    name: RuleName
     when: Condition
     status: VerificationStatus
     reason: RejectionReason
@@ -74,7 +75,7 @@ class Rule:
 
 @dataclass(frozen=True)
 class Decision:
-    rule: str
+    rule: RuleName
     status: VerificationStatus
     reason: RejectionReason
     inputs: DecisionInputs
@@ -218,66 +219,80 @@ def known_probability(value: float | None, name: str) -> float:
 
 
 RULES: tuple[Rule, ...] = (
-    Rule("dangling-citation", has_dangling_citation, VerificationStatus.REJECTED, RejectionReason.DANGLING_CITATION),
-    Rule("no-evidence", has_no_evidence, VerificationStatus.REJECTED, RejectionReason.NO_EVIDENCE),
-    Rule("numeric-mismatch", numbers_mismatch, VerificationStatus.REJECTED, RejectionReason.NUMERIC_MISMATCH),
-    Rule("formal-mismatch", formal_check_fails, VerificationStatus.REJECTED, RejectionReason.FORMAL_MISMATCH),
     Rule(
-        "llm-judge-contradicted",
+        RuleName.DANGLING_CITATION,
+        has_dangling_citation,
+        VerificationStatus.REJECTED,
+        RejectionReason.DANGLING_CITATION,
+    ),
+    Rule(RuleName.NO_EVIDENCE, has_no_evidence, VerificationStatus.REJECTED, RejectionReason.NO_EVIDENCE),
+    Rule(RuleName.NUMERIC_MISMATCH, numbers_mismatch, VerificationStatus.REJECTED, RejectionReason.NUMERIC_MISMATCH),
+    Rule(RuleName.FORMAL_MISMATCH, formal_check_fails, VerificationStatus.REJECTED, RejectionReason.FORMAL_MISMATCH),
+    Rule(
+        RuleName.LLM_JUDGE_CONTRADICTED,
         llm_judge_contradicts,
         VerificationStatus.REJECTED,
         RejectionReason.HIGH_CONTRADICTION,
     ),
-    Rule("nli-unavailable", nli_unavailable, VerificationStatus.UNVERIFIED, RejectionReason.SIGNAL_UNAVAILABLE),
-    Rule("out-of-scope", beyond_profile_scope, VerificationStatus.LOW_CONFIDENCE, RejectionReason.OUT_OF_SCOPE),
+    Rule(RuleName.NLI_UNAVAILABLE, nli_unavailable, VerificationStatus.UNVERIFIED, RejectionReason.SIGNAL_UNAVAILABLE),
+    Rule(RuleName.OUT_OF_SCOPE, beyond_profile_scope, VerificationStatus.LOW_CONFIDENCE, RejectionReason.OUT_OF_SCOPE),
     Rule(
-        "superseded-citation",
+        RuleName.SUPERSEDED_CITATION,
         cites_superseded_passage,
         VerificationStatus.LOW_CONFIDENCE,
         RejectionReason.SUPERSEDED_CITATION,
     ),
     Rule(
-        "dependency-warning",
+        RuleName.DEPENDENCY_WARNING,
         strict_dependency_warning,
         VerificationStatus.LOW_CONFIDENCE,
         RejectionReason.DEPENDENCY_WARNING,
     ),
-    Rule("quoted", quoted_by_enough_sources, VerificationStatus.VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
-    Rule("quote-disputed", quote_disputed, VerificationStatus.LOW_CONFIDENCE, RejectionReason.CONFLICTING_VERDICTS),
-    Rule("contradicted", contradicted_without_support, VerificationStatus.REJECTED, RejectionReason.HIGH_CONTRADICTION),
-    Rule("low-entailment", entailment_below_weak, VerificationStatus.REJECTED, RejectionReason.LOW_ENTAILMENT),
-    Rule("weak-support", entailment_below_min, VerificationStatus.LOW_CONFIDENCE, RejectionReason.LOW_ENTAILMENT),
+    Rule(RuleName.QUOTED, quoted_by_enough_sources, VerificationStatus.VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
     Rule(
-        "insufficient-sources",
+        RuleName.QUOTE_DISPUTED, quote_disputed, VerificationStatus.LOW_CONFIDENCE, RejectionReason.CONFLICTING_VERDICTS
+    ),
+    Rule(
+        RuleName.CONTRADICTED,
+        contradicted_without_support,
+        VerificationStatus.REJECTED,
+        RejectionReason.HIGH_CONTRADICTION,
+    ),
+    Rule(RuleName.LOW_ENTAILMENT, entailment_below_weak, VerificationStatus.REJECTED, RejectionReason.LOW_ENTAILMENT),
+    Rule(
+        RuleName.WEAK_SUPPORT, entailment_below_min, VerificationStatus.LOW_CONFIDENCE, RejectionReason.LOW_ENTAILMENT
+    ),
+    Rule(
+        RuleName.INSUFFICIENT_SOURCES,
         too_few_sources,
         VerificationStatus.LOW_CONFIDENCE,
         RejectionReason.INSUFFICIENT_SOURCES,
     ),
     Rule(
-        "conflicting-verdicts",
+        RuleName.CONFLICTING_VERDICTS,
         entailment_and_contradiction_split,
         VerificationStatus.LOW_CONFIDENCE,
         RejectionReason.CONFLICTING_VERDICTS,
     ),
     Rule(
-        "high-contradiction",
+        RuleName.HIGH_CONTRADICTION,
         same_passage_entails_and_contradicts,
         VerificationStatus.LOW_CONFIDENCE,
         RejectionReason.HIGH_CONTRADICTION,
     ),
     Rule(
-        "evidence-conflict",
+        RuleName.EVIDENCE_CONFLICT,
         has_high_evidence_conflict,
         VerificationStatus.LOW_CONFIDENCE,
         RejectionReason.EVIDENCE_CONFLICT,
     ),
     Rule(
-        "llm-judge-disagrees",
+        RuleName.LLM_JUDGE_DISAGREES,
         llm_judge_finds_no_support,
         VerificationStatus.LOW_CONFIDENCE,
         RejectionReason.CONFLICTING_VERDICTS,
     ),
-    Rule("sufficient-evidence", always, VerificationStatus.VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
+    Rule(RuleName.SUFFICIENT_EVIDENCE, always, VerificationStatus.VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
 )
 
 

@@ -1,0 +1,46 @@
+"""Support features: the longest-common-run reading equals difflib's, on random word sequences and by hand."""
+
+import random
+from difflib import SequenceMatcher
+
+import pytest
+
+from veriground.schema import NLIScores
+from veriground.signals.support_features import FEATURE_NAMES, _longest_common_run, support_features
+
+
+def _difflib_run(claim: tuple[str, ...], unit: tuple[str, ...]) -> int:
+    return SequenceMatcher(None, claim, unit, autojunk=False).find_longest_match(0, len(claim), 0, len(unit)).size
+
+
+def test_longest_common_run_matches_difflib_on_random_sequences() -> None:
+    rng = random.Random(7)
+    vocabulary = [f"w{i}" for i in range(6)]  # a small vocabulary: many repeats, many partial runs
+    for _ in range(3000):
+        claim = tuple(rng.choice(vocabulary) for _ in range(rng.randint(1, 12)))
+        unit = tuple(rng.choice(vocabulary) for _ in range(rng.randint(1, 40)))
+        assert _longest_common_run(claim, unit) == _difflib_run(claim, unit), (claim, unit)
+
+
+@pytest.mark.parametrize(
+    ("claim", "unit", "expected"),
+    [
+        ("a b c", "x a b c y", 3),
+        ("a b c", "c b a", 1),
+        ("a b c d", "a b x c d", 2),
+        ("a", "b", 0),
+    ],
+)
+def test_longest_common_run_by_hand(claim: str, unit: str, expected: int) -> None:
+    assert _longest_common_run(tuple(claim.split()), tuple(unit.split())) == expected
+
+
+def test_contained_is_the_share_of_the_claim_quoted_in_order() -> None:
+    scores = NLIScores(entail=0.5, neutral=0.3, contradict=0.2)
+    features = support_features(
+        "the kinetic energy of a body", "Here the kinetic energy of a body is defined.", 1.0, scores
+    )
+    assert list(features) == list(FEATURE_NAMES)
+    assert features["contained"] == 1.0
+    partial = support_features("the kinetic energy of a rock", "the kinetic energy of a body", 1.0, scores)
+    assert partial["contained"] == pytest.approx(5 / 6, abs=1e-6)
