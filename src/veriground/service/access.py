@@ -17,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from veriground.config import ServiceConfig
 from veriground.errors import ConfigError
+from veriground.service.http_middleware import HttpMiddleware
 from veriground.service.problems import PROBLEM_MEDIA_TYPE, problem_body
 
 TOKEN_COOKIE = "veriground_token"
@@ -94,18 +95,16 @@ class TokenMiddleware:
         )
 
 
-class SameOriginMiddleware:
+class SameOriginMiddleware(HttpMiddleware):
     """Refuse a request without a Host, a browser's cross-site write (another site posting to /documents: its
     Origin's scheme, host and port must all be this server's) and, on loopback, any Host that is not loopback
     (DNS rebinding). Requests without an Origin header (curl, scripts) pass."""
 
     def __init__(self, app: ASGIApp, allowed_origins: tuple[str, ...], loopback_only: bool) -> None:
-        self.app, self.allowed, self.loopback_only = app, set(allowed_origins), loopback_only
+        super().__init__(app)
+        self.allowed, self.loopback_only = set(allowed_origins), loopback_only
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         host = (_header(scope, b"host") or "").strip()
         if not host:
             await send_problem(
@@ -160,16 +159,14 @@ def same_origin(origin: str, scope: Scope, host: str) -> bool:
     )
 
 
-class BodyLimitMiddleware:
+class BodyLimitMiddleware(HttpMiddleware):
     """413 before the app sees more than service.max_body_mb: by Content-Length, or by counting a streamed body."""
 
     def __init__(self, app: ASGIApp, limit_bytes: int) -> None:
-        self.app, self.limit = app, limit_bytes
+        super().__init__(app)
+        self.limit = limit_bytes
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         declared = _header(scope, b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > self.limit:
             await self._refuse(send, int(declared))

@@ -7,8 +7,8 @@ fast path, body limit (and CORS only when service.cors_origins lists origins).
 from __future__ import annotations
 
 import sys
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from importlib import resources
 
 from fastapi import FastAPI
@@ -41,10 +41,28 @@ SWAGGER_UI_FILES = resources.files("fastapi_swagger") / "resources"
 
 def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI:
     """The app for `config`; the engine (corpus, models) opens when the app starts and closes when it stops."""
-    from fastapi.staticfiles import StaticFiles
-
     token = resolve_token(config.service)
     engine = worker or EngineWorker(config)
+    app = FastAPI(
+        title="veriground",
+        version=__version__,
+        summary="Cited-or-silent answers and claim-by-claim verification against a local corpus.",
+        lifespan=_engine_lifespan(engine),
+        docs_url=None,  # FastAPI's /docs loads Swagger UI from a CDN; ours is served locally below
+        redoc_url=None,
+    )
+    app.state.config = config
+    app.state.token = token
+    app.state.worker = engine
+    app.state.exports = ExportShelf(config.service.exports_kept)
+    _add_routes(app)
+    install_problem_handlers(app)
+    _add_middleware(app, config, engine, token)
+    return app
+
+
+def _engine_lifespan(engine: EngineWorker) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """Open the engine (and take the first /health snapshot) as the app starts; close it as the app stops."""
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -60,18 +78,13 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
             engine.close()
             sys.setswitchinterval(switch_interval)
 
-    app = FastAPI(
-        title="veriground",
-        version=__version__,
-        summary="Cited-or-silent answers and claim-by-claim verification against a local corpus.",
-        lifespan=lifespan,
-        docs_url=None,  # FastAPI's /docs loads Swagger UI from a CDN; ours is served locally below
-        redoc_url=None,
-    )
-    app.state.config = config
-    app.state.token = token
-    app.state.worker = engine
-    app.state.exports = ExportShelf(config.service.exports_kept)
+    return lifespan
+
+
+def _add_routes(app: FastAPI) -> None:
+    """The JSON API, the pages, the static files and the local API docs."""
+    from fastapi.staticfiles import StaticFiles
+
     app.include_router(api_router)
     app.include_router(page_router)
     app.include_router(corpus_router)
@@ -79,7 +92,10 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
     app.mount("/static/swagger", StaticFiles(directory=str(SWAGGER_UI_FILES)), name="swagger")
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
     _add_docs(app)
-    install_problem_handlers(app)
+
+
+def _add_middleware(app: FastAPI, config: Config, engine: EngineWorker, token: str | None) -> None:
+    """The middleware in the order the module docstring gives (add_middleware wraps: the last added runs first)."""
     if config.service.cors_origins:
         from fastapi.middleware.cors import CORSMiddleware
 
@@ -89,7 +105,6 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
             allow_methods=["GET", "POST"],
             allow_headers=["authorization", "content-type"],
         )
-    # add_middleware wraps: the last added runs first.
     app.add_middleware(BodyLimitMiddleware, limit_bytes=max_body_bytes(config.service))
     app.add_middleware(HealthProbeMiddleware, health_body=lambda: engine.health_body)
     app.add_middleware(
@@ -100,7 +115,6 @@ def create_app(config: Config, *, worker: EngineWorker | None = None) -> FastAPI
     app.add_middleware(TokenMiddleware, token=token, token_env=config.service.api_token_env)
     app.add_middleware(SecurityHeadersMiddleware)
     app.add_middleware(RequestLogMiddleware)
-    return app
 
 
 # FastAPI's get_swagger_ui_html starts Swagger UI with an inline <script>, which the CSP forbids; this page loads

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from collections import OrderedDict
 from html import escape
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse, Response
 
-from veriground.errors import InputTextError, NotFoundError, VerigroundError
+from veriground.errors import InputTextError, VerigroundError
 from veriground.schema import CriticReport, CriticRequest
 from veriground.service.engine_worker import EngineContext
+from veriground.service.exports import RecordShelf
 
 router = APIRouter()
 ERRORS: dict[int | str, dict[str, Any]] = {  # FastAPI's `responses` type
@@ -122,32 +122,14 @@ async def critic_export(export_id: str, fmt: str, request: Request) -> Response:
     return Response(content, media_type=media, headers={"Content-Disposition": disposition})
 
 
-class CritiqueShelf:
-    """The page's recent critiques by content id, at most `capacity` (service.exports_kept), oldest dropped."""
+class CritiqueShelf(RecordShelf[CriticReport]):
+    """The page's recent critiques by content id."""
 
     def __init__(self, capacity: int) -> None:
-        self._capacity = capacity
-        self._reports: OrderedDict[str, CriticReport] = OrderedDict()
-        self._lock = threading.Lock()
+        super().__init__(capacity, what="critique", redo="critique the draft again")
 
     def put(self, report: CriticReport) -> str:
-        export_id = "critique-" + hashlib.sha256(report.model_dump_json().encode()).hexdigest()[:16]
-        with self._lock:
-            self._reports[export_id] = report
-            self._reports.move_to_end(export_id)
-            while len(self._reports) > self._capacity:
-                self._reports.popitem(last=False)
-        return export_id
-
-    def get(self, export_id: str) -> CriticReport:
-        with self._lock:
-            report = self._reports.get(export_id)
-        if report is None:
-            raise NotFoundError(
-                f"no critique {export_id!r} on this server (it keeps the last service.exports_kept={self._capacity}, "
-                "and forgets them on restart); critique the draft again and export from its page"
-            )
-        return report
+        return self.shelve("critique-" + hashlib.sha256(report.model_dump_json().encode()).hexdigest()[:16], report)
 
 
 _SHELF_LOCK = threading.Lock()

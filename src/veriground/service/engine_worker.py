@@ -1,9 +1,10 @@
 """The engine threads that own the corpus store, the retriever and the models: requests queue for them.
 
-Each of service.engine_workers threads opens its own EngineContext (SQLite connection, index, NLI and LLM
-clients), since SQLite connections and torch models are not shared across threads here; the event loop never blocks
-on a model. Read jobs run side by side; a job that writes the store (an upload) waits until no read is running and
-holds reads off until it is done and the index is up to date, so every job sees one store generation throughout.
+Each of service.engine_workers threads opens its own Workspace and takes its EngineContext from it (SQLite
+connection, index, NLI and LLM clients), since SQLite connections and torch models are not shared across threads
+here; the event loop never blocks on a model. Read jobs run side by side; a job that writes the store (an upload)
+waits until no read is running and holds reads off until it is done and the index is up to date, so every job sees
+one store generation throughout (store_access.py).
 Admission is by estimated cost (claims x evidence passages) against the measured rate of the workers together, so a
 request that could not finish within service.request_deadline_s is refused at once with a Retry-After.
 """
@@ -17,7 +18,7 @@ import os
 import queue
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -31,12 +32,14 @@ from veriground.service.cancellation import (
     whole_seconds,
 )
 from veriground.service.guarded_backends import GuardedLLM, GuardedNLI, GuardedRetriever
+from veriground.service.store_access import StoreAccessLock
 
 if TYPE_CHECKING:
     from veriground.backends.protocols import LLM, NLIModel
     from veriground.corpus.store import CorpusStore
     from veriground.retrieval.search import CorpusRetriever
     from veriground.schema import ServiceHealth, ServiceReadiness
+    from veriground.workspace import Workspace
 
 T = TypeVar("T")
 __all__ = ["EngineContext", "EngineWorker", "ServerBusyError", "engine_worker_count", "open_engine"]
@@ -53,6 +56,7 @@ class EngineContext:
     llm: LLM | None
     judge: LLM | None
     ticket: JobTicket | None = None  # the running request's deadline and cancel flag
+    workspace: Workspace | None = None  # what built the backends above; closing it releases them
 
     def guarded(self, ticket: JobTicket) -> EngineContext:
         """This context with every stage backend checking `ticket` before it runs."""
@@ -70,29 +74,34 @@ class EngineContext:
         if self.ticket is not None:
             self.ticket.check(stage)
 
+    def close(self) -> None:
+        """Release what this thread opened: the workspace (store and LLM clients), or the bare store given."""
+        if self.workspace is not None:
+            self.workspace.close()
+        else:
+            self.store.close()
+
 
 def open_engine(config: Config) -> EngineContext:
-    """Open the corpus (it must exist) and build the configured backends."""
-    from veriground.backends.openai_chat import build_judge, build_llm
-    from veriground.backends.registry import build_nli
-    from veriground.corpus.store import CorpusStore
-    from veriground.retrieval.search import build_retriever
+    """Open a Workspace over the corpus (it must exist) and take its configured backends, built now."""
+    from veriground.workspace import Workspace
 
-    judge = build_judge(config)
-    store = CorpusStore(config.corpus.dir, create=False)
+    workspace = Workspace(config)
     try:
-        retriever = build_retriever(store, config)
+        judge = workspace.judge
+        retriever = workspace.retriever
         retriever.passages_indexed()  # the index is loaded (or built and saved) now, not by the first request
         return EngineContext(
             config=config,
-            store=store,
+            store=workspace.store,
             retriever=retriever,
-            nli=build_nli(config.models),
-            llm=build_llm(config),
+            nli=workspace.nli,
+            llm=workspace.llm,
             judge=judge,
+            workspace=workspace,
         )
     except BaseException:
-        store.close()
+        workspace.close()
         raise
 
 
@@ -118,52 +127,6 @@ def engine_worker_count(config: Config) -> int:
     if config.models.nli == LEXICAL_NLI:
         return 1
     return max(1, min(MAX_AUTO_ENGINE_WORKERS, (os.cpu_count() or 1) // CORES_PER_MODEL_WORKER))
-
-
-class StoreAccessLock:
-    """Many readers or one writer. A waiting writer goes before readers that arrive after it, so a stream of
-    reads cannot hold an upload off for ever."""
-
-    def __init__(self) -> None:
-        self._changed = threading.Condition()
-        self._readers = 0
-        self._writing = False
-        self._writers_waiting = 0
-        self._readers_waiting = 0
-
-    @property
-    def waiting(self) -> tuple[int, int]:
-        """(readers, writers) blocked on the lock now."""
-        with self._changed:
-            return self._readers_waiting, self._writers_waiting
-
-    @contextlib.contextmanager
-    def reading(self) -> Iterator[None]:
-        with self._changed:
-            self._readers_waiting += 1
-            self._changed.wait_for(lambda: not self._writing and not self._writers_waiting)
-            self._readers_waiting -= 1
-            self._readers += 1
-        try:
-            yield
-        finally:
-            with self._changed:
-                self._readers -= 1
-                self._changed.notify_all()
-
-    @contextlib.contextmanager
-    def writing(self) -> Iterator[None]:
-        with self._changed:
-            self._writers_waiting += 1
-            self._changed.wait_for(lambda: not self._writing and not self._readers)
-            self._writers_waiting -= 1
-            self._writing = True
-        try:
-            yield
-        finally:
-            with self._changed:
-                self._writing = False
-                self._changed.notify_all()
 
 
 @dataclass
@@ -248,7 +211,7 @@ class EngineWorker:
             else:
                 item.future.set_result(result)
         if isinstance(context, EngineContext):
-            context.store.close()
+            context.close()
 
     def _open(self, outcome: Future[Any], *, announce: bool) -> EngineContext | object:
         """This thread's context, or _NOT_OPEN with the opener's error set on `outcome` (whose result is set

@@ -70,78 +70,90 @@ class ConnectionCap:
 def guarded_protocol(service: ServiceConfig) -> type[H11Protocol]:
     """uvicorn's h11 protocol with the read deadlines and the connection cap of `service`."""
 
-    class GuardedH11Protocol(H11Protocol):
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            self.app = ConnectionCap(self.app, self.connections, service.max_connections)
-            self._read_timer: asyncio.TimerHandle | None = None
-            self._reading: str | None = None  # "head" or "body": what the armed deadline is for
+    class ServiceGuardedH11Protocol(GuardedH11Protocol):
+        settings = service
 
-        def connection_made(self, transport: asyncio.BaseTransport) -> None:
-            super().connection_made(transport)  # type: ignore[arg-type]
-            self._arm("head", service.header_timeout_s)
+    return ServiceGuardedH11Protocol
 
-        def data_received(self, data: bytes) -> None:
-            super().data_received(data)
-            self._follow_request()
 
-        def on_response_complete(self) -> None:
-            super().on_response_complete()  # arms uvicorn's keep-alive timer for the idle wait
+class GuardedH11Protocol(H11Protocol):
+    """uvicorn's h11 protocol with one read deadline per request and the connection cap; guarded_protocol gives
+    it the `settings` to enforce."""
+
+    settings: ServiceConfig
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.app = ConnectionCap(self.app, self.connections, self.settings.max_connections)
+        self._read_timer: asyncio.TimerHandle | None = None
+        self._reading: str | None = None  # "head" or "body": what the armed deadline is for
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)  # type: ignore[arg-type]
+        self._arm("head", self.settings.header_timeout_s)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._follow_request()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()  # arms uvicorn's keep-alive timer for the idle wait
+        self._disarm()
+        if self.cycle is not None and not self.cycle.response_complete:
+            self._follow_request()  # a pipelined request started a new cycle
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def _follow_request(self) -> None:
+        """Move the deadline along with the request: head -> body -> none (the server's turn)."""
+        cycle = self.cycle
+        if cycle is None or cycle.response_complete:
+            if self._reading != "head":  # bytes of a new request after an idle keep-alive
+                self._arm("head", self.settings.header_timeout_s)
+        elif cycle.more_body and not cycle.response_started:
+            if self._reading != "body":
+                self._arm("body", self.settings.body_timeout_s)
+        else:
             self._disarm()
-            if self.cycle is not None and not self.cycle.response_complete:
-                self._follow_request()  # a pipelined request started a new cycle
 
-        def connection_lost(self, exc: Exception | None) -> None:
-            self._disarm()
-            super().connection_lost(exc)
+    def _arm(self, reading: str, seconds: float) -> None:
+        self._disarm()
+        self._reading = reading
+        self._read_timer = self.loop.call_later(seconds, self._read_timed_out)
 
-        def _follow_request(self) -> None:
-            """Move the deadline along with the request: head -> body -> none (the server's turn)."""
-            cycle = self.cycle
-            if cycle is None or cycle.response_complete:
-                if self._reading != "head":  # bytes of a new request after an idle keep-alive
-                    self._arm("head", service.header_timeout_s)
-            elif cycle.more_body and not cycle.response_started:
-                if self._reading != "body":
-                    self._arm("body", service.body_timeout_s)
-            else:
-                self._disarm()
+    def _disarm(self) -> None:
+        if self._read_timer is not None:
+            self._read_timer.cancel()
+        self._read_timer, self._reading = None, None
 
-        def _arm(self, reading: str, seconds: float) -> None:
-            self._disarm()
-            self._reading = reading
-            self._read_timer = self.loop.call_later(seconds, self._read_timed_out)
-
-        def _disarm(self) -> None:
-            if self._read_timer is not None:
-                self._read_timer.cancel()
-            self._read_timer, self._reading = None, None
-
-        def _read_timed_out(self) -> None:
-            reading, self._read_timer, self._reading = self._reading, None, None
-            if self.transport.is_closing():
-                return
-            if self.cycle is not None and not self.cycle.response_complete and self.cycle.response_started:
-                self.transport.close()
-                return
-            if self.cycle is not None and not self.cycle.response_complete:
-                self.cycle.disconnected = True  # the app's own answer, if any, is dropped: this one is sent
-                self.cycle.message_event.set()
-            limit, key = (
-                (service.header_timeout_s, "header_timeout_s")
-                if reading == "head"
-                else (service.body_timeout_s, "body_timeout_s")
-            )
-            part = "request line and headers" if reading == "head" else "request body"
-            self.transport.write(
-                raw_problem(
-                    408,
-                    "Request Timeout",
-                    "Request Timeout",
-                    f"the {part} did not arrive within service.{key}={limit:g} s; send it at once, or raise "
-                    f"VERIGROUND_SERVICE__{key.upper()} on the server",
-                )
-            )
+    def _read_timed_out(self) -> None:
+        reading, self._read_timer, self._reading = self._reading, None, None
+        if self.transport.is_closing():
+            return
+        if self.cycle is not None and not self.cycle.response_complete and self.cycle.response_started:
             self.transport.close()
+            return
+        if self.cycle is not None and not self.cycle.response_complete:
+            self.cycle.disconnected = True  # the app's own answer, if any, is dropped: this one is sent
+            self.cycle.message_event.set()
+        self.transport.write(self._timeout_problem(reading))
+        self.transport.close()
 
-    return GuardedH11Protocol
+    def _timeout_problem(self, reading: str | None) -> bytes:
+        """The 408 for a head (`reading` "head") or a body that did not arrive in time."""
+        service = self.settings
+        limit, key = (
+            (service.header_timeout_s, "header_timeout_s")
+            if reading == "head"
+            else (service.body_timeout_s, "body_timeout_s")
+        )
+        part = "request line and headers" if reading == "head" else "request body"
+        return raw_problem(
+            408,
+            "Request Timeout",
+            "Request Timeout",
+            f"the {part} did not arrive within service.{key}={limit:g} s; send it at once, or raise "
+            f"VERIGROUND_SERVICE__{key.upper()} on the server",
+        )

@@ -9,27 +9,28 @@ from __future__ import annotations
 import hashlib
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from veriground import __version__
 from veriground.errors import InputFileError, InputTextError, InputTooLargeError
-from veriground.schema import (
-    DocumentInfo,
-    GroundedAnswer,
-    IngestItem,
-    IngestReport,
-    Passage,
-    QARequest,
-    QAVerifyRequest,
-    QAVerifyResult,
-    ServiceHealth,
-    SourceType,
-    VerificationReport,
-)
+from veriground.schema import DisplayVerdict, QAVerifyResult, ServiceHealth, SourceType
 from veriground.service.admission import claim_limit, too_many_claims
 from veriground.service.engine_worker import EngineContext
 
+if TYPE_CHECKING:
+    from veriground.schema import (
+        DocumentInfo,
+        GroundedAnswer,
+        IngestItem,
+        IngestReport,
+        Passage,
+        QARequest,
+        QAVerifyRequest,
+        VerificationReport,
+    )
+
 # Cited or silent: a candidate passes only when every claim is Supported; a weakly supported claim is a reason code.
-PASSING_VERDICTS = frozenset({"Supported"})
+PASSING_VERDICTS = frozenset({DisplayVerdict.SUPPORTED})
 UPLOAD_FOLDER = "uploads"  # uploads get doc ids uploads/<file stem>
 MAX_FILENAME_CHARS = 200
 MAX_FILENAME_BYTES = 255  # what Linux file systems allow (NAME_MAX), counted in UTF-8 bytes

@@ -14,21 +14,16 @@ import uuid
 from collections import Counter
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
-from veriground.schema import GroundedAnswer, VerificationReport
+from veriground.schema import DisplayVerdict, GroundedAnswer, VerificationReport
+from veriground.service.http_middleware import HttpMiddleware
 
 log = logging.getLogger("veriground.service.requests")
 
 
-class RequestLogMiddleware:
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+class RequestLogMiddleware(HttpMiddleware):
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
         fields: dict[str, Any] = {}
         scope.setdefault("state", {})["log_fields"] = fields
         request_id = uuid.uuid4().hex[:16]
@@ -80,6 +75,7 @@ def answer_fields(answer: GroundedAnswer, *, log_text: bool) -> dict[str, Any]:
 def report_fields(report: VerificationReport, *, text: str, log_text: bool) -> dict[str, Any]:
     items = report.claims
     passages = {chunk.passage_id for item in items for chunk in item.evidence}
+    failing = [item for item in items if item.decision.status != DisplayVerdict.SUPPORTED]
     fields: dict[str, Any] = {
         "answer_id": report.annotated_answer.answer_id,
         "evidence_size": len(passages),
@@ -87,9 +83,7 @@ def report_fields(report: VerificationReport, *, text: str, log_text: bool) -> d
             sorted(Counter(str(item.claim.claim_type or "unknown") for item in items).items())
         ),
         "verdict_counts": dict(sorted(Counter(item.decision.status for item in items).items())),
-        "failure_reasons": dict(
-            sorted(Counter(item.decision.rule for item in items if item.decision.status != "Supported").items())
-        ),
+        "failure_reasons": dict(sorted(Counter(item.decision.rule for item in failing).items())),
     }
     if log_text:
         fields["text"] = text
