@@ -11,10 +11,11 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from veriground.text.sentences import sentence_cut_offsets
+
 PASSAGE_HASH_CHARS = 12  # 48 bits: collisions inside one document are negligible
 MAX_DOC_ID_CHARS = 120
 _BLOCK_SEPARATOR = re.compile(r"\n\n+")
-_SENTENCE_END = re.compile(r"[.!?][\"')\]]?\s+(?=[A-Z0-9$\\(\[])")
 _DOC_ID_UNSAFE = re.compile(r"[^a-z0-9._/-]+")
 
 
@@ -78,7 +79,7 @@ def _cut_long(text: str, start: int, end: int, max_chars: int) -> list[tuple[int
     pieces = []
     while end - start > max_chars:
         window = text[start : start + max_chars]
-        cuts = [match.end() for match in _SENTENCE_END.finditer(window) if match.end() > max_chars // 3]
+        cuts = [offset for offset in sentence_cut_offsets(window) if offset > max_chars // 3]
         if not cuts:
             space = window.rfind(" ", max_chars // 2)
             cuts = [space + 1] if space > 0 else [max_chars]

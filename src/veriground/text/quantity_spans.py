@@ -6,14 +6,11 @@ report spans in the claim as the user wrote it, so each normalised offset is map
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from veriground.errors import UnitConversionError
 from veriground.text.quantities import NormalQuantity, Quantity, extract_quantities, normalise_quantity
-from veriground.text.terms import normalise_text
-
-_SUPERSCRIPT_RUN = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
+from veriground.text.terms import SUPERSCRIPT_RUN, normalise_text
 
 
 @dataclass(frozen=True)
@@ -31,7 +28,7 @@ def normalise_with_offsets(text: str) -> tuple[str, list[int]]:
     normal = normalise_text(text)
     offsets: list[int] = []
     cursor = 0
-    for run in _SUPERSCRIPT_RUN.finditer(text):
+    for run in SUPERSCRIPT_RUN.finditer(text):
         offsets.extend(range(cursor, run.start()))
         offsets.append(run.start())  # the inserted "^"
         offsets.extend(range(run.start(), run.end()))

@@ -1,11 +1,14 @@
-"""Text → sentences with character spans. Two splitters, each pinned by the records that depend on it:
+"""Text → sentences with character spans: every sentence boundary in veriground is found here.
 
-- `sentence_spans` / `split_sentences`: a light regular-expression splitter (no parser) for evidence
-  sentences, units, windows and cues: a sentence ends at . ! or ? before an upper-case letter, digit,
-  quote or bracket, or at a blank line.
 - `iter_sentences`: pysbd over prose blocks, in document order, for claims and critic drafts. Each sentence
   has a text span (first to last non-space character) and a region that runs to the next sentence, so a
   citation right after a sentence's final period falls in that sentence's region.
+- `sentence_spans` / `split_sentences`: a light regular-expression splitter (no parser) where pysbd would cost
+  too much or read differently from the records it pins. A sentence ends at . ! or ? and the whitespace after
+  it; what may follow is the `SentenceBoundary` option, one reading per set of records that depends on it, so
+  changing one reading changes only those records. PROSE (the default): evidence sentences, units, windows,
+  cues and extractive answers; CAPITALISED and ANY_SPACE: the NLI training mix.
+- `sentence_cut_offsets`: where ingest may cut a long passage (the PASSAGE reading); it pins passage ids.
 """
 
 from __future__ import annotations
@@ -13,10 +16,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache, lru_cache
 from itertools import chain
+from typing import TYPE_CHECKING
 
-import pysbd
+if TYPE_CHECKING:
+    import pysbd
 
 # pysbd's rules look far behind a candidate boundary, so its time grows faster than linearly with the
 # text it is given (5,000 sentences in one call: ~30 s); long blocks go in overlapping windows.
@@ -36,32 +42,55 @@ _SAFE_CUTS = (
 )
 _WORD_CHAR = re.compile(r"\w")
 
-# A sentence ends at . ! or ? followed by whitespace and an upper-case letter, digit, quote or bracket,
-# or at a blank line; "3.0" and "e.g. the" therefore stay inside one sentence.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9Α-Ωα-ω])|\n\s*\n")
+
+class SentenceBoundary(StrEnum):
+    """What the regular-expression splitter takes for the end of a sentence: . ! or ? then whitespace, and
+    then (the lookahead) the start of a next sentence."""
+
+    PROSE = "prose"  # an upper-case, Greek or digit character, a quote or a bracket; or a blank line
+    PASSAGE = "passage"  # after the mark or a closing quote or bracket: an upper-case letter, digit, $, \\ or bracket
+    CAPITALISED = "capitalised"  # an upper-case Latin letter
+    ANY_SPACE = "any-space"  # anything: every . ! or ? followed by whitespace
 
 
-def split_sentences(text: str) -> list[str]:
+# The whitespace between two sentences; the mark stays with the sentence before it, so "3.0" and "e.g. the"
+# stay inside one sentence in every reading but ANY_SPACE.
+_BOUNDARIES: dict[SentenceBoundary, re.Pattern[str]] = {
+    SentenceBoundary.PROSE: re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9Α-Ωα-ω])|\n\s*\n"),
+    SentenceBoundary.PASSAGE: re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[A-Z0-9$\\(\[])"),
+    SentenceBoundary.CAPITALISED: re.compile(r"(?<=[.!?])\s+(?=[A-Z])"),
+    SentenceBoundary.ANY_SPACE: re.compile(r"(?<=[.!?])\s+"),
+}
+
+
+def split_sentences(text: str, boundary: SentenceBoundary = SentenceBoundary.PROSE) -> list[str]:
     """Non-empty sentences in order (a light splitter, not a parser)."""
-    return [text[start:end] for start, end in sentence_spans(text)]
+    return [text[start:end] for start, end in sentence_spans(text, boundary)]
 
 
-def sentence_spans(text: str) -> list[tuple[int, int]]:
+def sentence_spans(text: str, boundary: SentenceBoundary = SentenceBoundary.PROSE) -> list[tuple[int, int]]:
     """(start, end) of each non-empty sentence, stripped of surrounding whitespace."""
-    return list(_spans_of(text))
+    return list(_spans_of(text, boundary))
+
+
+def sentence_cut_offsets(text: str) -> list[int]:
+    """Offsets where a sentence starts after a sentence end (the PASSAGE reading): where a long passage may be
+    cut. A regular expression, not pysbd: on the OpenStax physics folder pysbd over each cut window added ~1 s to
+    an ingest of 1.5 CPU-seconds and moved 21 of its 34 cut points, so passage ids would change."""
+    return [boundary.end() for boundary in _BOUNDARIES[SentenceBoundary.PASSAGE].finditer(text)]
 
 
 @lru_cache(maxsize=16_384)  # every claim reads the same passages' sentences
-def _spans_of(text: str) -> tuple[tuple[int, int], ...]:
+def _spans_of(text: str, boundary: SentenceBoundary) -> tuple[tuple[int, int], ...]:
     spans, start = [], 0
-    for boundary in [*_SENTENCE_END.finditer(text), None]:
-        end = len(text) if boundary is None else boundary.start()
+    for found in [*_BOUNDARIES[boundary].finditer(text), None]:
+        end = len(text) if found is None else found.start()
         piece = text[start:end]
         if piece.strip():
             lead = len(piece) - len(piece.lstrip())
             spans.append((start + lead, start + len(piece.rstrip())))
-        if boundary is not None:
-            start = boundary.end()
+        if found is not None:
+            start = found.end()
     return tuple(spans)
 
 
@@ -77,6 +106,8 @@ class Sentence:
 
 @cache
 def _segmenter() -> pysbd.Segmenter:
+    import pysbd  # ~60 ms to import: only claims and critic drafts need it, not ingest or evidence
+
     return pysbd.Segmenter(language="en", clean=False, char_span=False)
 
 

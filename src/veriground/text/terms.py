@@ -1,10 +1,12 @@
 """Text → normalised text, word tokens, Snowball stems, stopwords and content terms (surface word, stem).
 
-Two tokenizers, each pinned by what depends on it:
-- `tokenize` (BM25, index and query alike): word characters (`\\w`), lower-cased, bm25s's English stopword list removed,
-  Snowball-stemmed. Changing it changes TOKENIZER_NAME, which the saved index records, so old indexes rebuild.
-- `tokenize_words` (cues, coverage, alignment): words of normalised text (apostrophes kept inside a word,
-  a possessive 's dropped); `extract_terms` then drops STOPWORDS and negations and stems the rest.
+One tokenizer, `tokenize(text, options)`; its `TokenOptions` say how words are read, which are dropped and
+whether they are stemmed. Each preset is pinned by what depends on it:
+- BM25_TOKENS (the default; index and query alike): word characters (`\\w`) of the lower-cased text, bm25s's
+  English stopword list removed, Snowball-stemmed. Changing it changes TOKENIZER_NAME, which the saved index
+  records, so old indexes rebuild.
+- WORDS (`tokenize_words`: cues, coverage, alignment): words of normalised text (apostrophes kept inside a word,
+  a possessive 's dropped); CONTENT_WORDS drops STOPWORDS and negations too, and `extract_terms` stems them.
 
 Content terms drop English function words and negation words; negations are kept apart because the
 lexical NLI reads them as a polarity cue, not as content that two texts can share.
@@ -13,9 +15,10 @@ lexical NLI reads them as a polarity cue, not as content that two texts can shar
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 # Superscripts become caret exponents so "10⁸", "mc²" and "m/s²" read like "10^8", "mc^2", "m/s^2".
 _SUPERSCRIPTS = str.maketrans(
@@ -34,7 +37,7 @@ _SUPERSCRIPTS = str.maketrans(
         "⁺": "+",
     }
 )
-_SUPERSCRIPT_RUN = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")
+SUPERSCRIPT_RUN = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+")  # each run gains one "^": text/quantity_spans maps offsets back
 _PLAIN_CHARS = str.maketrans(
     {
         "’": "'",
@@ -68,7 +71,28 @@ _NEGATION_LIST = """
 """
 NEGATION_WORDS: frozenset[str] = frozenset(_NEGATION_LIST.split())
 
-_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+# How `tokenize` reads words (TokenOptions.words): BM25's runs of word characters, and words of normalised text.
+_WORD_CHARS = re.compile(r"\w+")
+_NORMALISED_WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+
+
+@dataclass(frozen=True, slots=True)
+class TokenOptions:
+    """How `tokenize` reads a text: one step a field, applied in this order."""
+
+    # "word-chars": runs of `\\w` in the lower-cased text. "normalised-words": `normalise_text`, lower-cased,
+    # then letters and digits with apostrophes inside a word ("isn't" is one word) and a possessive 's dropped.
+    words: Literal["word-chars", "normalised-words"]
+    # Which words to drop: none; bm25s's English stopword list; STOPWORDS and negations (`is_negation`).
+    stop: Literal["none", "bm25s", "content"]
+    stem: bool  # Snowball (Porter 2) English stems
+
+
+BM25_TOKENS = TokenOptions(words="word-chars", stop="bm25s", stem=True)
+WORDS = TokenOptions(words="normalised-words", stop="none", stem=False)
+CONTENT_WORDS = TokenOptions(words="normalised-words", stop="content", stem=False)
+# The BM25 tokenizer (BM25_TOKENS); the index manifest records its name.
+TOKENIZER_NAME = "word-lower-stopwords_en-snowball_en.v1"
 
 
 @dataclass(frozen=True)
@@ -83,7 +107,7 @@ class Term:
 def normalise_text(text: str) -> str:
     """Plain quotes and minus signs, micro sign → μ, superscripts → caret exponents."""
     plain = text.translate(_PLAIN_CHARS)
-    return _SUPERSCRIPT_RUN.sub(lambda run: "^" + run.group(0).translate(_SUPERSCRIPTS), plain)
+    return SUPERSCRIPT_RUN.sub(lambda run: "^" + run.group(0).translate(_SUPERSCRIPTS), plain)
 
 
 def is_negation(word: str) -> bool:
@@ -91,15 +115,30 @@ def is_negation(word: str) -> bool:
     return word in NEGATION_WORDS or word.endswith("n't")
 
 
+def tokenize(text: str, options: TokenOptions = BM25_TOKENS) -> list[str]:
+    """The tokens of `text` as `options` read them; by default BM25's (index and query alike)."""
+    normalised = options.words == "normalised-words"
+    words: Sequence[str] = _words_of(text) if normalised else _WORD_CHARS.findall(text.lower())
+    if options.stop == "bm25s":
+        stopwords = _bm25_stopwords()
+        words = [word for word in words if word not in stopwords]
+    elif options.stop == "content":
+        words = [word for word in words if word not in STOPWORDS and not is_negation(word)]
+    return stem_words(words) if options.stem else list(words)
+
+
 def tokenize_words(text: str) -> list[str]:
-    """Lower-cased words of normalised text; a possessive 's is dropped, "isn't" stays one word."""
-    return list(_words_of(text))
+    """`tokenize` with WORDS: lower-cased words of normalised text; a possessive 's is dropped, "isn't" stays one
+    word."""
+    return tokenize(text, WORDS)
 
 
+# Cached: a verifier reads the same claim and evidence sentences again and again. BM25's word-chars reading is not:
+# ingest reads each passage once, and a cache of whole passages would only hold memory.
 @lru_cache(maxsize=16_384)
 def _words_of(text: str) -> tuple[str, ...]:
     words = []
-    for word in _WORD.findall(normalise_text(text).lower()):
+    for word in _NORMALISED_WORD.findall(normalise_text(text).lower()):
         if word.endswith("'s"):
             word = word[:-2]
         if word:
@@ -107,7 +146,7 @@ def _words_of(text: str) -> tuple[str, ...]:
     return tuple(words)
 
 
-def stem_words(words: list[str]) -> list[str]:
+def stem_words(words: Sequence[str]) -> list[str]:
     """Snowball (Porter 2) English stems, one per word."""
     stems: list[str] = _stemmer().stemWords(words)
     return stems
@@ -120,7 +159,7 @@ def extract_terms(text: str) -> list[Term]:
 
 @lru_cache(maxsize=16_384)  # a verifier reads the same claim and evidence sentences again and again
 def _terms_of(text: str) -> tuple[Term, ...]:
-    words = [word for word in tokenize_words(text) if word not in STOPWORDS and not is_negation(word)]
+    words = tokenize(text, CONTENT_WORDS)
     return tuple(Term(surface, stem) for surface, stem in zip(words, stem_words(words), strict=True))
 
 
@@ -131,22 +170,8 @@ def _stemmer() -> Any:  # PyStemmer ships no type stubs
     return Stemmer.Stemmer("english")
 
 
-# The BM25 tokenizer (see the module docstring); the index manifest records its name.
-TOKENIZER_NAME = "word-lower-stopwords_en-snowball_en.v1"
-_BM25_WORD = re.compile(r"\w+")
-
-
 @lru_cache(maxsize=1)
-def _stemmer_and_stopwords() -> tuple[Any, frozenset[str]]:  # PyStemmer ships no type stubs
-    import Stemmer
-    from bm25s.stopwords import STOPWORDS_EN
+def _bm25_stopwords() -> frozenset[str]:
+    from bm25s.stopwords import STOPWORDS_EN  # bm25s is imported only when BM25 tokens are asked for
 
-    return Stemmer.Stemmer("english"), frozenset(STOPWORDS_EN)
-
-
-def tokenize(text: str) -> list[str]:
-    """Lower-cased word tokens, English stopwords removed, Snowball-stemmed."""
-    stemmer, stopwords = _stemmer_and_stopwords()
-    words = [word for word in _BM25_WORD.findall(text.lower()) if word not in stopwords]
-    stems: list[str] = stemmer.stemWords(words)
-    return stems
+    return frozenset(STOPWORDS_EN)

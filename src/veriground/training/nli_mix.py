@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,14 +24,16 @@ from pathlib import Path
 from veriground.evaluation import datasets
 from veriground.evaluation.heldout import rows_of_part
 from veriground.schema import LabelledPair
+from veriground.text.sentences import SentenceBoundary, split_sentences
+from veriground.text.terms import TokenOptions, tokenize
+from veriground.training.synthetic_pairs import read_corpus_sentences, synthetic_pairs
 from veriground.training.train_pairs import TrainLabel, TrainPair
 
 EVIDENCE_WORDS = 150  # ~200 tokens: with a claim, one 256-token window
 EVIDENCE_SENTENCES = 3  # an evidence unit: a sentence or a 2-3 sentence window
 DEV_FRACTION = 0.06
 SYNTHETIC_PER_DOCUMENT = 18  # targets per document: ~14k synthetic pairs, what 2 shared cores train in an hour
-_WORD = re.compile(r"\w+")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+_WORDS = TokenOptions(words="word-chars", stop="none", stem=False)
 _STOP = frozenset(
     ("the", "a", "an", "of", "to", "in", "on", "and", "or", "is", "are", "was", "were", "be", "by", "for", "with")
 )
@@ -60,8 +61,6 @@ class TrainingMix:
 
 def build_mix(datasets_dir: Path, *, synthetic_per_document: int = SYNTHETIC_PER_DOCUMENT) -> TrainingMix:
     """Every training pair, split into train and dev; deterministic in the files' contents."""
-    from veriground.training.synthetic_pairs import read_corpus_sentences, synthetic_pairs
-
     pairs: list[TrainPair] = []
     nli = datasets_dir / "nli"
     for name, read in (("mnli", datasets.read_mnli), ("snli", datasets.read_snli)):
@@ -91,7 +90,7 @@ def select_evidence(
 ) -> str:
     """The evidence unit best aligned with the claim: the sentence sharing most content words with it, then (up to
     `sentences_max` sentences and `budget` words) any sentence that adds claim words not yet covered; in order."""
-    sentences = [s for text in evidence for s in _SENTENCE_END.split(" ".join(text.split())) if s]
+    sentences = [s for text in evidence for s in split_sentences(" ".join(text.split()), SentenceBoundary.ANY_SPACE)]
     if len(sentences) <= 1:
         return " ".join(sentences)
     claim_words = _content_words(claim)
@@ -144,7 +143,7 @@ def _from_labelled(name: str, row: LabelledPair) -> TrainPair:
 
 
 def _content_words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+    return set(tokenize(text, _WORDS)) - _STOP
 
 
 def _is_dev(pair: TrainPair) -> bool:
