@@ -347,6 +347,7 @@ def _read_value(match: re.Match[str]) -> float | None:
     return value if math.isfinite(value) else None
 
 
+@lru_cache(maxsize=4096)  # a unit as written -> pint's spelling; the same few units recur everywhere
 def _pint_expression(unit: str) -> str:
     parts = []
     for part in _UNIT_PART.finditer(unit):
