@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import partial
 from typing import Any
 
 import numpy as np
@@ -104,10 +103,7 @@ def _row_signals(row: LabelledPair, report: VerificationReport) -> RowSignals:
     claims, alignments = [], []
     for claim in report.claims:
         units = [
-            unit
-            for signal in claim.signals.nli
-            if signal.status == SignalStatus.COMPUTED
-            for unit in signal.units
+            unit for signal in claim.signals.nli if signal.status == SignalStatus.COMPUTED for unit in signal.units
         ]
         claims.append(tuple(tuple(unit.features[name] for name in FEATURE_NAMES) for unit in units))
         # A unit that may not refute (verdicts/aggregator.may_refute) is left out of refutation here too.
@@ -123,12 +119,14 @@ def fit_aggregator(
     `monotone` holds every weight to its declared sign (SUPPORT_SIGNS, REFUTE_SIGNS)."""
     fit = [item for item in signals if not is_dev(item.row)]
     dev = [item for item in signals if is_dev(item.row)]
-    support = _fit_support(fit, SUPPORT_SIGNS if monotone else None)
-    support = _with_temperature(support, dev, _support_vector, lambda row: row.label == "supported")
+    support = _fit_twice(fit, SUPPORT_SIGNS if monotone else None, _support_vector, _heuristic_support, _is_supported)
+    support = _with_temperature(support, dev, _support_vector, _is_supported)
     refuting_fit = [item for item in fit if item.row.group in CONTRADICTION_SOURCES]
     refuting_dev = [item for item in dev if item.row.group in CONTRADICTION_SOURCES]
-    refute = _fit_refute(refuting_fit, REFUTE_SIGNS if monotone else None)
-    refute = _with_temperature(refute, refuting_dev, _refute_vector, lambda row: row.label == "contradicted")
+    refute = _fit_twice(
+        refuting_fit, REFUTE_SIGNS if monotone else None, _refute_vector, _heuristic_refute, _is_contradicted
+    )
+    refute = _with_temperature(refute, refuting_dev, _refute_vector, _is_contradicted)
     thresholds, figures = _choose_thresholds(dev, refuting_dev, support, refute)
     return {
         "name": f"{AGGREGATOR_VERSION}/{nli_name}@{data_sha256[:12]}",
@@ -177,22 +175,24 @@ def _refute_vector(item: RowSignals, score: Scorer) -> tuple[float, ...] | None:
     return max(about, key=score) if about else None
 
 
-def _fit_support(fit: Sequence[RowSignals], signs: dict[str, int] | None) -> LogisticModel:
-    model = None
-    for _ in range(2):
-        score: Scorer = _heuristic_support if model is None else model.probability
-        model = _fit_rows(fit, partial(_support_vector, score=score), lambda row: row.label == "supported", signs)
-    assert model is not None
-    return model
+def _fit_twice(
+    fit: Sequence[RowSignals],
+    signs: dict[str, int] | None,
+    vector: Callable[[RowSignals, Scorer], tuple[float, ...] | None],
+    heuristic: Scorer,
+    positive: Callable[[LabelledPair], bool],
+) -> LogisticModel:
+    """Fit on the units the heuristic score picks per row, then again on the units the first model picks."""
+    first = _fit_rows(fit, lambda item: vector(item, heuristic), positive, signs)
+    return _fit_rows(fit, lambda item: vector(item, first.probability), positive, signs)
 
 
-def _fit_refute(fit: Sequence[RowSignals], signs: dict[str, int] | None) -> LogisticModel:
-    model = None
-    for _ in range(2):
-        score: Scorer = _heuristic_refute if model is None else model.probability
-        model = _fit_rows(fit, partial(_refute_vector, score=score), lambda row: row.label == "contradicted", signs)
-    assert model is not None
-    return model
+def _is_supported(row: LabelledPair) -> bool:
+    return row.label == "supported"
+
+
+def _is_contradicted(row: LabelledPair) -> bool:
+    return row.label == "contradicted"
 
 
 def _fit_rows(
@@ -308,13 +308,13 @@ def _choose_thresholds(
     def mean_balanced_accuracy(threshold: float) -> float:
         values = []
         for group in groups:
-            members = [(p >= threshold, item.row.label == "supported") for p, item in scored if item.row.group == group]
+            members = [(p >= threshold, _is_supported(item.row)) for p, item in scored if item.row.group == group]
             values.append(_balanced_accuracy(members))
         return sum(values) / len(values)
 
     weak = max(_GRID, key=lambda t: (round(mean_balanced_accuracy(t), 6), -t))
     strong = next(
-        (t for t in _GRID if t >= weak and _precision([(p >= t, i.row.label == "supported") for p, i in scored])
+        (t for t in _GRID if t >= weak and _precision([(p >= t, _is_supported(i.row)) for p, i in scored])
          >= SUPPORTED_PRECISION),
         weak,
     )  # fmt: skip
@@ -322,16 +322,16 @@ def _choose_thresholds(
     refuted = [(refute.probability(x), item) for x, item in vectors if x is not None]
     contradiction = next(
         (t for t in _GRID if t >= MIN_CONTRADICTION_THRESHOLD
-         and _precision([(p >= t, i.row.label == "contradicted") for p, i in refuted]) >= CONTRADICTED_PRECISION),
+         and _precision([(p >= t, _is_contradicted(i.row)) for p, i in refuted]) >= CONTRADICTED_PRECISION),
         0.95,
     )  # fmt: skip
-    raw_supports = [(row_support(item, None), item.row.label == "supported") for item in dev]
+    raw_supports = [(row_support(item, None), _is_supported(item.row)) for item in dev]
     raw = [(p, y) for p, y in raw_supports if p is not None]
     before = calibration([p for p, _ in raw], [y for _, y in raw])
-    after = calibration([p for p, _ in scored], [item.row.label == "supported" for _, item in scored])
+    after = calibration([p for p, _ in scored], [_is_supported(item.row) for _, item in scored])
     per_source = {
         group: round(
-            _balanced_accuracy([(p >= weak, i.row.label == "supported") for p, i in scored if i.row.group == group]), 4
+            _balanced_accuracy([(p >= weak, _is_supported(i.row)) for p, i in scored if i.row.group == group]), 4
         )
         for group in groups
     }

@@ -206,31 +206,47 @@ def run_benchmark(
 ) -> BenchmarkResult:
     """Read the benchmark, keep its held-out part (every row with `all_rows`: including rows the shipped NLI model
     was trained on, see heldout.py), take a seeded sample of `limit` rows when given, run it, and score it."""
-    folder = datasets_dir / benchmark.folder
     runners = {"pairs": _run_pairs, "nli": _run_nli, "abstention": _run_abstention}
-    part: Part | None = None if all_rows else "heldout"
-    result = runners[benchmark.kind](benchmark, folder, config, nli, limit, progress, part)
-    return replace(result, details={**result.details, "part": part or "all"})
+    run = _BenchRun(
+        benchmark, datasets_dir / benchmark.folder, config, nli, limit, progress, None if all_rows else "heldout"
+    )
+    result = runners[benchmark.kind](run)
+    return replace(result, details={**result.details, "part": run.part or "all"})
 
 
-def _rows(benchmark: Benchmark, rows: Sequence[Any], part: Part | None, limit: int | None) -> list[Any]:
-    kept = rows if part is None else rows_of_part(benchmark.name, rows, part)
-    return datasets.sample_rows(kept, limit)
+@dataclass(frozen=True)
+class _BenchRun:
+    """What one benchmark's runner works with: its files, the config and NLI, the sample size and the part kept."""
+
+    benchmark: Benchmark
+    folder: Path
+    config: Config
+    nli: NLIModel
+    limit: int | None
+    progress: BenchProgress | None
+    part: Part | None
+
+    def rows(self, rows: Sequence[Any]) -> list[Any]:
+        """The rows of the part, then a seeded sample of `limit` of them."""
+        kept = rows if self.part is None else rows_of_part(self.benchmark.name, rows, self.part)
+        return datasets.sample_rows(kept, self.limit)
+
+    def report(self, done: int, total: int) -> None:
+        if self.progress is not None:
+            self.progress(self.benchmark.name, done, total)
+
+    def result(self, **fields: Any) -> BenchmarkResult:
+        """A result named, and its metric attributed, as the benchmark is."""
+        benchmark = self.benchmark
+        return BenchmarkResult(name=benchmark.name, metric=benchmark.metric, source=benchmark.source, **fields)
 
 
-def _run_pairs(
-    benchmark: Benchmark,
-    folder: Path,
-    config: Config,
-    nli: NLIModel,
-    limit: int | None,
-    progress: BenchProgress | None,
-    part: Part | None,
-) -> BenchmarkResult:
-    read: DatasetRows[LabelledPair] = benchmark.read(folder)
-    rows = _rows(benchmark, read.rows, part, limit)
-    report = None if progress is None else (lambda done: progress(benchmark.name, done, len(rows)))
-    result = evaluate_pairs(rows, config=config, nli=nli, progress=report)
+def _run_pairs(run: _BenchRun) -> BenchmarkResult:
+    benchmark = run.benchmark
+    read: DatasetRows[LabelledPair] = benchmark.read(run.folder)
+    rows = run.rows(read.rows)
+    report = None if run.progress is None else (lambda done: run.report(done, len(rows)))
+    result = evaluate_pairs(rows, config=run.config, nli=run.nli, progress=report)
     score = benchmark.score
     assert score is not None  # Benchmark.__post_init__ requires it of a pairs benchmark
     group_score = benchmark.group_score or score
@@ -239,10 +255,7 @@ def _run_pairs(
         members = [p for p in result.predictions if p.group == name]
         groups[name] = GroupResult(len(members), group_score(members), result.groups[name].detection)
     overall = result.overall
-    return BenchmarkResult(
-        name=benchmark.name,
-        metric=benchmark.metric,
-        source=benchmark.source,
+    return run.result(
         value=score(result.predictions),
         rows_used=len(rows),
         dataset_size=read.size,
@@ -267,23 +280,14 @@ def predict_nli_label(scores: NLIScores) -> str:
     return max(NLI_LABELS, key=lambda label: probabilities[label])
 
 
-def _run_nli(
-    benchmark: Benchmark,
-    folder: Path,
-    config: Config,
-    nli: NLIModel,
-    limit: int | None,
-    progress: BenchProgress | None,
-    part: Part | None,
-) -> BenchmarkResult:
-    read: DatasetRows[NLIItem] = benchmark.read(folder)
-    items = _rows(benchmark, read.rows, part, limit)
+def _run_nli(run: _BenchRun) -> BenchmarkResult:
+    read: DatasetRows[NLIItem] = run.benchmark.read(run.folder)
+    items = run.rows(read.rows)
     predicted: list[str] = []
     for start in range(0, len(items), NLI_CHUNK):
         chunk = items[start : start + NLI_CHUNK]
-        predicted.extend(predict_nli_label(s) for s in nli.predict([(i.premise, i.hypothesis) for i in chunk]))
-        if progress is not None:
-            progress(benchmark.name, len(predicted), len(items))
+        predicted.extend(predict_nli_label(s) for s in run.nli.predict([(i.premise, i.hypothesis) for i in chunk]))
+        run.report(len(predicted), len(items))
     gold = [item.label for item in items]
     groups = {}
     for name in sorted({item.group for item in items if item.group is not None}):
@@ -291,10 +295,7 @@ def _run_nli(
         group_gold, group_predicted = [gold[i] for i in positions], [predicted[i] for i in positions]
         groups[name] = GroupResult(len(positions), accuracy(group_gold, group_predicted), None)
     matrix = Counter(zip(gold, predicted, strict=True))
-    return BenchmarkResult(
-        name=benchmark.name,
-        metric=benchmark.metric,
-        source=benchmark.source,
+    return run.result(
         value=accuracy(gold, predicted),
         rows_used=len(items),
         dataset_size=read.size,
@@ -309,48 +310,40 @@ def _run_nli(
     )
 
 
-def _run_abstention(
-    benchmark: Benchmark,
-    folder: Path,
-    config: Config,
-    nli: NLIModel,
-    limit: int | None,
-    progress: BenchProgress | None,
-    part: Part | None,
-) -> BenchmarkResult:
+def _run_abstention(run: _BenchRun) -> BenchmarkResult:
     """SQuAD 2.0 through `ask` (offline extractive answerer, as bench/bench_ask_squad2.py): each paragraph is one
-    passage of a scratch corpus; a question counts as abstained when the answer is insufficient_evidence."""
+    passage of a scratch corpus (a Workspace's, with the given NLI and no LLM); a question counts as abstained when
+    the answer is insufficient_evidence."""
     from veriground.answering.pipeline import AnswerBackends, answer_question
-    from veriground.corpus.ingest import ingest_paths
-    from veriground.corpus.store import CorpusStore
-    from veriground.retrieval.search import build_retriever
     from veriground.schema import AnswerConfidence
+    from veriground.workspace import Workspace
 
-    squad = benchmark.read(folder)
-    questions = datasets.sample_rows(squad.questions, limit)  # never trained on: all of it is held out
+    squad = run.benchmark.read(run.folder)
+    questions = datasets.sample_rows(squad.questions, run.limit)  # never trained on: all of it is held out
     abstained = []
     with tempfile.TemporaryDirectory(prefix="veriground-squad2-") as scratch:
         docs = Path(scratch) / "articles"
         docs.mkdir()
         for title, paragraphs in squad.articles.items():
             (docs / f"{title.lower()}.md").write_text("\n\n".join(paragraphs) + "\n", encoding="utf-8")
-        local = config.model_copy(update={"corpus": config.corpus.model_copy(update={"dir": Path(scratch) / "c"})})
-        with CorpusStore(local.corpus.dir, create=True) as store:
-            # One passage per paragraph: no joining of short paragraphs, no cutting of long ones.
-            ingest_paths([docs], store, IngestConfig(min_passage_chars=1, max_passage_chars=100_000))
-            backends = AnswerBackends(store=store, retriever=build_retriever(store, local), nli=nli, llm=None)
+        local = run.config.model_copy(
+            update={"corpus": run.config.corpus.model_copy(update={"dir": Path(scratch) / "c"})}
+        )
+        # One passage per paragraph: no joining of short paragraphs, no cutting of long ones.
+        one_per_paragraph = local.model_copy(
+            update={"ingest": IngestConfig(min_passage_chars=1, max_passage_chars=100_000)}
+        )
+        with Workspace(one_per_paragraph) as workspace:
+            workspace.ingest([docs])
+            backends = AnswerBackends(store=workspace.store, retriever=workspace.retriever, nli=run.nli, llm=None)
             for done, question in enumerate(questions, start=1):
                 answer = answer_question(question.question, config=local, backends=backends)
                 abstained.append(answer.confidence == AnswerConfidence.INSUFFICIENT_EVIDENCE)
-                if progress is not None:
-                    progress(benchmark.name, done, len(questions))
+                run.report(done, len(questions))
     should_abstain = [question.impossible for question in questions]
     scores = abstention_metrics(should_abstain, abstained)
     binary = detection_metrics(should_abstain, abstained)  # the same P/R/F1/balanced accuracy, for the table
-    return BenchmarkResult(
-        name=benchmark.name,
-        metric=benchmark.metric,
-        source=benchmark.source,
+    return run.result(
         value=scores.accuracy,
         rows_used=len(questions),
         dataset_size=len(squad.questions),

@@ -66,6 +66,10 @@ def judge_citation_support(
         reason = f"{nli.name}: {err}"
         return [CitationSupport(tuple(cited), None, reason=reason) for _, cited in claims]
 
+    # ALCE's own threshold, not the rule table's reading (DecisionInputs.supporting_passages): ALCE judges the
+    # *joined* cited passages and each leave-one-out subset with the raw NLI at seed 000's 0.60, a premise the
+    # verifier never scores, while the rules judge one passage at a time with calibrated support and the
+    # configured verification.min_entailment_prob. Reading the report would change the metric.
     def entails(text: str, subset: tuple[str, ...]) -> bool:
         return max(scores[row].entail for row in rows[(text, subset)]) >= min_entailment_prob
 

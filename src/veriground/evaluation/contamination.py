@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,9 +26,9 @@ from veriground.errors import ConfigError, NotFoundError
 from veriground.evaluation.batching import MemoNLIModel, VerifyJob, verify_batched
 from veriground.evaluation.contamination_edits import ERROR_FAMILIES, ERROR_TYPES, ErrorType
 from veriground.evaluation.metrics import DetectionMetrics, MetricValue, detection_metrics
-from veriground.evaluation.pairs import HALLUCINATED_VERDICTS
 from veriground.evidence.gather import PackEvidence
 from veriground.schema import EvidencePack, PackPassage, VerificationReport
+from veriground.schema.vocabulary import HALLUCINATED_VERDICTS
 from veriground.text.sentences import split_sentences
 
 DEFAULT_RATES = (0.1, 0.2, 0.3)  # seed 000 §6.1
@@ -75,6 +75,11 @@ class TypeScore:
         return {"injected": self.injected, "detected": self.detected, "detection": self.detection.to_json()}
 
 
+def scores_json(scores: Mapping[str, TypeScore]) -> dict[str, Any]:
+    """Scores by error type or family, as JSON, in their order."""
+    return {name: score.to_json() for name, score in scores.items()}
+
+
 @dataclass(frozen=True)
 class RateResult:
     """One contamination rate: overall detection, per family and per type, and false alarms on clean claims."""
@@ -94,8 +99,8 @@ class RateResult:
             "contaminated": self.contaminated,
             "overall": self.overall.to_json(),
             "false_alarm_rate": self.false_alarm_rate.to_json(),
-            "by_family": {name: score.to_json() for name, score in self.by_family.items()},
-            "by_type": {name: score.to_json() for name, score in self.by_type.items()},
+            "by_family": scores_json(self.by_family),
+            "by_type": scores_json(self.by_type),
         }
 
 

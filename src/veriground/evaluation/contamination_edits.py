@@ -319,12 +319,15 @@ def push_out_of_range(text: str) -> str | None:
     return None
 
 
-FORMAL_ERROR_TYPES = (
-    ErrorType("dimension", "formal", break_dimension),
-    ErrorType("equation", "formal", change_equation),
-    ErrorType("complexity", "formal", change_bound),
-    ErrorType("complexity-unnamed", "formal", change_unnamed_bound),
-    ErrorType("out-of-range", "formal", push_out_of_range),
+FORMAL_ERROR_TYPES = tuple(
+    ErrorType(name, "formal", inject)
+    for name, inject in (
+        ("dimension", break_dimension),
+        ("equation", change_equation),
+        ("complexity", change_bound),
+        ("complexity-unnamed", change_unnamed_bound),
+        ("out-of-range", push_out_of_range),
+    )
 )
 
 

@@ -25,14 +25,22 @@ from veriground.corpus.store import CorpusStore
 from veriground.domains import PROFILES, suggest_domain
 from veriground.errors import ConfigError
 from veriground.evaluation.batching import MemoNLIModel, VerifyJob, verify_batched
-from veriground.evaluation.contamination import CLEAN, CleanClaim, Progress, TypeScore, claim_sentences, passage_source
+from veriground.evaluation.contamination import (
+    CLEAN,
+    CleanClaim,
+    Progress,
+    TypeScore,
+    claim_sentences,
+    passage_source,
+    scores_json,
+)
 from veriground.evaluation.contamination_edits import FORMAL_ERROR_TYPES, ErrorType
 from veriground.evaluation.metrics import MetricValue, detection_metrics
-from veriground.evaluation.pairs import HALLUCINATED_VERDICTS
-from veriground.schema import VerificationReport
+from veriground.schema import RuleName, VerificationReport
+from veriground.schema.vocabulary import HALLUCINATED_VERDICTS
 
 AUTO_DOMAIN = "auto"
-FORMAL_RULE = "formal-mismatch"
+FORMAL_RULE = RuleName.FORMAL_MISMATCH
 ALL_DOMAINS = "all"
 
 
@@ -73,7 +81,7 @@ class DomainScore:
             "clean": self.clean,
             "false_alarms": self.false_alarms,
             "false_alarm_rate": self.false_alarm_rate.to_json(),
-            "by_type": {name: score.to_json() for name, score in self.by_type.items()},
+            "by_type": scores_json(self.by_type),
             "caught_by_formal_rule": dict(self.by_formal_rule),
         }
 
@@ -138,6 +146,30 @@ def run_formal_contamination(
     if max_per_domain is not None and max_per_domain < 1:
         raise ConfigError(f"--max-formal-claims must be at least 1, got {max_per_domain}")
     memo = nli if isinstance(nli, MemoNLIModel) else MemoNLIModel(nli)
+    folders, candidates = _candidates(store, domain)
+    chosen = _choose(candidates, seed, max_per_domain)
+    verdicts = _verify(
+        [(claim.text, name, claim) for name, claim in chosen], config, memo, progress, "formal clean claims"
+    )
+    clean = [
+        FormalClaim(claim, name, false_alarm=rules is not None and rules <= {FORMAL_RULE})
+        for (name, claim), rules in zip(chosen, verdicts, strict=True)
+        if rules is None or rules <= {FORMAL_RULE}
+    ]
+    edits = _inject_and_verify(clean, config, memo, progress)
+    scores = {name: score_domain(name, [c for c in clean if c.domain == name], edits) for name in sorted(candidates)}
+    scores[ALL_DOMAINS] = score_domain(ALL_DOMAINS, clean, edits)
+    return FormalResult(
+        domain_choice=domain,
+        folder_domains=_outermost(folders),
+        candidates=len(chosen),
+        unsupported=len(chosen) - len(clean),
+        domains=scores,
+    )
+
+
+def _candidates(store: CorpusStore, domain: str) -> tuple[dict[str, tuple[str, str]], dict[str, list[CleanClaim]]]:
+    """(document folder -> (domain, why), domain -> the corpus sentences some formal error changes)."""
     folders: dict[str, tuple[str, str]] = {}
     candidates: dict[str, list[CleanClaim]] = defaultdict(list)
     for passage_id, passage_text in store.iter_latest_texts():
@@ -148,19 +180,25 @@ def run_formal_contamination(
             if any(error.inject(sentence) not in (None, sentence) for error in FORMAL_ERROR_TYPES):
                 claim_id = hashlib.sha256(f"{passage_id}\n{sentence}".encode()).hexdigest()[:12]
                 candidates[folders[folder][0]].append(CleanClaim(claim_id, sentence, passage_id, passage_text))
+    return folders, candidates
+
+
+def _choose(
+    candidates: dict[str, list[CleanClaim]], seed: int, max_per_domain: int | None
+) -> list[tuple[str, CleanClaim]]:
+    """At most `max_per_domain` candidates of each domain, in a seeded order, domains in name order."""
     chosen: list[tuple[str, CleanClaim]] = []
     for name in sorted(candidates):
         pool = sorted(candidates[name], key=lambda claim: claim.claim_id)
         random.Random(f"{seed}:{name}").shuffle(pool)
         chosen.extend((name, claim) for claim in pool[:max_per_domain])
-    verdicts = _verify(
-        [(claim.text, name, claim) for name, claim in chosen], config, memo, progress, "formal clean claims"
-    )
-    clean = [
-        FormalClaim(claim, name, false_alarm=rules is not None and rules <= {FORMAL_RULE})
-        for (name, claim), rules in zip(chosen, verdicts, strict=True)
-        if rules is None or rules <= {FORMAL_RULE}
-    ]
+    return chosen
+
+
+def _inject_and_verify(
+    clean: Sequence[FormalClaim], config: Config, nli: NLIModel, progress: Progress | None
+) -> list[FormalEdit]:
+    """Every formal error that changes a clean sentence, injected alone, and the verifier's reading of the edit."""
     planned = [
         (formal, error, edited)
         for formal in clean
@@ -170,23 +208,14 @@ def run_formal_contamination(
     checked = _verify(
         [(edited, formal.domain, formal.claim) for formal, _, edited in planned],
         config,
-        memo,
+        nli,
         progress,
         "formal errors",
     )
-    edits = [
+    return [
         FormalEdit(formal, error.name, edited, detected=rules is not None, by_formal_rule=FORMAL_RULE in (rules or ()))
         for (formal, error, edited), rules in zip(planned, checked, strict=True)
     ]
-    scores = {name: score_domain(name, [c for c in clean if c.domain == name], edits) for name in sorted(candidates)}
-    scores[ALL_DOMAINS] = score_domain(ALL_DOMAINS, clean, edits)
-    return FormalResult(
-        domain_choice=domain,
-        folder_domains=_outermost(folders),
-        candidates=len(chosen),
-        unsupported=len(chosen) - len(clean),
-        domains=scores,
-    )
 
 
 def score_domain(name: str, clean: Sequence[FormalClaim], edits: Sequence[FormalEdit]) -> DomainScore:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tempfile
 from collections.abc import Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -26,9 +25,9 @@ from veriground import __version__
 from veriground.config import Config
 from veriground.errors import InputFileError
 from veriground.evaluation import metrics as m
+from veriground.evaluation.jsonl_rows import read_id_rows
 from veriground.evaluation.run_files import write_run
 from veriground.schema import CRITIC_LABELS, CriticExample, CriticReport
-from veriground.text_input import read_jsonl_records
 
 CRITIC_SET_FILE = "critic_set.jsonl"
 RUN_ID_CHARS = 12
@@ -56,29 +55,18 @@ def demo_critic_set_path() -> Any:
 
 def read_critic_set(path: Path) -> list[CriticExample]:
     """Parse and validate a JSONL critic set; errors name the file, the line and the field."""
-    return read_jsonl_records(
-        path,
-        "the critic set",
-        _parse_row,
-        lambda record: record.id,
-        record_name="a row",
-        fields_fix=f"fields: {ROW_FIELDS}",
-        duplicate_fix="give each row its own id",
-        empty=("no rows", f"write one JSON object per line with {ROW_FIELDS}"),
-    )
+    return read_id_rows(path, "the critic set", _parse_row, fields=ROW_FIELDS)
 
 
 def run_critic_eval(
     *, config: Config, critic_set: Path | None, corpus: Path | None, split: str, tier: int, runs_dir: Path
 ) -> CriticRunResult:
-    """Critique every snippet of `split` (dev, test or all) and write the run folder."""
-    from veriground.backends.openai_chat import build_llm
-    from veriground.backends.registry import build_nli
-    from veriground.corpus.store import CorpusStore
+    """Critique every snippet of `split` (dev, test or all) and write the run folder; the store, retriever, NLI
+    and (tier 2) LLM come from a Workspace over the corpus."""
     from veriground.critic import CriticBackends, corpus_verifier, critique_text
     from veriground.critic.lexicons import lexicon_checksums
-    from veriground.evaluation.golden_run import corpus_sha256, ingest_demo_corpus
-    from veriground.retrieval.search import build_retriever
+    from veriground.evaluation.golden_run import corpus_sha256, given_or_demo_corpus, with_corpus_dir
+    from veriground.workspace import Workspace
 
     with ExitStack() as stack:
         set_path = (
@@ -86,20 +74,16 @@ def run_critic_eval(
         )
         set_bytes = Path(str(set_path)).read_bytes()
         rows = [row for row in read_critic_set(Path(str(set_path))) if split == "all" or row.split == split]
-        if corpus is None:
-            corpus = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="veriground-critic-")))
-            ingest_demo_corpus(corpus, config)
-            corpus_label = "bundled demo corpus"
-        else:
-            corpus_label = str(corpus)
-        store = stack.enter_context(CorpusStore(corpus, create=False))
-        config = config.model_copy(update={"corpus": config.corpus.model_copy(update={"dir": corpus})})
+        corpus, corpus_label = given_or_demo_corpus(stack, corpus, config, prefix="veriground-critic-")
+        config = with_corpus_dir(config, corpus)
+        workspace = stack.enter_context(Workspace(config))
+        store = workspace.store
         corpus_sha = corpus_sha256(store)
         set_sha = hashlib.sha256(set_bytes).hexdigest()
         run_id = make_critic_run_id(config, set_sha, corpus_sha, split, tier)
-        nli = build_nli(config.models)
-        llm = build_llm(config) if tier == 2 else None
-        backends = CriticBackends(nli, corpus_verifier(config, store, build_retriever(store, config), nli), llm)
+        nli = workspace.nli
+        llm = workspace.llm if tier == 2 else None
+        backends = CriticBackends(nli, corpus_verifier(config, store, workspace.retriever, nli), llm)
         reports = [critique_text(row.text, config=config, backends=backends, tier=tier) for row in rows]
         predictions = [predict_row(row, report) for row, report in zip(rows, reports, strict=True)]
         summary = summarize_critic(predictions)

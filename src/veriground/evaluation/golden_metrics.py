@@ -56,70 +56,21 @@ DEFINITIONS = {
 }
 
 
+Scored = dict[str, tuple[m.MetricValue, int]]  # metric name -> (value, rows it is over)
+
+
 def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The metrics of a list of prediction rows, flat names -> {value | reason, n}, plus the calibration bins and
     the groundedness counts per query kind."""
     answerable = [r for r in rows if r["kind"] == "answerable"]
     decidable = [r for r in rows if r["kind"] in ("answerable", "unanswerable")]
-    answered = [r for r in answerable if not r["abstained"]]
-    probes = [r for r in rows if r["kind"] == "contradiction"]
-    rankings = [[item["passage_id"] for item in r["retrieved"]] for r in answerable]
-    gold = [set(r["gold_ids"]) for r in answerable]
-    out: dict[str, tuple[m.MetricValue, int]] = {
-        "retrieval.recall_at_1": (m.recall_at_k(rankings, gold, 1), len(answerable)),
-        "retrieval.recall_at_5": (m.recall_at_k(rankings, gold, 5), len(answerable)),
-        "retrieval.mrr": (m.mean_reciprocal_rank(rankings, gold), len(answerable)),
+    out: Scored = {
+        **_retrieval_metrics(answerable),
+        **_abstention_metrics(decidable),
+        **_citation_metrics(rows, answerable),
+        **_graph_metrics(rows),
+        **_contradiction_metrics([r for r in rows if r["kind"] == "contradiction"]),
     }
-    abstention = m.abstention_metrics(
-        [r["kind"] == "unanswerable" for r in decidable], [r["abstained"] for r in decidable]
-    )
-    for name in ("accuracy", "precision", "recall", "f1", "balanced_accuracy"):
-        out[f"abstention.{name}"] = (getattr(abstention, name), len(decidable))
-    out["abstention.rate"] = (abstention.abstention_rate, len(decidable))
-    cited = [pid for r in answered for pid in r["cited_ids"]]
-    cited_gold = sum(1 for r in answered for pid in r["cited_ids"] if pid in r["gold_ids"])
-    out["citation.gold_overlap_precision"] = (
-        m.MetricValue.ratio(cited_gold, len(cited), "no answered answerable row cites a passage"),
-        len(answered),
-    )
-    out["citation.gold_overlap_recall"] = (
-        m.MetricValue.ratio(sum(map(answered_correctly, answered)), len(answered), "no answerable row was answered"),
-        len(answered),
-    )
-    quality = citation_quality([r.get("answer_claims", []) for r in rows if not r["abstained"]])
-    out["citation.alce_recall"] = (quality.recall, quality.answers)
-    out["citation.alce_precision"] = (quality.precision, quality.answers)
-    out["answer.correct_rate"] = (
-        m.MetricValue.ratio(sum(map(answered_correctly, answerable)), len(answerable), "no answerable rows"),
-        len(answerable),
-    )
-    out["claims.ungrounded_rate"] = (quality.ungrounded_rate, quality.claims)
-    checked = [c for r in rows for c in r["claims"]]
-    kept = [c for r in rows for c in r["claims"] if c["kept"]]
-    out["graph.redundancy"] = (
-        m.MetricValue.ratio(sum(len(c.get("supporting_passages", ())) for c in kept), len(kept), "no claim was kept"),
-        len(kept),
-    )
-    diversities = [_source_diversity(r) for r in rows if not r["abstained"]]
-    diversity = [value for value in diversities if value is not None]
-    out["graph.source_diversity"] = (
-        m.MetricValue.ratio(sum(diversity), len(diversity), "no answered row has a supported claim"),
-        len(diversity),
-    )
-    out["claims.verification_removed_rate"] = (
-        m.MetricValue.ratio(sum(1 for c in checked if not c["kept"]), len(checked), "no drafted claim was verified"),
-        len(checked),
-    )
-    handled = sum(1 for r in probes if r["abstained"] or r["confidence"] == "low" or r["reports_conflict"])
-    out["contradiction.handled_rate"] = (
-        m.MetricValue.ratio(handled, len(probes), "no contradiction rows"),
-        len(probes),
-    )
-    reported = sum(1 for r in probes if r["reports_conflict"])
-    out["contradiction.reported_rate"] = (
-        m.MetricValue.ratio(reported, len(probes), "no contradiction rows"),
-        len(probes),
-    )
     scored = [r for r in decidable if not r["abstained"] and r["confidence"] in CONFIDENCE_PROBABILITY]
     probabilities = [CONFIDENCE_PROBABILITY[AnswerConfidence(r["confidence"])] for r in scored]
     calibration = m.calibration(probabilities, [answered_correctly(r) for r in scored])
@@ -131,6 +82,95 @@ def summarize(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "calibration_bins": [b.to_json() for b in calibration.bins],
         "groundedness": groundedness_counts(rows),
         "rows": {"total": len(rows), **counts},
+    }
+
+
+def _retrieval_metrics(answerable: Sequence[Mapping[str, Any]]) -> Scored:
+    rankings = [[item["passage_id"] for item in r["retrieved"]] for r in answerable]
+    gold = [set(r["gold_ids"]) for r in answerable]
+    return {
+        "retrieval.recall_at_1": (m.recall_at_k(rankings, gold, 1), len(answerable)),
+        "retrieval.recall_at_5": (m.recall_at_k(rankings, gold, 5), len(answerable)),
+        "retrieval.mrr": (m.mean_reciprocal_rank(rankings, gold), len(answerable)),
+    }
+
+
+def _abstention_metrics(decidable: Sequence[Mapping[str, Any]]) -> Scored:
+    abstention = m.abstention_metrics(
+        [r["kind"] == "unanswerable" for r in decidable], [r["abstained"] for r in decidable]
+    )
+    out = {
+        f"abstention.{name}": (getattr(abstention, name), len(decidable))
+        for name in ("accuracy", "precision", "recall", "f1", "balanced_accuracy")
+    }
+    out["abstention.rate"] = (abstention.abstention_rate, len(decidable))
+    return out
+
+
+def _citation_metrics(rows: Sequence[Mapping[str, Any]], answerable: Sequence[Mapping[str, Any]]) -> Scored:
+    """Gold-id overlap of the answered answerable rows, ALCE over every answer that states a claim, correctness."""
+    answered = [r for r in answerable if not r["abstained"]]
+    cited = [pid for r in answered for pid in r["cited_ids"]]
+    cited_gold = sum(1 for r in answered for pid in r["cited_ids"] if pid in r["gold_ids"])
+    quality = citation_quality([r.get("answer_claims", []) for r in rows if not r["abstained"]])
+    return {
+        "citation.gold_overlap_precision": (
+            m.MetricValue.ratio(cited_gold, len(cited), "no answered answerable row cites a passage"),
+            len(answered),
+        ),
+        "citation.gold_overlap_recall": (
+            m.MetricValue.ratio(
+                sum(map(answered_correctly, answered)), len(answered), "no answerable row was answered"
+            ),
+            len(answered),
+        ),
+        "citation.alce_recall": (quality.recall, quality.answers),
+        "citation.alce_precision": (quality.precision, quality.answers),
+        "answer.correct_rate": (
+            m.MetricValue.ratio(sum(map(answered_correctly, answerable)), len(answerable), "no answerable rows"),
+            len(answerable),
+        ),
+        "claims.ungrounded_rate": (quality.ungrounded_rate, quality.claims),
+    }
+
+
+def _graph_metrics(rows: Sequence[Mapping[str, Any]]) -> Scored:
+    """The claim-evidence graph of the kept claims, and the share of verified claims verification removed."""
+    checked = [c for r in rows for c in r["claims"]]
+    kept = [c for r in rows for c in r["claims"] if c["kept"]]
+    diversities = [_source_diversity(r) for r in rows if not r["abstained"]]
+    diversity = [value for value in diversities if value is not None]
+    return {
+        "graph.redundancy": (
+            m.MetricValue.ratio(
+                sum(len(c.get("supporting_passages", ())) for c in kept), len(kept), "no claim was kept"
+            ),
+            len(kept),
+        ),
+        "graph.source_diversity": (
+            m.MetricValue.ratio(sum(diversity), len(diversity), "no answered row has a supported claim"),
+            len(diversity),
+        ),
+        "claims.verification_removed_rate": (
+            m.MetricValue.ratio(
+                sum(1 for c in checked if not c["kept"]), len(checked), "no drafted claim was verified"
+            ),
+            len(checked),
+        ),
+    }
+
+
+def _contradiction_metrics(probes: Sequence[Mapping[str, Any]]) -> Scored:
+    handled = sum(
+        1 for r in probes if r["abstained"] or r["confidence"] == AnswerConfidence.LOW or r["reports_conflict"]
+    )
+    reported = sum(1 for r in probes if r["reports_conflict"])
+    return {
+        "contradiction.handled_rate": (m.MetricValue.ratio(handled, len(probes), "no contradiction rows"), len(probes)),
+        "contradiction.reported_rate": (
+            m.MetricValue.ratio(reported, len(probes), "no contradiction rows"),
+            len(probes),
+        ),
     }
 
 

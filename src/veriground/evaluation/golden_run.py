@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from veriground import __version__
 from veriground.answering.pipeline import qa_verification
@@ -30,8 +30,11 @@ from veriground.evaluation.citation_support import judge_citation_support
 from veriground.evaluation.golden import golden_domain, read_golden
 from veriground.evaluation.golden_metrics import DEFINITIONS, answered_correctly, summarize, summarize_by_domain
 from veriground.evaluation.run_files import FIGURES_DIR, write_run
-from veriground.schema import GoldenQuery, GroundedAnswer
+from veriground.schema import DisplayVerdict, GoldenQuery, GroundedAnswer
 from veriground.verdicts.aggregator import SEED_THRESHOLDS, load_aggregator
+
+if TYPE_CHECKING:
+    from veriground.workspace import Workspace
 
 # Evidence-gate thresholds (answer.min_query_coverage) swept for the abstention-vs-accuracy curve.
 GATE_SWEEP = (0.0, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
@@ -92,12 +95,7 @@ def open_golden_inputs(
         golden_path = golden if golden is not None else stack.enter_context(_demo_golden_file())
         golden_bytes = _read_bytes(golden_path)
         queries = [q for q in read_golden(golden_path) if split == "all" or q.split == split]
-        if corpus is None:
-            corpus = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="veriground-eval-")))
-            ingest_demo_corpus(corpus, config)
-            corpus_label = "bundled demo corpus"
-        else:
-            corpus_label = str(corpus)
+        corpus, corpus_label = given_or_demo_corpus(stack, corpus, config, prefix="veriground-eval-")
         store = stack.enter_context(CorpusStore(corpus, create=False))
         yield GoldenInputs(
             queries=queries,
@@ -109,6 +107,16 @@ def open_golden_inputs(
             corpus_label=corpus_label,
             corpus_sha=corpus_sha256(store),
         )
+
+
+def given_or_demo_corpus(stack: ExitStack, corpus: Path | None, config: Config, *, prefix: str) -> tuple[Path, str]:
+    """(corpus folder, its label for the manifest): `corpus` as given, or the bundled demo corpus ingested with
+    `config` into a temporary folder (named `prefix`...) that `stack` removes on exit."""
+    if corpus is not None:
+        return corpus, str(corpus)
+    folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix=prefix)))
+    ingest_demo_corpus(folder, config)
+    return folder, "bundled demo corpus"
 
 
 def planned_run_id(inputs: GoldenInputs, config: Config) -> str:
@@ -124,49 +132,81 @@ def run_config(
     figures: bool = True,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> RunResult:
-    """One run over open inputs: answer, judge citations, summarize, write runs_dir/<run id>/ and its figures."""
-    from veriground.answering.pipeline import AnswerBackends
-    from veriground.backends.openai_chat import build_llm
-    from veriground.backends.registry import build_nli
-    from veriground.retrieval.search import build_retriever
+    """One run over open inputs: answer, judge citations, summarize, write runs_dir/<run id>/ and its figures.
 
-    config = config.model_copy(update={"corpus": config.corpus.model_copy(update={"dir": inputs.corpus_dir})})
+    The store, retriever, NLI and LLM come from a Workspace over the inputs' corpus and `config`."""
+    from veriground.workspace import Workspace
+
+    config = with_corpus_dir(config, inputs.corpus_dir)
     run_id = planned_run_id(inputs, config)
     run_dir = runs_dir / run_id
-    llm = build_llm(config)
     settings = _settings(config, inputs.split)
-    summary: dict[str, Any]  # summary.json
-    if config.answer.baseline == "B1" and llm is None:
-        reason = "baseline B1 (prompt-only) needs an LLM server; set llm.base_url and llm.model"
-        summary = {"run_id": run_id, "runnable": False, "reason": reason, "settings": settings, "metrics": {}}
-        predictions: list[dict[str, Any]] = []
-        backends_info: list[dict[str, Any]] = []
-    else:
-        nli = build_nli(config.models)
-        retriever = build_retriever(inputs.store, config)
-        backends = AnswerBackends(store=inputs.store, retriever=retriever, nli=nli, llm=llm)
-        answers = []
-        for query in inputs.queries:
-            answers.append(_answer(query, config, backends))
-            if on_progress is not None:
-                on_progress(len(answers), len(inputs.queries))
-        predictions = [predict_row(query, answer) for query, answer in zip(inputs.queries, answers, strict=True)]
-        # ALCE reads the NLI's own entailment of cited passages, so it keeps seed 000's raw threshold.
-        _judge_citations(predictions, answers, nli, SEED_THRESHOLDS["min_entailment_prob"])
-        aggregator = load_aggregator(nli.name, config.verification.aggregator, config.verification.aggregator_path)
-        applied = qa_verification(with_thresholds(config, aggregator)).verification
-        settings["thresholds"] = {
-            key: getattr(applied, key)
-            for key in ("min_entailment_prob", "weak_entailment_prob", "max_contradiction_prob")
-            + ("min_supporting_sources",)
-        }
-        settings["aggregator"] = aggregator.name
-        summary = summarize(predictions)
-        summary["by_domain"] = summarize_by_domain(predictions)
-        summary.update(run_id=run_id, runnable=True, settings=settings, definitions=DEFINITIONS)
-        summary["tradeoff"] = sweep_gate(inputs.queries, inputs.store, config) if figures else []
-        backends_info = _backend_infos(answers)
-    manifest = {
+    predictions: list[dict[str, Any]] = []
+    backends_info: list[dict[str, Any]] = []
+    with Workspace(config) as workspace:
+        if config.answer.baseline == "B1" and workspace.llm is None:
+            reason = "baseline B1 (prompt-only) needs an LLM server; set llm.base_url and llm.model"
+            summary = {"run_id": run_id, "runnable": False, "reason": reason, "settings": settings, "metrics": {}}
+        else:
+            answers = _answer_all(inputs, config, workspace, on_progress)
+            predictions = [predict_row(query, answer) for query, answer in zip(inputs.queries, answers, strict=True)]
+            # ALCE reads the NLI's own entailment of cited passages, so it keeps seed 000's raw threshold.
+            _judge_citations(predictions, answers, workspace.nli, SEED_THRESHOLDS["min_entailment_prob"])
+            settings.update(_applied_thresholds(config, workspace.nli.name))
+            summary = _summary(predictions, run_id, settings)
+            summary["tradeoff"] = sweep_gate(inputs.queries, config) if figures else []
+            backends_info = _backend_infos(answers)
+    manifest = _manifest(run_id, config, inputs, backends_info)
+    write_run(run_dir, summary=summary, predictions=predictions, manifest=manifest)
+    if figures and summary["runnable"]:
+        _plot_figures(summary, run_dir)
+    return RunResult(run_id=run_id, run_dir=run_dir, summary=summary)
+
+
+def with_corpus_dir(config: Config, corpus_dir: Path) -> Config:
+    """`config` with corpus.dir set to `corpus_dir`."""
+    return config.model_copy(update={"corpus": config.corpus.model_copy(update={"dir": corpus_dir})})
+
+
+def _answer_all(
+    inputs: GoldenInputs, config: Config, workspace: Workspace, on_progress: Callable[[int, int], None] | None
+) -> list[GroundedAnswer]:
+    """Every golden query answered with the workspace's store, retriever, NLI and LLM, in order."""
+    from veriground.answering.pipeline import AnswerBackends
+
+    backends = AnswerBackends(
+        store=workspace.store, retriever=workspace.retriever, nli=workspace.nli, llm=workspace.llm
+    )
+    answers = []
+    for query in inputs.queries:
+        answers.append(_answer(query, config, backends))
+        if on_progress is not None:
+            on_progress(len(answers), len(inputs.queries))
+    return answers
+
+
+def _applied_thresholds(config: Config, nli_name: str) -> dict[str, Any]:
+    """The settings entries that say which thresholds and aggregator the run's verification applied."""
+    aggregator = load_aggregator(nli_name, config.verification.aggregator, config.verification.aggregator_path)
+    applied = qa_verification(with_thresholds(config, aggregator)).verification
+    thresholds = {
+        key: getattr(applied, key)
+        for key in ("min_entailment_prob", "weak_entailment_prob", "max_contradiction_prob")
+        + ("min_supporting_sources",)
+    }
+    return {"thresholds": thresholds, "aggregator": aggregator.name}
+
+
+def _summary(predictions: Sequence[dict[str, Any]], run_id: str, settings: dict[str, Any]) -> dict[str, Any]:
+    """summary.json of a runnable run, but its gate sweep."""
+    summary = summarize(predictions)
+    summary["by_domain"] = summarize_by_domain(predictions)
+    summary.update(run_id=run_id, runnable=True, settings=settings, definitions=DEFINITIONS)
+    return summary
+
+
+def _manifest(run_id: str, config: Config, inputs: GoldenInputs, backends_info: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
         "run_id": run_id,
         "run_timestamp": datetime.now(UTC).isoformat(timespec="seconds"),
         "package_version": __version__,
@@ -178,14 +218,14 @@ def run_config(
         "queries": len(inputs.queries),
         "seed": config.llm.seed,
     }
-    write_run(run_dir, summary=summary, predictions=predictions, manifest=manifest)
-    if figures and summary["runnable"]:
-        from veriground.evaluation.figures import plot_groundedness, plot_reliability_diagram, plot_tradeoff_curve
 
-        plot_reliability_diagram(summary["calibration_bins"], run_dir / FIGURES_DIR / "reliability.png")
-        plot_tradeoff_curve(summary["tradeoff"], run_dir / FIGURES_DIR / "abstention_tradeoff.png")
-        plot_groundedness(summary["groundedness"], run_dir / FIGURES_DIR / "groundedness.png")
-    return RunResult(run_id=run_id, run_dir=run_dir, summary=summary)
+
+def _plot_figures(summary: dict[str, Any], run_dir: Path) -> None:
+    from veriground.evaluation.figures import plot_groundedness, plot_reliability_diagram, plot_tradeoff_curve
+
+    plot_reliability_diagram(summary["calibration_bins"], run_dir / FIGURES_DIR / "reliability.png")
+    plot_tradeoff_curve(summary["tradeoff"], run_dir / FIGURES_DIR / "abstention_tradeoff.png")
+    plot_groundedness(summary["groundedness"], run_dir / FIGURES_DIR / "groundedness.png")
 
 
 def _judge_citations(
@@ -221,7 +261,7 @@ def predict_row(query: GoldenQuery, answer: GroundedAnswer) -> dict[str, Any]:
         for c in (trace.claims if trace else ())
     ]
     conflict = any(CONFLICT_CAVEAT in note for note in answer.limitations) or any(
-        c["verdict"] == "Contradictory" for c in claims
+        c["verdict"] == DisplayVerdict.CONTRADICTORY for c in claims
     )
     return {
         "query_id": query.query_id,
@@ -247,12 +287,12 @@ def predict_row(query: GoldenQuery, answer: GroundedAnswer) -> dict[str, Any]:
     }
 
 
-def sweep_gate(queries: Sequence[GoldenQuery], store: CorpusStore, config: Config) -> list[dict[str, Any]]:
+def sweep_gate(queries: Sequence[GoldenQuery], config: Config) -> list[dict[str, Any]]:
     """One B3 pass per gate threshold with bm25 retrieval and lexical NLI (fast), no reranker, so the gate reads
-    query coverage: abstention rate and accuracy of the answers given, over answerable + unanswerable rows."""
+    query coverage: abstention rate and accuracy of the answers given, over answerable + unanswerable rows of the
+    corpus at config corpus.dir."""
     from veriground.answering.pipeline import AnswerBackends
-    from veriground.backends.registry import build_nli
-    from veriground.retrieval.search import build_retriever
+    from veriground.workspace import Workspace
 
     base = config.model_copy(
         update={
@@ -262,16 +302,17 @@ def sweep_gate(queries: Sequence[GoldenQuery], store: CorpusStore, config: Confi
             "llm": config.llm.model_copy(update={"base_url": None}),
         }
     )
-    backends = AnswerBackends(store=store, retriever=build_retriever(store, base), nli=build_nli(base.models), llm=None)
     decidable = [q for q in queries if q.kind in ("answerable", "unanswerable")]
     points = []
-    for threshold in GATE_SWEEP:
-        swept = base.model_copy(update={"answer": base.answer.model_copy(update={"min_query_coverage": threshold})})
-        rows = [predict_row(q, _answer(q, swept, backends)) for q in decidable]
-        given = [r for r in rows if not r["abstained"]]
-        rate = m.MetricValue.ratio(len(rows) - len(given), len(rows), "no rows")
-        accurate = m.MetricValue.ratio(sum(map(answered_correctly, given)), len(given), "nothing answered")
-        points.append({"threshold": threshold, "abstention_rate": rate.value, "answered_accuracy": accurate.value})
+    with Workspace(base) as workspace:
+        backends = AnswerBackends(store=workspace.store, retriever=workspace.retriever, nli=workspace.nli, llm=None)
+        for threshold in GATE_SWEEP:
+            swept = base.model_copy(update={"answer": base.answer.model_copy(update={"min_query_coverage": threshold})})
+            rows = [predict_row(q, _answer(q, swept, backends)) for q in decidable]
+            given = [r for r in rows if not r["abstained"]]
+            rate = m.MetricValue.ratio(len(rows) - len(given), len(rows), "no rows")
+            accurate = m.MetricValue.ratio(sum(map(answered_correctly, given)), len(given), "nothing answered")
+            points.append({"threshold": threshold, "abstention_rate": rate.value, "answered_accuracy": accurate.value})
     return [{k: (round(v, m.JSON_DIGITS) if isinstance(v, float) else v) for k, v in p.items()} for p in points]
 
 
@@ -340,7 +381,12 @@ def _demo_golden_file() -> Any:
 
 
 def ingest_demo_corpus(folder: Path, config: Config) -> None:
-    from veriground.corpus.ingest import ingest_paths
+    """Ingest the bundled demo corpus into `folder` through a Workspace, as `veriground ingest` does (with a dense or
+    hybrid retrieval mode, the passages get their vectors now)."""
+    from veriground.workspace import Workspace
 
-    with resources.as_file(resources.files("veriground") / "demo_corpus") as root, CorpusStore(folder) as store:
-        ingest_paths([root], store, config.ingest)
+    with (
+        resources.as_file(resources.files("veriground") / "demo_corpus") as root,
+        Workspace(with_corpus_dir(config, folder)) as workspace,
+    ):
+        workspace.ingest([root])

@@ -9,8 +9,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Collection, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 # The value record and the calibration metrics live in their own modules; their names stay importable from here.
 from veriground.evaluation.calibration_metrics import (  # noqa: F401
@@ -106,15 +106,13 @@ class DetectionMetrics:
     f1: MetricValue
     accuracy: MetricValue
     balanced_accuracy: MetricValue
+    # The scores to_json writes after "confusion", in this order.
+    json_fields: ClassVar[tuple[str, ...]] = ("precision", "recall", "f1", "accuracy", "balanced_accuracy")
 
     def to_json(self) -> dict[str, Any]:
         return {
             "confusion": self.counts.to_json(),
-            "precision": self.precision.to_json(),
-            "recall": self.recall.to_json(),
-            "f1": self.f1.to_json(),
-            "accuracy": self.accuracy.to_json(),
-            "balanced_accuracy": self.balanced_accuracy.to_json(),
+            **{name: getattr(self, name).to_json() for name in self.json_fields},
         }
 
 
@@ -137,41 +135,24 @@ def detection_metrics(gold_hallucinated: Iterable[bool], predicted_hallucinated:
 
 
 @dataclass(frozen=True)
-class AbstentionMetrics:
-    """Abstention scores (seed 004 §3.8); positive = the question should be abstained on (it is unanswerable)."""
+class AbstentionMetrics(DetectionMetrics):
+    """Abstention scores (seed 004 §3.8): the detection scores with positive = the question should be abstained on
+    (it is unanswerable), and the share of questions abstained on."""
 
-    counts: ConfusionCounts
-    accuracy: MetricValue
-    precision: MetricValue
-    recall: MetricValue
-    f1: MetricValue
-    balanced_accuracy: MetricValue
     abstention_rate: MetricValue
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "confusion": self.counts.to_json(),
-            "accuracy": self.accuracy.to_json(),
-            "precision": self.precision.to_json(),
-            "recall": self.recall.to_json(),
-            "f1": self.f1.to_json(),
-            "balanced_accuracy": self.balanced_accuracy.to_json(),
-            "abstention_rate": self.abstention_rate.to_json(),
-        }
+    json_fields: ClassVar[tuple[str, ...]] = (
+        "accuracy", "precision", "recall", "f1", "balanced_accuracy", "abstention_rate"
+    )  # fmt: skip
 
 
 def abstention_metrics(should_abstain: Iterable[bool], abstained: Iterable[bool]) -> AbstentionMetrics:
     """Accuracy (right to answer or to abstain), precision (abstentions that were due), recall (due abstentions
     made), F1, balanced accuracy and the share of questions abstained on."""
-    counts = confusion_counts(should_abstain, abstained)
+    detection = detection_metrics(should_abstain, abstained)  # the same scores, of abstaining
+    counts = detection.counts
+    scores = {f.name: getattr(detection, f.name) for f in fields(detection)}
     return AbstentionMetrics(
-        counts=counts,
-        accuracy=binary_accuracy(counts),
-        precision=precision(counts),
-        recall=recall(counts),
-        f1=f1_score(counts),
-        balanced_accuracy=balanced_accuracy(counts),
-        abstention_rate=MetricValue.ratio(counts.tp + counts.fp, counts.total, "no questions"),
+        **scores, abstention_rate=MetricValue.ratio(counts.tp + counts.fp, counts.total, "no questions")
     )
 
 

@@ -28,6 +28,7 @@ from veriground.backends.protocols import NLIModel
 from veriground.config import Config
 from veriground.errors import InputFileError, InputTextError, NotFoundError
 from veriground.evaluation.batching import DEFAULT_BATCH_ROWS, VerifyJob, verify_batched
+from veriground.evaluation.jsonl_rows import read_id_rows
 from veriground.evaluation.metrics import (
     Calibration,
     DetectionMetrics,
@@ -38,14 +39,28 @@ from veriground.evaluation.metrics import (
     roc_auc,
 )
 from veriground.evidence.gather import PackEvidence
-from veriground.schema import EvidencePack, LabelledPair, PackPassage, SignalStatus, VerificationReport
-from veriground.text_input import read_jsonl_records
+from veriground.schema import (
+    DisplayVerdict,
+    EvidencePack,
+    LabelledPair,
+    PackPassage,
+    RuleName,
+    SignalStatus,
+    VerificationReport,
+)
+from veriground.schema.vocabulary import HALLUCINATED_VERDICTS
 
-# Display verdicts that make a text "hallucinated"; Unverified is here because an uncomputed signal is no support.
-HALLUCINATED_VERDICTS = frozenset({"Contradictory", "Unsupported", "Unverified"})
+# A claim verdict in HALLUCINATED_VERDICTS (Contradictory, Unsupported, Unverified) makes its text "hallucinated";
+# Unverified is there because an uncomputed signal is no support.
 # Rules that reject a claim whatever the NLI reads (verdicts.explain.decision_confidence gives them confidence 0).
 HARD_REJECTION_RULES = frozenset(
-    {"dangling-citation", "no-evidence", "numeric-mismatch", "formal-mismatch", "llm-judge-contradicted"}
+    {
+        RuleName.DANGLING_CITATION,
+        RuleName.NO_EVIDENCE,
+        RuleName.NUMERIC_MISMATCH,
+        RuleName.FORMAL_MISMATCH,
+        RuleName.LLM_JUDGE_CONTRADICTED,
+    }
 )
 TEXT_EVIDENCE_ID = "evidence-{}"  # pack passage ids of a row's evidence texts, numbered from 1
 LABELS = typing.get_args(LabelledPair.model_fields["label"].annotation)
@@ -74,7 +89,7 @@ class PairPrediction:
 
     @property
     def unverified(self) -> bool:
-        return "Unverified" in self.verdicts
+        return DisplayVerdict.UNVERIFIED in self.verdicts
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -232,16 +247,7 @@ def summarize_predictions(predictions: Sequence[PairPrediction]) -> PairsSummary
 def read_pairs(path: Path) -> list[LabelledPair]:
     """Parse and validate a JSONL file of LabelledPair rows (blank lines skipped); errors name the file, the line
     and the field."""
-    return read_jsonl_records(
-        path,
-        "the labelled pairs",
-        _parse_row,
-        lambda record: record.id,
-        record_name="a row",
-        fields_fix=f"fields: {ROW_FIELDS}",
-        duplicate_fix="give each row its own id",
-        empty=("no rows", f"write one JSON object per line with {ROW_FIELDS}"),
-    )
+    return read_id_rows(path, "the labelled pairs", _parse_row, fields=ROW_FIELDS)
 
 
 def _parse_row(data: dict[str, Any], where: str) -> LabelledPair:

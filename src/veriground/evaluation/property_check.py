@@ -17,6 +17,8 @@ from veriground.corpus.store import CorpusStore
 from veriground.engine import verify_text
 from veriground.evaluation.contamination_edits import change_constant, toggle_negation
 from veriground.evidence.gather import CorpusEvidence
+from veriground.schema import DisplayVerdict
+from veriground.schema.vocabulary import worst_verdict
 from veriground.text.sentences import sentence_spans
 from veriground.text.terms import extract_terms
 
@@ -39,12 +41,12 @@ class PropertyResult:
 
     @property
     def supported_share(self) -> float:
-        return self.true_verdicts["Supported"] / max(1, sum(self.true_verdicts.values()))
+        return self.true_verdicts[DisplayVerdict.SUPPORTED] / max(1, sum(self.true_verdicts.values()))
 
     @property
     def edited_not_supported_share(self) -> float:
         total = sum(self.edited_verdicts.values())
-        return (total - self.edited_verdicts["Supported"]) / max(1, total)
+        return (total - self.edited_verdicts[DisplayVerdict.SUPPORTED]) / max(1, total)
 
 
 def sample_sentences(store: CorpusStore, count: int, seed: int = PROPERTY_SEED) -> list[str]:
@@ -68,25 +70,21 @@ def check_property(sentences: Sequence[str], store: CorpusStore, *, config: Conf
     for sentence in sentences:
         verdict = _worst_verdict(sentence, config, source, nli)
         true_verdicts[verdict] += 1
-        if verdict != "Supported":
+        if verdict != DisplayVerdict.SUPPORTED:
             failures.append(("true", sentence, verdict))
         edited = change_constant(sentence) or toggle_negation(sentence)
         if edited and edited != sentence:
             verdict = _worst_verdict(edited, config, source, nli)
             edited_verdicts[verdict] += 1
-            if verdict == "Supported":
+            if verdict == DisplayVerdict.SUPPORTED:
                 failures.append(("edited", edited, verdict))
     return PropertyResult(true_verdicts, edited_verdicts, tuple(failures))
 
 
-_ORDER = ("Contradictory", "Unverified", "Unsupported", "Low Confidence", "Supported")
-
-
 def _worst_verdict(text: str, config: Config, source: CorpusEvidence, nli: NLIModel) -> str:
-    """A sentence is as good as its weakest atomic claim."""
+    """A sentence is as good as its weakest atomic claim (worst first: schema.WORST_FIRST); no claim is Unsupported."""
     report = verify_text(text, config=config, source=source, nli=nli)
-    verdicts = [claim.decision.status for claim in report.claims] or ["Unsupported"]
-    return min(verdicts, key=_ORDER.index)
+    return worst_verdict(claim.decision.status for claim in report.claims) or DisplayVerdict.UNSUPPORTED
 
 
 def _prose(sentence: str) -> bool:

@@ -20,13 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from veriground.errors import InputFileError
+from veriground.evaluation.jsonl_rows import read_id_rows
 from veriground.evaluation.metrics import RUBRIC_DIMENSIONS, MetricValue, cohen_kappa, rubric_kappas
-from veriground.text_input import read_jsonl_records
 
 Score = int | float
 NOTE_FIELD = "note"
 ROW_FIELDS = ", ".join(("id", *RUBRIC_DIMENSIONS, NOTE_FIELD))
-FIELDS_FIX = f"fields: {ROW_FIELDS}"
 MAX_IDS_LISTED = 10  # a message naming missing ids names this many, then counts the rest
 
 
@@ -161,15 +160,14 @@ def format_agreement(result: RubricAgreement) -> str:
 
 def read_rubric(path: Path) -> list[RubricRating]:
     """Parse and validate one rater's JSONL file (blank lines skipped); errors name the file, line and field."""
-    return read_jsonl_records(
+    return read_id_rows(
         path,
         "the rubric file",
         _parse_rating,
-        lambda record: record.id,
+        fields=ROW_FIELDS,
         record_name="a rating",
-        fields_fix=FIELDS_FIX,
+        plural="ratings",
         duplicate_fix="rate each answer once",
-        empty=("no ratings", f"write one JSON object per line with {ROW_FIELDS}"),
     )
 
 
