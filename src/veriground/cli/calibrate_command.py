@@ -11,7 +11,8 @@ from typing import Annotated
 
 import typer
 
-from veriground.cli.app import ConfigOption, app, config_from
+from veriground.cli import options
+from veriground.cli.app import app, open_workspace
 from veriground.cli.progress import progress_group
 
 LOG_EVERY_ROWS = 200
@@ -23,7 +24,7 @@ def calibrate(
     data: Annotated[
         Path, typer.Option("--data", envvar="VERIGROUND_DATASETS", help="The shared datasets folder.")
     ] = Path("..") / "shared" / "datasets",
-    nli: Annotated[str | None, typer.Option("--nli", help="NLI backend to fit for (config models.nli).")] = None,
+    nli: options.NLI = None,
     rows_per_source: Annotated[int, typer.Option("--rows-per-source", min=20, help="Seeded sample per source.")] = 500,
     nli_cache: Annotated[
         Path | None, typer.Option("--nli-cache", help="JSONL of NLI scores kept between runs (scores new pairs only).")
@@ -38,10 +39,9 @@ def calibrate(
     monotone: Annotated[
         bool, typer.Option("--monotone", help="Hold every feature weight to its declared direction (sign).")
     ] = False,
-    config_file: ConfigOption = None,
+    config_file: options.ConfigFile = None,
 ) -> None:
     """Fit the calibrated support aggregator for one NLI backend and write it with its dev figures."""
-    from veriground.backends.registry import build_nli
     from veriground.errors import InputFileError
     from veriground.evaluation.aggregator_fit import collect_signals, fit_aggregator
     from veriground.evaluation.batching import MemoNLIModel
@@ -49,8 +49,8 @@ def calibrate(
 
     if not data.is_dir():
         raise InputFileError(data, "is not a folder", "point --data (or VERIGROUND_DATASETS) at the shared datasets")
-    config = config_from(config_file, **{"models.nli": nli})
-    model = MemoNLIModel(build_nli(config.models), nli_cache)
+    with open_workspace(calibrate, locals()) as workspace:  # only its NLI, which outlives it
+        config, model = workspace.config, MemoNLIModel(workspace.nli, nli_cache)
     rows = calibration_rows(data, rows_per_source, retrieved=retrieved_rows)
     counts: dict[str, dict[str, int]] = {}
     for row in rows:

@@ -12,7 +12,8 @@ from typing import Annotated
 import typer
 from rich.text import Text
 
-from veriground.cli.app import app, config_from, open_store
+from veriground.cli import options
+from veriground.cli.app import app, open_workspace
 
 DEMO_CORPUS_DIR = Path(".veriground-demo")
 DEMO_EXAMPLE_NAME = "EXAMPLE_ANSWER.md"
@@ -25,43 +26,33 @@ NEXT_STEP_QUESTION = "What does the work-energy theorem say?"
 
 @app.command()
 def demo(
-    corpus: Annotated[Path, typer.Option("--corpus", help="Where to build the demo corpus.")] = DEMO_CORPUS_DIR,
+    corpus: Annotated[
+        Path, typer.Option("--corpus", help="Where to build the demo corpus."), options.ConfigKey("corpus.dir")
+    ] = DEMO_CORPUS_DIR,
     top_k: Annotated[int, typer.Option("-k", "--top-k", help="Passages per query.")] = 3,
 ) -> None:
     """Ingest the bundled demo corpus, search it, verify an example answer, and ask two questions."""
-    from veriground.answering.pipeline import AnswerBackends, answer_question
-    from veriground.backends.openai_chat import build_llm
-    from veriground.backends.registry import build_nli
-    from veriground.corpus.ingest import ingest_paths
-    from veriground.engine import verify_text
-    from veriground.evidence.gather import CorpusEvidence
     from veriground.reports.answer_view import print_answer
     from veriground.reports.files import REPORT_SUFFIXES, write_report
     from veriground.reports.terminal import console, print_ingest_summary, print_search_results
     from veriground.reports.verification_view import print_verification
-    from veriground.retrieval.search import build_retriever
 
-    config = config_from(None, **{"corpus.dir": corpus})
     demo_root = resources.files("veriground") / "demo_corpus"
-    with resources.as_file(demo_root) as root, open_store(config, create=True) as store:
-        report = ingest_paths([root], store, config.ingest)
+    with resources.as_file(demo_root) as root, open_workspace(demo, {"corpus": corpus}) as workspace:
+        config = workspace.config
+        report = workspace.ingest(root, embed=False)
         queries = [line.strip() for line in (root / "QUERIES.txt").read_text().splitlines() if line.strip()]
-        retriever = build_retriever(store, config)
-        print_ingest_summary(
-            report.model_copy(update={"passages_indexed": len(list(store.iter_latest_texts()))}), corpus
-        )
+        passages = len(list(workspace.store.iter_latest_texts()))
+        print_ingest_summary(report.model_copy(update={"passages_indexed": passages}), corpus)
         for query in queries:
-            print_search_results(query, retriever.retrieve(query, top_k))
+            print_search_results(query, workspace.search(query, top_k))
         example = (root / DEMO_EXAMPLE_NAME).read_text(encoding="utf-8")
         console.rule(f"Verifying the example answer {DEMO_EXAMPLE_NAME}")
-        source = CorpusEvidence(store, config.retrieval, retriever)
-        nli = build_nli(config.models)
-        result = verify_text(example, config=config, source=source, nli=nli)
+        result = workspace.verify(example)
         print_verification(result)
-        backends = AnswerBackends(store=store, retriever=retriever, nli=nli, llm=build_llm(config))
         for question in DEMO_QUESTIONS:
             console.rule(f"Asking: {question}")
-            print_answer(answer_question(question, config=config, backends=backends))
+            print_answer(workspace.ask(question))
     written = [corpus / f"example-report{suffix}" for suffix in REPORT_SUFFIXES]
     for path in written:
         write_report(result, path)

@@ -13,19 +13,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from veriground.cli.app import (
-    AllowDownloadOption,
-    ConfigOption,
-    CorpusOption,
-    JsonOption,
-    NLIOption,
-    RuntimeOption,
-    app,
-    config_from,
-    model_overrides,
-    open_store,
-    print_json,
-)
+from veriground.cli import options
+from veriground.cli.app import app, open_workspace, print_json
 from veriground.cli.progress import progress_group
 
 if TYPE_CHECKING:
@@ -39,48 +28,43 @@ eval_app = typer.Typer(
 )
 app.add_typer(eval_app, name="eval")
 
-LimitOption = Annotated[int | None, typer.Option("--limit", min=1, help="Only the first N rows of the file.")]
 _BINARY_HEADER = f"{'P':>6} {'R':>6} {'F1':>6} {'bal-acc':>7}"
 
 
 @eval_app.command("pairs")
 def eval_pairs(
     file: Annotated[Path, typer.Argument(help="JSONL: one {id, text, evidence | evidence_ids, label} per line.")],
-    corpus: CorpusOption = None,
-    nli: NLIOption = None,
-    limit: LimitOption = None,
-    runtime: RuntimeOption = None,
-    allow_download: AllowDownloadOption = None,
-    config_file: ConfigOption = None,
+    corpus: options.Corpus = None,
+    nli: options.NLI = None,
+    limit: options.Limit = None,
+    runtime: options.Runtime = None,
+    allow_download: options.AllowDownload = None,
+    config_file: options.ConfigFile = None,
     show_rows: Annotated[
         bool,
         typer.Option(
             "--rows", help="Also print each row: id, gold label, and per claim its verdict, rule and explanation."
         ),
     ] = False,
-    as_json: JsonOption = False,
+    as_json: options.Json = False,
 ) -> None:
     """Verify each row's text against exactly its evidence; print P/R/F1/balanced accuracy, ECE, Brier."""
-    from veriground.backends.registry import build_nli
     from veriground.evaluation.pairs import evaluate_pairs, read_pairs
 
-    config = config_from(
-        config_file,
-        **{"corpus.dir": corpus, **model_overrides(nli=nli, runtime=runtime, allow_download=allow_download)},
-    )
-    rows = read_pairs(file)[:limit]
-    model = build_nli(config.models)
-    store = open_store(config) if any(row.evidence_ids for row in rows) else None
-    try:
+    with open_workspace(eval_pairs, locals()) as workspace:
+        rows = read_pairs(file)[:limit]
+        model = workspace.nli
+        store = workspace.store if any(row.evidence_ids for row in rows) else None
         resolve = None if store is None else (lambda passage_id: store.passage(passage_id).text)
         with progress_group(enabled=not as_json) as bars:
             on_progress = bars.callback("Verifying rows")
             result = evaluate_pairs(
-                rows, config=config, nli=model, resolve=resolve, progress=lambda done: on_progress(done, len(rows))
+                rows,
+                config=workspace.config,
+                nli=model,
+                resolve=resolve,
+                progress=lambda done: on_progress(done, len(rows)),
             )
-    finally:
-        if store is not None:
-            store.close()
     if as_json:
         print_json(result.to_json())
     else:
@@ -109,20 +93,19 @@ def eval_bench(
             "--all-rows", help="Also the rows the shipped NLI model trained on (default: only held-out rows)."
         ),
     ] = False,
-    nli: NLIOption = None,
-    runtime: RuntimeOption = None,
-    allow_download: AllowDownloadOption = None,
+    nli: options.NLI = None,
+    runtime: options.Runtime = None,
+    allow_download: options.AllowDownload = None,
     list_names: Annotated[
         bool, typer.Option("--list", help="List the benchmarks (name, metric, source) and stop.")
     ] = False,
-    config_file: ConfigOption = None,
-    as_json: JsonOption = False,
+    config_file: options.ConfigFile = None,
+    as_json: options.Json = False,
 ) -> None:
     """Run the public benchmark adapters; one table: rows, the authors' metric, and P/R/F1/balanced accuracy.
 
     Only each dataset's held-out part is scored (see veriground/evaluation/heldout.py), for every NLI backend,
     so the shipped model is never measured on its own training rows and backends stay comparable."""
-    from veriground.backends.registry import build_nli
     from veriground.evaluation.benchmarks import (
         DEFAULT_DATASETS_DIR,
         check_datasets_dir,
@@ -135,18 +118,24 @@ def eval_bench(
         for benchmark in select_benchmarks(names or []):
             typer.echo(f"{benchmark.name:18} {benchmark.metric} ({benchmark.source}); files in {benchmark.folder}/")
         return
-    config = config_from(config_file, **model_overrides(nli=nli, runtime=runtime, allow_download=allow_download))
-    benchmarks = select_benchmarks(names or [])
-    folder = datasets_dir or DEFAULT_DATASETS_DIR
-    check_datasets_dir(folder, benchmarks)
-    model = build_nli(config.models)
-    with progress_group(enabled=not as_json) as bars:
-        results = [
-            run_benchmark(
-                benchmark, folder, config=config, nli=model, limit=limit, progress=bars.update, all_rows=all_rows
-            )
-            for benchmark in benchmarks
-        ]
+    with open_workspace(eval_bench, locals()) as workspace:
+        benchmarks = select_benchmarks(names or [])
+        folder = datasets_dir or DEFAULT_DATASETS_DIR
+        check_datasets_dir(folder, benchmarks)
+        model = workspace.nli
+        with progress_group(enabled=not as_json) as bars:
+            results = [
+                run_benchmark(
+                    benchmark,
+                    folder,
+                    config=workspace.config,
+                    nli=model,
+                    limit=limit,
+                    progress=bars.update,
+                    all_rows=all_rows,
+                )
+                for benchmark in benchmarks
+            ]
     if as_json:
         print_json(
             {

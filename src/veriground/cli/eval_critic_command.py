@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 
-from veriground.cli.app import ConfigOption, config_from, model_overrides
-from veriground.cli.eval_commands import NLIOption, eval_app
+from veriground.cli import options
+from veriground.cli.eval_commands import eval_app
+from veriground.cli.eval_run_commands import RunsDirOption, SplitOption
 from veriground.errors import ConfigError
 
 SPLITS = ("dev", "test", "all")
@@ -24,11 +25,11 @@ def eval_critic(
         Path | None,
         typer.Option("--corpus", help="Corpus for L3 (default: the bundled demo corpus, built in a temp dir)."),
     ] = None,
-    split: Annotated[str, typer.Option("--split", help="dev, test or all.")] = "all",
-    tier: Annotated[int, typer.Option("--tier", help="1: offline lexicons, verifier, NLI; 2: also the LLM.")] = 1,
-    nli: NLIOption = None,
-    runs_dir: Annotated[Path, typer.Option("--runs-dir", help="Where run folders go.")] = Path("runs"),
-    config_file: ConfigOption = None,
+    split: SplitOption = "all",
+    tier: options.Tier = 1,
+    nli: options.NLI = None,
+    runs_dir: RunsDirOption = Path("runs"),
+    config_file: options.ConfigFile = None,
 ) -> None:
     """Critique every snippet of the critic set; print per-label P/R/F1, macro-F1 and exact match; write the run."""
     from veriground.evaluation.critic_run import run_critic_eval
@@ -37,7 +38,7 @@ def eval_critic(
         raise ConfigError(f"--split must be one of {', '.join(SPLITS)}, got {split!r}")
     if tier not in (1, 2):
         raise ConfigError(f"--tier must be 1 or 2, got {tier}")
-    config = config_from(config_file, **model_overrides(nli=nli))
+    config = options.command_config(eval_critic, locals())
     result = run_critic_eval(
         config=config, critic_set=critic_set, corpus=corpus, split=split, tier=tier, runs_dir=runs_dir
     )

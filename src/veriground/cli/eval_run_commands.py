@@ -9,13 +9,8 @@ from typing import Annotated
 
 import typer
 
-from veriground.cli.app import (
-    ConfigOption,
-    RetrievalOption,
-    config_from,
-    model_overrides,
-)
-from veriground.cli.eval_commands import NLIOption, eval_app
+from veriground.cli import options
+from veriground.cli.eval_commands import eval_app
 from veriground.cli.progress import progress_bar
 
 GoldenOption = Annotated[
@@ -34,14 +29,10 @@ NoFiguresOption = Annotated[bool, typer.Option("--no-figures", help="Skip the PN
 def eval_run(
     golden: GoldenOption = None,
     corpus: GoldenCorpusOption = None,
-    baseline: Annotated[
-        str | None, typer.Option("--baseline", help="B3 full pipeline (default), B2 naive RAG, B1 prompt-only LLM.")
-    ] = None,
-    retrieval: RetrievalOption = None,
-    nli: NLIOption = None,
-    min_sources: Annotated[
-        int | None, typer.Option("--min-sources", help="config verification.min_supporting_sources.")
-    ] = None,
+    baseline: options.Baseline = None,
+    retrieval: options.Retrieval = None,
+    nli: options.NLI = None,
+    min_sources: options.MinSources = None,
     no_rerank: Annotated[bool, typer.Option("--no-rerank", help="Drop the configured reranker.")] = False,
     no_verify: Annotated[
         bool, typer.Option("--no-verify", help="Emit drafted sentences unchecked (config answer.verify = false).")
@@ -55,25 +46,18 @@ def eval_run(
     no_atomic: Annotated[
         bool, typer.Option("--no-atomic", help="One claim per sentence, not atomic claims (verification.atomic).")
     ] = False,
-    no_dependencies: Annotated[
-        bool, typer.Option("--no-dependencies", help="No dependency checker (verification.dependencies).")
-    ] = False,
+    no_dependencies: options.NoDependencies = False,
     split: SplitOption = "all",
     runs_dir: RunsDirOption = Path("runs"),
     no_figures: NoFiguresOption = False,
-    config_file: ConfigOption = None,
+    config_file: options.ConfigFile = None,
 ) -> None:
     """Answer every golden query; write summary.json, metrics.csv, predictions.jsonl, manifest.json, figures."""
     from veriground.evaluation.ablations import ABLATIONS, with_overrides
     from veriground.evaluation.golden_run import run_golden
 
     _check_split(split)
-    flags = {
-        "answer.baseline": baseline,
-        "verification.min_supporting_sources": min_sources,
-        **model_overrides(retrieval=retrieval, nli=nli),
-    }
-    config = config_from(config_file, **flags)
+    config = options.command_config(eval_run, locals())
     # The switches set what their ablation sets, past load_config (which reads None as "flag not given").
     switches = {"no-rerank": no_rerank, "no-verify": no_verify, "no-contradictions": no_contradictions}
     switches["no-atomic"] = no_atomic
@@ -160,9 +144,7 @@ def eval_compare(
 def eval_ablate(
     golden: GoldenOption = None,
     corpus: GoldenCorpusOption = None,
-    no_dependencies: Annotated[
-        bool, typer.Option("--no-dependencies", help="No dependency checker (verification.dependencies).")
-    ] = False,
+    no_dependencies: options.NoDependencies = False,
     split: SplitOption = "all",
     runs_dir: RunsDirOption = Path("runs"),
     out_csv: Annotated[Path, typer.Option("--out", help="Where the CSV table goes.")] = Path(
@@ -172,7 +154,7 @@ def eval_ablate(
         "results/figures/ablations.png"
     ),
     no_figures: NoFiguresOption = False,
-    config_file: ConfigOption = None,
+    config_file: options.ConfigFile = None,
 ) -> None:
     """Run B3, each ablation and the baselines B2 and B1 as separate runs; print and write one comparison table."""
     from veriground.cli.progress import progress_bar
@@ -181,7 +163,7 @@ def eval_ablate(
     from veriground.evaluation.run_files import format_table, write_comparison_csv
 
     _check_split(split)
-    config = config_from(config_file)
+    config = options.command_config(eval_ablate, locals())
     if not no_figures:
         from veriground.evaluation.figures import check_figures_available
 

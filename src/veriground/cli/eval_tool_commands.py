@@ -11,21 +11,22 @@ import sys
 import tempfile
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from veriground.cli.app import (
-    AllowDownloadOption,
-    ConfigOption,
-    JsonOption,
-    RuntimeOption,
-    config_from,
-    model_overrides,
-    print_json,
-)
-from veriground.cli.eval_commands import NLIOption, eval_app
+from veriground.cli import options
+from veriground.cli.app import print_json
+from veriground.cli.eval_commands import eval_app
 from veriground.cli.progress import progress_group
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+
+    from veriground.config import Config
+    from veriground.evaluation.contamination import ContaminationResult
+    from veriground.evaluation.contamination_formal import FormalResult
+    from veriground.workspace import Workspace
 
 DEMO_CORPUS_LABEL = "bundled demo corpus"
 
@@ -69,67 +70,38 @@ def eval_contaminate(
         int | None,
         typer.Option("--max-formal-claims", min=1, help="At most N sentences per domain for the formal errors."),
     ] = None,
-    nli: NLIOption = None,
-    runtime: RuntimeOption = None,
-    allow_download: AllowDownloadOption = None,
-    config_file: ConfigOption = None,
-    as_json: JsonOption = False,
+    nli: options.NLI = None,
+    runtime: options.Runtime = None,
+    allow_download: options.AllowDownload = None,
+    config_file: options.ConfigFile = None,
+    as_json: options.Json = False,
 ) -> None:
     """Inject numeric, conceptual and out-of-scope errors into claims the verifier supports; print detection
     precision and recall per error type and rate, and false alarms on the clean claims. Then inject formal
     errors and print precision and recall per domain and formal error type (--no-formal skips them)."""
-    from veriground.backends.registry import build_nli
-    from veriground.corpus.store import CorpusStore
-    from veriground.evaluation.contamination import (
-        DEFAULT_RATES,
-        format_contamination,
-        parse_rates,
-        run_contamination,
-    )
-    from veriground.evaluation.contamination_formal import (
-        check_domain_choice,
-        format_formal,
-        run_formal_contamination,
-    )
+    from veriground.evaluation.contamination import DEFAULT_RATES, format_contamination, parse_rates
+    from veriground.evaluation.contamination_formal import check_domain_choice, format_formal
     from veriground.evaluation.golden_run import corpus_sha256, ingest_demo_corpus
+    from veriground.workspace import Workspace
 
     chosen_rates = DEFAULT_RATES if rates is None else parse_rates(rates)
     check_domain_choice(domain)
-    config = config_from(config_file, **model_overrides(nli=nli, runtime=runtime, allow_download=allow_download))
+    config = options.command_config(eval_contaminate, locals())
     with ExitStack() as stack:
         if corpus is None:
             folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="veriground-contaminate-")))
             ingest_demo_corpus(folder, config)
         else:
             folder = corpus
-        store = stack.enter_context(CorpusStore(folder, create=False))  # a bad --corpus fails before a model loads
-        model = build_nli(config.models)
+        workspace = stack.enter_context(Workspace.open(folder, config=config))
+        workspace.store  # noqa: B018 - a bad --corpus fails before a model loads
         with progress_group(enabled=not as_json) as bars:
-            result = run_contamination(
-                config=config,
-                nli=model,
-                store=store,
-                rates=chosen_rates,
-                seed=seed,
-                max_claims=max_claims,
-                progress=bars.update,
-            )
-            formal_result = (
-                run_formal_contamination(
-                    config=config,
-                    nli=model,
-                    store=store,
-                    domain=domain,
-                    seed=seed,
-                    max_per_domain=max_formal_claims,
-                    progress=bars.update,
-                )
-                if formal
-                else None
+            result, formal_result = _contaminate(
+                workspace, chosen_rates, seed, max_claims, (domain, max_formal_claims) if formal else None, bars.update
             )
         source = {
             "source": DEMO_CORPUS_LABEL if corpus is None else str(corpus),
-            "passages_sha256": corpus_sha256(store),
+            "passages_sha256": corpus_sha256(workspace.store),
         }
     formal_json = None if formal_result is None else formal_result.to_json()
     if as_json:
@@ -140,11 +112,44 @@ def eval_contaminate(
             sys.stdout.write(f"\n{format_formal(formal_result)}")
 
 
+def _contaminate(
+    workspace: Workspace,
+    rates: Iterable[float],
+    seed: int,
+    max_claims: int | None,
+    formal: tuple[str, int | None] | None,
+    progress: Callable[[str, int, int], None],
+) -> tuple[ContaminationResult, FormalResult | None]:
+    """The contamination run over the workspace's corpus and, when `formal` gives (domain, max sentences per
+    domain), the formal-error run after it."""
+    from veriground.evaluation.contamination import run_contamination
+    from veriground.evaluation.contamination_formal import run_formal_contamination
+
+    config: Config = workspace.config
+    store, model = workspace.store, workspace.nli
+    result = run_contamination(
+        config=config, nli=model, store=store, rates=rates, seed=seed, max_claims=max_claims, progress=progress
+    )
+    if formal is None:
+        return result, None
+    domain, max_per_domain = formal
+    formal_result = run_formal_contamination(
+        config=config,
+        nli=model,
+        store=store,
+        domain=domain,
+        seed=seed,
+        max_per_domain=max_per_domain,
+        progress=progress,
+    )
+    return result, formal_result
+
+
 @eval_app.command("kappa")
 def eval_kappa(
     rater_a: Annotated[Path, typer.Argument(help="The first rater's rubric file (JSONL).")],
     rater_b: Annotated[Path, typer.Argument(help="The second rater's rubric file, rating the same ids.")],
-    as_json: JsonOption = False,
+    as_json: options.Json = False,
 ) -> None:
     """Cohen's kappa between two raters' rubric files (seed 004 §3.8), per rubric item, with the answers both
     rated and their percent agreement.

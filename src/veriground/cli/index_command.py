@@ -8,18 +8,8 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from veriground.cli.app import (
-    AllowDownloadOption,
-    ConfigOption,
-    CorpusOption,
-    JsonOption,
-    RuntimeOption,
-    app,
-    config_from,
-    model_overrides,
-    open_store,
-    print_json,
-)
+from veriground.cli import options
+from veriground.cli.app import app, open_workspace, print_json
 from veriground.config import Config
 
 if TYPE_CHECKING:
@@ -63,21 +53,19 @@ def index(
     dense: Annotated[
         bool, typer.Option("--dense", help="Also embed passages for dense and hybrid search (models.embedder).")
     ] = False,
-    runtime: RuntimeOption = None,
-    allow_download: AllowDownloadOption = None,
-    corpus: CorpusOption = None,
-    config_file: ConfigOption = None,
-    as_json: JsonOption = False,
+    runtime: options.Runtime = None,
+    allow_download: options.AllowDownload = None,
+    corpus: options.Corpus = None,
+    config_file: options.ConfigFile = None,
+    as_json: options.Json = False,
 ) -> None:
     """Bring the search indexes up to date: BM25 always, dense vectors with --dense (only passages not yet embedded).
 
     Searches never embed the corpus: with --retrieval dense or hybrid they need the vectors this builds."""
     from veriground.retrieval.search import BM25Retriever
 
-    config = config_from(
-        config_file, **{"corpus.dir": corpus, **model_overrides(runtime=runtime, allow_download=allow_download)}
-    )
-    with open_store(config) as store:
+    with open_workspace(index, locals()) as workspace:
+        store, config = workspace.store, workspace.config
         bm25_passages = len(BM25Retriever(store, config.retrieval).refresh().passage_ids)
         vectors = build_dense_vectors(store, config, show_progress=not as_json) if dense else None
     if as_json:

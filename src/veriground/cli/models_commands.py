@@ -3,29 +3,19 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
 
 import typer
 
-from veriground.cli.app import (
-    AllowDownloadOption,
-    ConfigOption,
-    JsonOption,
-    RerankerOption,
-    RuntimeOption,
-    config_from,
-    model_overrides,
-    models_app,
-    print_json,
-)
+from veriground.cli import options
+from veriground.cli.app import models_app, print_json
 
 
 @models_app.command("list")
-def models_list(config_file: ConfigOption = None, as_json: JsonOption = False) -> None:
+def models_list(config_file: options.ConfigFile = None, as_json: options.Json = False) -> None:
     """Registered backend names per role, the configured ones, and which optional libraries are installed."""
     from veriground.backends.registry import REGISTERED, installed_libraries
 
-    config = config_from(config_file)
+    config = options.command_config(models_list, locals())
     data = {
         "configured": config.models.model_dump(mode="json"),
         "registered": REGISTERED,
@@ -44,22 +34,19 @@ def models_list(config_file: ConfigOption = None, as_json: JsonOption = False) -
 
 @models_app.command("check")
 def models_check(
-    nli: Annotated[str | None, typer.Option("--nli", help="NLI model to check instead of the configured one.")] = None,
-    reranker: RerankerOption = None,
-    runtime: RuntimeOption = None,
-    allow_download: AllowDownloadOption = None,
-    config_file: ConfigOption = None,
-    as_json: JsonOption = False,
+    nli: options.NLI = None,
+    reranker: options.Reranker = None,
+    runtime: options.Runtime = None,
+    allow_download: options.AllowDownload = None,
+    config_file: options.ConfigFile = None,
+    as_json: options.Json = False,
 ) -> None:
     """Load every configured backend offline and print its model id and weights checksum, or why it failed."""
     from dataclasses import asdict
 
     from veriground.backends.registry import check_backends
 
-    config = config_from(
-        config_file,
-        **model_overrides(nli=nli, reranker=reranker, runtime=runtime, allow_download=allow_download),
-    )
+    config = options.command_config(models_check, locals())
     checks = check_backends(config.models, embedder_needed=config.retrieval.mode != "bm25")
     if as_json:
         print_json([asdict(check) for check in checks])

@@ -9,26 +9,22 @@ from typing import Annotated
 
 import typer
 
-from veriground.cli.app import (
-    AllowDownloadOption,
-    ConfigOption,
-    CorpusOption,
-    NLIOption,
-    RerankerOption,
-    RetrievalOption,
-    RuntimeOption,
-    app,
-    config_from,
-    model_overrides,
-)
+from veriground.cli import options
+from veriground.cli.app import app
 
 
 @app.command()
 def serve(
     host: Annotated[
-        str | None, typer.Option("--host", help="Address to listen on (config service.host, default 127.0.0.1).")
+        str | None,
+        typer.Option("--host", help="Address to listen on (config service.host, default 127.0.0.1)."),
+        options.ConfigKey("service.host"),
     ] = None,
-    port: Annotated[int | None, typer.Option("--port", help="Port (config service.port, default 8000).")] = None,
+    port: Annotated[
+        int | None,
+        typer.Option("--port", help="Port (config service.port, default 8000)."),
+        options.ConfigKey("service.port"),
+    ] = None,
     engine_workers: Annotated[
         int | None,
         typer.Option(
@@ -36,17 +32,18 @@ def serve(
             help="Engine threads, each with its own models; reads run side by side, uploads alone (config "
             "service.engine_workers; default 1 with the lexical NLI, else one per two cores up to 4).",
         ),
+        options.ConfigKey("service.engine_workers"),
     ] = None,
-    retrieval: RetrievalOption = None,
-    reranker: RerankerOption = None,
-    nli: NLIOption = None,
-    runtime: RuntimeOption = None,
-    allow_download: AllowDownloadOption = None,
+    retrieval: options.Retrieval = None,
+    reranker: options.Reranker = None,
+    nli: options.NLI = None,
+    runtime: options.Runtime = None,
+    allow_download: options.AllowDownload = None,
     debug: Annotated[
         bool, typer.Option("--debug", help="Log raw questions and texts too (config service.log_text).")
     ] = False,
-    corpus: CorpusOption = None,
-    config_file: ConfigOption = None,
+    corpus: options.Corpus = None,
+    config_file: options.ConfigFile = None,
 ) -> None:
     """Serve the JSON API (/qa, /qa/verify, /verify, /documents, /passages/{id}, /health, /ready; docs at /docs)
     and the web page. Beyond loopback it needs an API token in the variable service.api_token_env names."""
@@ -56,19 +53,7 @@ def serve(
     from veriground.service.engine_worker import EngineWorker
     from veriground.service.http_guard import guarded_protocol
 
-    config = config_from(
-        config_file,
-        **{
-            "corpus.dir": corpus,
-            "service.host": host,
-            "service.port": port,
-            "service.engine_workers": engine_workers,
-            "service.log_text": True if debug else None,
-            **model_overrides(
-                retrieval=retrieval, reranker=reranker, nli=nli, runtime=runtime, allow_download=allow_download
-            ),
-        },
-    )
+    config = options.command_config(serve, locals(), **{"service.log_text": True if debug else None})
     worker = EngineWorker(config)
     application = create_app(config, worker=worker)  # checks the token before anything is opened
     worker.start()  # a missing corpus or model fails here, as a one-line error, not inside the server

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from veriground.cli.app import ConfigOption, CorpusOption, app, config_from, print_json
+from veriground.cli import options
+from veriground.cli.app import app, print_json
 
 
 @app.command()
@@ -14,6 +15,6 @@ def schema() -> None:
 
 
 @app.command("config")
-def showconfig_from(corpus: CorpusOption = None, config_file: ConfigOption = None) -> None:
+def show_config(corpus: options.Corpus = None, config_file: options.ConfigFile = None) -> None:
     """Print the resolved configuration (file, then VERIGROUND_* env, then flags)."""
-    print_json(config_from(config_file, **{"corpus.dir": corpus}).model_dump(mode="json"))
+    print_json(options.command_config(show_config, locals()).model_dump(mode="json"))

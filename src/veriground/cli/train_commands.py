@@ -8,11 +8,16 @@ import shlex
 import sys
 import time
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 import typer
 
 from veriground.cli.app import app
+
+if TYPE_CHECKING:
+    from veriground.training.nli_trainer import TrainSettings
+
+T = TypeVar("T")
 
 train_app = typer.Typer(help="Train veriground's own models (needs the models extra).", no_args_is_help=True)
 app.add_typer(train_app, name="train")
@@ -46,8 +51,6 @@ def train_nli(
     resume: Annotated[bool, typer.Option("--resume", help="Continue from the newest checkpoint in OUT.")] = False,
 ) -> None:
     """Fine-tune an NLI classifier on the public training mix and synthetic pairs; calibrate; export int8 ONNX."""
-    import random
-
     from veriground.backends.model_files import resolve_model, use_offline_hub
     from veriground.evaluation.benchmarks import check_datasets_dir, select_benchmarks
     from veriground.training.calibration import fit_temperature
@@ -59,9 +62,7 @@ def train_nli(
     check_datasets_dir(data, select_benchmarks(["mnli", "fever-symmetric", "wice", "begin", "summedits"]))
     _, base_folder = resolve_model(base, allow_download=False)
     mix = build_mix(data)
-    train = mix.train
-    if max_pairs is not None and max_pairs < len(train):
-        train = sorted(random.Random(seed).sample(train, max_pairs), key=train.index)
+    train = _sample(mix.train, max_pairs, seed)
     settings = TrainSettings(
         base=str(base_folder),
         epochs=epochs,
@@ -90,14 +91,7 @@ def train_nli(
     minutes = round((time.monotonic() - started) / 60, 1)
     report = fit_temperature(score_logits(model_folder, mix.dev, device=settings.device), mix.dev)
     facts = {
-        "command": shlex.join(
-            ["veriground", "train", "nli", "--out", str(out), "--data", str(data), "--base", base]
-            + ["--epochs", str(epochs), "--seed", str(seed), "--batch-size", str(batch_size)]
-            + ["--learning-rate", str(learning_rate), "--max-length", str(max_length)]
-            + ["--eval-every", str(eval_every), "--patience", str(patience)]
-            + (["--max-pairs", str(max_pairs)] if max_pairs is not None else [])
-            + (["--time-limit-minutes", str(time_limit)] if time_limit is not None else [])
-        ),
+        "command": _command_line(out, data, base, settings, max_pairs, time_limit),
         "settings": {**settings.__dict__, "base": base},
         "train_pairs": len(train),
         "trained_from": model_folder.name,
@@ -112,6 +106,29 @@ def train_nli(
         f"temperature {report.temperature} (dev NLL {report.nll_before:.4f} -> {report.nll_after:.4f}; "
         f"entailment ECE {report.ece_entailment_before} -> {report.ece_entailment_after})\n"
         f"shipped folder: {shipped}\n"
+    )
+
+
+def _sample(pairs: list[T], max_pairs: int | None, seed: int) -> list[T]:
+    """A seeded sample of `max_pairs` of `pairs` in their order (all of them when None or fewer)."""
+    import random
+
+    if max_pairs is None or max_pairs >= len(pairs):
+        return pairs
+    return sorted(random.Random(seed).sample(pairs, max_pairs), key=pairs.index)
+
+
+def _command_line(
+    out: Path, data: Path, base: str, settings: TrainSettings, max_pairs: int | None, time_limit: float | None
+) -> str:
+    """The `veriground train nli` command that reruns this training, as training.json records it."""
+    return shlex.join(
+        ["veriground", "train", "nli", "--out", str(out), "--data", str(data), "--base", base]
+        + ["--epochs", str(settings.epochs), "--seed", str(settings.seed), "--batch-size", str(settings.batch_size)]
+        + ["--learning-rate", str(settings.learning_rate), "--max-length", str(settings.max_length)]
+        + ["--eval-every", str(settings.eval_every), "--patience", str(settings.patience)]
+        + (["--max-pairs", str(max_pairs)] if max_pairs is not None else [])
+        + (["--time-limit-minutes", str(time_limit)] if time_limit is not None else [])
     )
 
 

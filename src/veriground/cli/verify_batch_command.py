@@ -9,21 +9,8 @@ from typing import Annotated
 
 import typer
 
-from veriground.cli.app import (
-    AllowDownloadOption,
-    ConfigOption,
-    CorpusOption,
-    DomainOption,
-    EvidenceKindsOption,
-    NLIOption,
-    RerankerOption,
-    RetrievalOption,
-    RuntimeOption,
-    app,
-    config_from,
-    model_overrides,
-    print_json,
-)
+from veriground.cli import options
+from veriground.cli.app import app, print_json
 
 
 @app.command("verify-batch")
@@ -55,38 +42,23 @@ def verify_batch(
     max_rows: Annotated[
         int | None, typer.Option("--max-rows", min=1, help="Stop after this many new rows; run again to go on.")
     ] = None,
-    top_k: Annotated[int | None, typer.Option("-k", "--top-k", help="Passages retrieved per claim.")] = None,
-    domain: DomainOption = None,
-    evidence_kinds: EvidenceKindsOption = None,
-    retrieval: RetrievalOption = None,
-    reranker: RerankerOption = None,
-    nli: NLIOption = None,
-    runtime: RuntimeOption = None,
-    allow_download: AllowDownloadOption = None,
-    corpus: CorpusOption = None,
-    config_file: ConfigOption = None,
+    top_k: options.TopK = None,
+    domain: options.Domain = None,
+    evidence_kinds: options.EvidenceKinds = None,
+    retrieval: options.Retrieval = None,
+    reranker: options.Reranker = None,
+    nli: options.NLI = None,
+    runtime: options.Runtime = None,
+    allow_download: options.AllowDownload = None,
+    corpus: options.Corpus = None,
+    config_file: options.ConfigFile = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the run's summary as JSON.")] = False,
 ) -> None:
     """Verify many texts: each input row's report (what `verify --json` prints) as one line of --out."""
     from veriground.batch import LocalPoolExecutor, RayExecutor, run_batch
     from veriground.cli.progress import progress_bar
 
-    config = config_from(
-        config_file,
-        **{
-            "corpus.dir": corpus,
-            "retrieval.top_k": top_k,
-            "verification.domain": domain,
-            **model_overrides(
-                retrieval=retrieval,
-                reranker=reranker,
-                nli=nli,
-                runtime=runtime,
-                allow_download=allow_download,
-                evidence_kinds=evidence_kinds,
-            ),
-        },
-    )
+    config = options.command_config(verify_batch, locals())
     executor = LocalPoolExecutor(workers) if ray_address is None else RayExecutor(ray_address, workers)
     with progress_bar("Verifying rows", enabled=not as_json) as on_progress:
         summary = run_batch(source, out, config=config, executor=executor, max_rows=max_rows, on_progress=on_progress)

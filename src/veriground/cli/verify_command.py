@@ -4,29 +4,17 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from veriground.cli.app import (
-    AllowDownloadOption,
-    ConfigOption,
-    CorpusOption,
-    DomainOption,
-    EvidenceKindsOption,
-    JsonOption,
-    NLIOption,
-    RerankerOption,
-    RetrievalOption,
-    RuntimeOption,
-    app,
-    config_from,
-    model_overrides,
-    open_store,
-    print_json,
-    read_text_argument,
-)
+from veriground.cli import options
+from veriground.cli.app import app, open_workspace, print_json, read_text_argument
 from veriground.cli.progress import progress_bar
+
+if TYPE_CHECKING:
+    from veriground.schema import VerificationReport
+    from veriground.workspace import Workspace
 
 VERIFY_LABEL = "Verifying (stages)"
 
@@ -41,129 +29,48 @@ def verify(
         Path | None, typer.Option("--report", help="Also write the report: out.md, .html or .json.")
     ] = None,
     query: Annotated[str | None, typer.Option("--query", help="The question the text answers, if any.")] = None,
-    top_k: Annotated[int | None, typer.Option("-k", "--top-k", help="Passages retrieved per claim.")] = None,
-    min_entailment_prob: Annotated[
-        float | None, typer.Option(help="P(supported) a Supported claim needs (default: the aggregator's).")
-    ] = None,
-    weak_entailment_prob: Annotated[
-        float | None, typer.Option(help="P(supported) below which a claim is Unsupported (default: the aggregator's).")
-    ] = None,
-    min_supporting_sources: Annotated[int | None, typer.Option(help="Independent sources a claim needs.")] = None,
-    max_contradiction_prob: Annotated[
-        float | None, typer.Option(help="P(contradicted) tolerated (default: the aggregator's).")
-    ] = None,
-    aggregator: Annotated[
-        str | None, typer.Option("--aggregator", help="calibrated, or raw: the NLI's own probabilities.")
-    ] = None,
-    domain: DomainOption = None,
-    evidence_kinds: EvidenceKindsOption = None,
-    dependencies: Annotated[
-        bool | None,
-        typer.Option("--dependencies/--no-dependencies", help="Check terms used before their definition."),
-    ] = None,
-    strict_dependencies: Annotated[
-        bool | None,
-        typer.Option("--strict-dependencies/--lenient-dependencies", help="Such claims are at most Low Confidence."),
-    ] = None,
+    top_k: options.TopK = None,
+    min_entailment_prob: options.MinEntailmentProb = None,
+    weak_entailment_prob: options.WeakEntailmentProb = None,
+    min_supporting_sources: options.MinSupportingSources = None,
+    max_contradiction_prob: options.MaxContradictionProb = None,
+    aggregator: options.Aggregator = None,
+    aggregator_path: options.AggregatorPath = None,
+    domain: options.Domain = None,
+    evidence_kinds: options.EvidenceKinds = None,
+    dependencies: options.Dependencies = None,
+    strict_dependencies: options.StrictDependencies = None,
+    contradictions: options.Contradictions = None,
+    atomic: options.Atomic = None,
     graph: Annotated[
         Path | None, typer.Option("--graph", help="Also write the claim–evidence graph as node-link JSON.")
     ] = None,
-    contradiction_policy: Annotated[str | None, typer.Option(help="surface or abstain_on_high.")] = None,
-    max_claims: Annotated[int | None, typer.Option(help="Refuse texts with more claims.")] = None,
-    max_input_chars: Annotated[int | None, typer.Option(help="Refuse longer texts.")] = None,
-    details: Annotated[bool, typer.Option("--details", help="Show every signal and passage.")] = False,
-    retrieval: RetrievalOption = None,
-    reranker: RerankerOption = None,
-    nli: NLIOption = None,
-    runtime: RuntimeOption = None,
-    allow_download: AllowDownloadOption = None,
-    llm_judge: Annotated[
-        bool | None,
-        typer.Option(
-            "--llm-judge/--no-llm-judge",
-            help="Also let the LLM server (llm.base_url) judge each claim's passages (config llm.judge).",
-        ),
-    ] = None,
-    corpus: CorpusOption = None,
-    config_file: ConfigOption = None,
-    as_json: JsonOption = False,
+    contradiction_policy: options.ContradictionPolicy = None,
+    conflict_high_prob: options.ConflictHighProb = None,
+    max_claims: options.MaxClaims = None,
+    max_input_chars: options.MaxInputChars = None,
+    details: options.Details = False,
+    retrieval: options.Retrieval = None,
+    reranker: options.Reranker = None,
+    nli: options.NLI = None,
+    runtime: options.Runtime = None,
+    allow_download: options.AllowDownload = None,
+    llm_judge: options.LLMJudge = None,
+    corpus: options.Corpus = None,
+    config_file: options.ConfigFile = None,
+    as_json: options.Json = False,
 ) -> None:
     """Check a text claim by claim against the corpus (or an evidence pack): verdict, rule, signals, passage."""
-    from veriground.backends.registry import build_nli
-    from veriground.engine import verify_text
-    from veriground.evidence.gather import CorpusEvidence, PackEvidence
-    from veriground.evidence.pack import read_pack
     from veriground.reports.files import check_report_path, write_report
     from veriground.reports.verification_view import print_verification
-    from veriground.retrieval.search import build_retriever
 
-    config = config_from(
-        config_file,
-        **{
-            "corpus.dir": corpus,
-            "retrieval.top_k": top_k,
-            "verification.min_entailment_prob": min_entailment_prob,
-            "verification.weak_entailment_prob": weak_entailment_prob,
-            "verification.aggregator": aggregator,
-            "verification.domain": domain,
-            "verification.dependencies": dependencies,
-            "verification.strict_dependencies": strict_dependencies,
-            "verification.min_supporting_sources": min_supporting_sources,
-            "verification.max_contradiction_prob": max_contradiction_prob,
-            "verification.contradiction_policy": contradiction_policy,
-            "verification.max_claims": max_claims,
-            "verification.max_input_chars": max_input_chars,
-            **model_overrides(
-                retrieval=retrieval,
-                reranker=reranker,
-                nli=nli,
-                runtime=runtime,
-                allow_download=allow_download,
-                evidence_kinds=evidence_kinds,
-            ),
-            "llm.judge": llm_judge,
-        },
-    )
-    if report is not None:
-        check_report_path(report)
-    judge = None
-    if config.llm.judge:  # the LLM client (httpx) is imported only when a judge is asked for
-        from veriground.backends.openai_chat import build_judge
-
-        judge = build_judge(config)
-    text = read_text_argument(source, config.verification.max_input_chars)
-    nli_model = build_nli(config.models)
-    if evidence is not None:
-        corpus_store = open_store(config) if (config.corpus.dir / "corpus.sqlite3").exists() else None
-        try:
-            resolve = None if corpus_store is None else (lambda passage_id: corpus_store.passage(passage_id).text)
-            pack = read_pack(evidence, resolve)
-            pack_source = PackEvidence(pack, config.retrieval)
-            with progress_bar(VERIFY_LABEL, enabled=not as_json) as on_progress:
-                result = verify_text(
-                    text,
-                    config=config,
-                    source=pack_source,
-                    nli=nli_model,
-                    query=query or pack.query,
-                    judge=judge,
-                    on_progress=on_progress,
-                )
-        finally:
-            if corpus_store is not None:
-                corpus_store.close()
-    else:
-        with open_store(config) as store, progress_bar(VERIFY_LABEL, enabled=not as_json) as on_progress:
-            evidence_source = CorpusEvidence(store, config.retrieval, build_retriever(store, config))
-            result = verify_text(
-                text,
-                config=config,
-                source=evidence_source,
-                nli=nli_model,
-                query=query,
-                judge=judge,
-                on_progress=on_progress,
-            )
+    with open_workspace(verify, locals()) as workspace:
+        if report is not None:
+            check_report_path(report)
+        workspace.judge  # noqa: B018 - a judge asked for without a server fails before the text is read
+        text = read_text_argument(source, workspace.config.verification.max_input_chars)
+        workspace.nli  # noqa: B018 - a missing model fails before the corpus is opened
+        result = _verify(workspace, text, evidence, query, show_progress=not as_json)
     if report is not None:
         write_report(result, report)
     if graph is not None:
@@ -176,7 +83,23 @@ def verify(
             sys.stdout.write(f"report written to {report}\n")
 
 
-def _write_graph(result, path: Path) -> None:  # noqa: ANN001 - a VerificationReport
+def _verify(
+    workspace: Workspace, text: str, evidence: Path | None, query: str | None, *, show_progress: bool
+) -> VerificationReport:
+    """`text` checked against the corpus, or only against the pack file `evidence` (its passages given by id are
+    read from the corpus when there is one; `query` defaults to the pack's)."""
+    from veriground.evidence.pack import read_pack
+
+    pack = None
+    if evidence is not None:
+        resolve = (lambda passage_id: workspace.store.passage(passage_id).text) if workspace.has_corpus else None
+        pack = read_pack(evidence, resolve)
+        query = query or None  # an empty --query leaves the pack's
+    with progress_bar(VERIFY_LABEL, enabled=show_progress) as on_progress:
+        return workspace.verify(text, evidence=pack, question=query, on_progress=on_progress)
+
+
+def _write_graph(result: VerificationReport, path: Path) -> None:
     """The claim–evidence graph (claims, passages, sources; support, contradiction, dependency edges) and its
     metrics as node-link JSON."""
     import json

@@ -20,14 +20,16 @@ from typing import TYPE_CHECKING, Any
 from pydantic import ValidationError
 
 from veriground.config import Config, load_config
-from veriground.errors import ConfigError, InputTextError, InputTooLargeError, StoreError
+from veriground.errors import ConfigError, InputTextError, StoreError
 from veriground.schema import Claim, EvidenceChunk, EvidencePack, PackPassage
+from veriground.workspace.inputs import as_list, given_claims, pack_passage
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     from veriground.backends.protocols import LLM, NLIModel
     from veriground.corpus.store import CorpusStore
+    from veriground.critic.pipeline import Verifier
     from veriground.evidence.gather import EvidenceSource
     from veriground.retrieval.search import CorpusRetriever
     from veriground.schema import GroundedAnswer, IngestItem, IngestReport, VerificationReport
@@ -35,10 +37,6 @@ if TYPE_CHECKING:
 # Keyword overrides name a config key with a double underscore, as VERIGROUND_<SECTION>__<KEY> does:
 # Workspace.open(retrieval__top_k=10) sets retrieval.top_k.
 OVERRIDE_SEPARATOR = "__"
-# Claims given as plain strings are verified as given (no sentence splitting): their extraction method says so.
-GIVEN_CLAIMS_METHOD = "given_by_caller.v1"
-# Given claims are joined into one text the report can show; a blank line keeps each its own paragraph.
-GIVEN_CLAIMS_SEPARATOR = "\n\n"
 _UNSET: Any = object()  # a cached backend that may legitimately be None (no LLM configured)
 
 
@@ -95,6 +93,13 @@ class Workspace:
         return self._open_store(create=False)
 
     @property
+    def has_corpus(self) -> bool:
+        """Whether corpus.dir holds a corpus (one is open, or its database file exists)."""
+        from veriground.corpus.store import DB_FILE_NAME
+
+        return self._store is not None or (self._config.corpus.dir / DB_FILE_NAME).is_file()
+
+    @property
     def retriever(self) -> CorpusRetriever:
         """The configured retriever (bm25, dense or hybrid, optionally reranked); `notes` lists fallbacks taken."""
         if self._retriever is None:
@@ -117,6 +122,8 @@ class Workspace:
     def llm(self) -> LLM | None:
         """The chat model `ask` drafts with, or None when llm.base_url is unset (the extractive answerer)."""
         self._check_open()
+        if self._llm is _UNSET and not self._config.llm.base_url:
+            self._llm = None  # no server: the LLM client (httpx) is never imported
         if self._llm is _UNSET:
             from veriground.backends.openai_chat import build_llm
 
@@ -127,6 +134,8 @@ class Workspace:
     def judge(self) -> LLM | None:
         """The tier-2 LLM judge of verification when llm.judge is on, else None."""
         self._check_open()
+        if self._judge is _UNSET and not self._config.llm.judge:
+            self._judge = None  # no judge asked for: the LLM client (httpx) is never imported
         if self._judge is _UNSET:
             from veriground.backends.openai_chat import build_judge
 
@@ -141,16 +150,20 @@ class Workspace:
         *,
         prune: bool = False,
         on_item: Callable[[IngestItem], None] | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+        embed: bool = True,
     ) -> IngestReport:
         """Ingest files and folders (creating the corpus if needed); unchanged files are skipped, a file that
-        fails becomes a `failed` item. `prune`: also remove documents of these folders whose files are gone."""
+        fails becomes a `failed` item. `prune`: also remove documents of these folders whose files are gone.
+        `on_progress(done, total)` counts the files; `embed=False` leaves embedding the new passages (which
+        retrieval.mode dense or hybrid needs) to the caller."""
         from veriground.corpus.ingest import ingest_paths
         from veriground.retrieval.search import BM25Retriever
 
         targets = [Path(paths)] if isinstance(paths, (str, os.PathLike)) else [Path(path) for path in paths]
         store = self._open_store(create=True)
-        report = ingest_paths(targets, store, self._config.ingest, on_item, prune=prune)
-        if self._config.retrieval.mode != "bm25":  # new passages get vectors now; a search never embeds
+        report = ingest_paths(targets, store, self._config.ingest, on_item, prune=prune, on_progress=on_progress)
+        if embed and self._config.retrieval.mode != "bm25":  # new passages get vectors now; a search never embeds
             self.retriever.build_dense_index()
         if self._retriever is not None:
             indexed = self._retriever.passages_indexed()
@@ -169,29 +182,35 @@ class Workspace:
         claims: Sequence[Claim] | Sequence[str] | None = None,
         evidence: EvidencePack | Sequence[str] | Sequence[PackPassage] | Sequence[EvidenceChunk] | None = None,
         question: str | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
     ) -> VerificationReport:
         """Check `text` claim by claim, or `claims` as given, against the corpus or only against `evidence`.
 
         `claims` are strings (each verified whole; no `text` then) or `Claim` records whose spans index `text`.
         `evidence` is an EvidencePack, or a list of passage texts, PackPassages or EvidenceChunks (e.g. what
-        `search` returned). `question` is the question the text answers (default: the pack's query)."""
+        `search` returned). `question` is the question the text answers (default: the pack's query).
+        `on_progress(done, total)` counts the stages of verifying `text` as they finish."""
         from veriground.engine import verify_claims, verify_text
 
         records: list[Claim] | None = None
         if claims is not None:
-            text, records = self._given_claims(text, claims)
+            text, records = given_claims(text, claims, self._config.verification)
         elif text is None:
             raise InputTextError("verify needs text or claims; e.g. ws.verify('Water boils at 100 °C.')")
         source, pack_query = self._evidence_source(evidence)
         query = question if question is not None else pack_query
         nli, judge = self.nli, self.judge
         if records is None:
-            return verify_text(text, config=self._config, source=source, nli=nli, query=query, judge=judge)
+            return verify_text(
+                text, config=self._config, source=source, nli=nli, query=query, judge=judge, on_progress=on_progress
+            )
         return verify_claims(text, records, config=self._config, source=source, nli=nli, query=query, judge=judge)
 
-    def ask(self, question: str, **filters: str) -> GroundedAnswer:
+    def ask(
+        self, question: str, *, on_progress: Callable[[int, int], None] | None = None, **filters: str
+    ) -> GroundedAnswer:
         """A cited answer from the corpus, or an abstention that says why; `filters`: doc=<doc id or folder>,
-        source=<source id>, source_type=<type>."""
+        source=<source id>, source_type=<type>. `on_progress(done, total)` counts the answering stages."""
         from veriground.answering.pipeline import FILTER_KEYS, AnswerBackends, answer_question, parse_filters
 
         unknown = sorted(set(filters) - set(FILTER_KEYS))
@@ -202,7 +221,16 @@ class Workspace:
             )
         parsed = parse_filters([f"{key}={value}" for key, value in filters.items()])
         backends = AnswerBackends(store=self.store, retriever=self.retriever, nli=self.nli, llm=self.llm)
-        return answer_question(question, config=self._config, backends=backends, filters=parsed)
+        return answer_question(
+            question, config=self._config, backends=backends, filters=parsed, on_progress=on_progress
+        )
+
+    def critic_verifier(self) -> Verifier:
+        """What the critic checks L3 (unsupported claims) with: a text -> its verify report against the corpus,
+        as `verify` makes it without the LLM judge."""
+        from veriground.critic import corpus_verifier
+
+        return corpus_verifier(self._config, self.store, self.retriever, self.nli)
 
     # --- lifetime -------------------------------------------------------------------------------
 
@@ -245,11 +273,6 @@ class Workspace:
             self._store = CorpusStore(self._config.corpus.dir, create=create)
         return self._store
 
-    def _corpus_exists(self) -> bool:
-        from veriground.corpus.store import DB_FILE_NAME
-
-        return self._store is not None or (self._config.corpus.dir / DB_FILE_NAME).is_file()
-
     def _evidence_source(self, evidence: object) -> tuple[EvidenceSource, str | None]:
         """The corpus (evidence None) or exactly the given passages; and the pack's query, if it has one."""
         from veriground.evidence.gather import CorpusEvidence, PackEvidence
@@ -260,109 +283,12 @@ class Workspace:
         if isinstance(evidence, EvidencePack):
             pack = evidence
         else:
-            items = _as_list(evidence, "evidence")
+            items = as_list(evidence, "evidence")
             if all(isinstance(item, EvidenceChunk) for item in items):
                 return PackEvidence(items, self._config.retrieval), None
-            pack = EvidencePack(passages=tuple(_pack_passage(item) for item in items))
-        resolve = (lambda passage_id: self.store.passage(passage_id).text) if self._corpus_exists() else None
+            pack = EvidencePack(passages=tuple(pack_passage(item) for item in items))
+        resolve = (lambda passage_id: self.store.passage(passage_id).text) if self.has_corpus else None
         return PackEvidence(complete_pack(pack, resolve), self._config.retrieval), pack.query
-
-    def _given_claims(self, text: str | None, claims: object) -> tuple[str, list[Claim]]:
-        """(the text the claims index, the claims): Claim records as given, strings as one claim each; held to
-        the limits verify_text applies to a text."""
-        from veriground.text_input import check_encodable
-
-        items = _as_list(claims, "claims")
-        limits = self._config.verification
-        if len(items) > limits.max_claims:
-            raise InputTooLargeError(
-                f"{len(items):,} claims given, over verification.max_claims={limits.max_claims:,}; "
-                "verify them in batches or raise the limit (verification__max_claims=...)"
-            )
-        if all(isinstance(item, Claim) for item in items):
-            if text is None:
-                raise InputTextError(
-                    "Claim records index the text they came from; pass it too: ws.verify(text, claims=claims)"
-                )
-            records = _checked_records(text, items)
-        elif not all(isinstance(item, str) for item in items):
-            raise InputTextError("claims must be all strings or all Claim records, not a mix; convert them first")
-        elif text is not None:
-            raise InputTextError("claims given as strings are the text to verify; pass either text or claims")
-        else:
-            text, records = _claims_from_strings(items)
-        check_encodable(text, "the text the claims index")
-        if len(text) > limits.max_input_chars:
-            raise InputTooLargeError(
-                f"the claims have {len(text):,} characters, over verification.max_input_chars="
-                f"{limits.max_input_chars:,}; verify them in batches or raise verification__max_input_chars"
-            )
-        return text, records
-
-
-def _checked_records(text: str, claims: Sequence[Claim]) -> list[Claim]:
-    """Claim records whose ids are unique and whose spans lie inside `text`, as the report needs them."""
-    seen: set[str] = set()
-    for claim in claims:
-        start, end = claim.answer_char_span
-        if not 0 <= start <= end <= len(text):
-            raise InputTextError(
-                f"claim {claim.claim_id!r} spans {start}..{end}, outside the text's {len(text)} characters; "
-                "pass the text its answer_char_span indexes"
-            )
-        if claim.claim_id in seen:
-            raise InputTextError(f"claim id {claim.claim_id!r} is given twice; give each claim its own id")
-        seen.add(claim.claim_id)
-    return list(claims)
-
-
-def _claims_from_strings(texts: Sequence[str]) -> tuple[str, list[Claim]]:
-    """Join given claim strings into one text and make each one claim spanning its own part of it."""
-    from veriground.claims import classify_claim
-    from veriground.engine import answer_id_of
-    from veriground.text_input import check_encodable
-
-    stripped = [claim.strip() for claim in texts]
-    for number, claim in enumerate(stripped, start=1):
-        check_encodable(claim, f"claim {number}")
-        if not claim:
-            raise InputTextError(f"claim {number} is empty; remove it or give it text")
-    text = GIVEN_CLAIMS_SEPARATOR.join(stripped)
-    answer_id = answer_id_of(text)
-    claims, offset = [], 0
-    for number, claim in enumerate(stripped, start=1):
-        claims.append(
-            Claim(
-                claim_id=f"c_{number:04d}",
-                answer_id=answer_id,
-                text=claim,
-                answer_char_span=(offset, offset + len(claim)),
-                extraction_method=GIVEN_CLAIMS_METHOD,
-                claim_type=classify_claim(claim),
-            )
-        )
-        offset += len(claim) + len(GIVEN_CLAIMS_SEPARATOR)
-    return text, claims
-
-
-def _as_list(value: object, name: str) -> list[Any]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise InputTextError(f"{name} must be a list, got {type(value).__name__}; wrap a single item: [item]")
-    items = list(value)
-    if not items:
-        raise InputTextError(f"{name} is an empty list; give at least one item")
-    return items
-
-
-def _pack_passage(item: object) -> PackPassage:
-    if isinstance(item, PackPassage):
-        return item
-    if isinstance(item, str):
-        return PackPassage(text=item)
-    raise InputTextError(
-        f"an evidence passage must be a str, PackPassage or EvidenceChunk, got {type(item).__name__}; "
-        "or pass an EvidencePack"
-    )
 
 
 def _dotted(overrides: Mapping[str, Any]) -> dict[str, Any]:
