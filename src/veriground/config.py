@@ -9,7 +9,7 @@ import os
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -25,6 +25,9 @@ ENV_ALIASES = {
     "VERIGROUND_LLM_MODEL": "llm.model",
     "VERIGROUND_LLM_API_KEY_ENV": "llm.api_key_env",
 }
+
+# A probability, a share or a coverage ratio: a number from 0 to 1.
+Probability = Annotated[float, Field(ge=0, le=1)]
 
 
 class Section(BaseModel):
@@ -52,7 +55,7 @@ class RetrievalConfig(Section):
     top_k: int = Field(5, ge=1, le=200)
     # Robertson & Zaragoza 2009 defaults, as bm25s uses them.
     bm25_k1: float = Field(1.5, gt=0, le=10)
-    bm25_b: float = Field(0.75, ge=0, le=1)
+    bm25_b: Probability = 0.75
     # bm25 needs no model; dense and hybrid need the `models` extra (the bundled MiniLM embedder).
     mode: Literal["bm25", "dense", "hybrid"] = "bm25"
     rrf_k: int = Field(60, ge=1, le=1000)  # Cormack, Clarke & Buettcher 2009
@@ -109,12 +112,12 @@ class VerificationConfig(Section):
     # Supported at or above; Low Confidence from weak_entailment_prob up to it; below that, Unsupported. None: the
     # thresholds that belong to the aggregator in use (chosen with it by `calibrate`; seed 000's 0.60 / 0.60 / 0.30
     # for the raw NLI), since a threshold means nothing apart from the probabilities it is compared with.
-    min_entailment_prob: float | None = Field(None, ge=0, le=1)
-    weak_entailment_prob: float | None = Field(None, ge=0, le=1)
+    min_entailment_prob: Probability | None = None
+    weak_entailment_prob: Probability | None = None
     # One trusted source suffices: a teacher with one textbook or an analyst with one handbook must be able to see
     # "Supported"; reports still say how many independent sources agree. Seed 000's rule is 2.
     min_supporting_sources: int = Field(1, ge=1, le=20)
-    max_contradiction_prob: float | None = Field(None, ge=0, le=1)
+    max_contradiction_prob: Probability | None = None
     # "calibrated": the fitted aggregator for the configured NLI (raw when none was fitted for it); "raw": the
     # NLI's probabilities alone.
     aggregator: Literal["calibrated", "raw"] = "calibrated"
@@ -127,7 +130,7 @@ class VerificationConfig(Section):
     # verify a claim whose evidence holds a high-severity conflict.
     contradiction_policy: Literal["surface", "abstain_on_high"] = "surface"
     # An evidence-vs-evidence conflict at or above this contradiction probability is high severity.
-    conflict_high_prob: float = Field(0.60, ge=0, le=1)
+    conflict_high_prob: Probability = 0.60
     # Ablation switches (seed 000 §4.2.3, seed 004 §4.3); true is the full pipeline. `contradictions`: look for
     # evidence passages that contradict each other (signals/conflicts.py); false: no conflict is ever reported.
     # `atomic`: split sentences into atomic claims (claims/atomicity.py); false: one claim per sentence.
@@ -152,16 +155,16 @@ class AnswerConfig(Section):
     # words one passage holds. 0.5 = "one passage holds half the question" separates on- from off-corpus
     # questions; it cannot tell SQuAD 2.0's adversarial unanswerables apart (no threshold beats chance there,
     # bench/bench_ask_squad2.py).
-    min_rerank_prob: float = Field(0.30, ge=0, le=1)
-    min_query_coverage: float = Field(0.5, ge=0, le=1)
+    min_rerank_prob: Probability = 0.30
+    min_query_coverage: Probability = 0.5
     # An evidence sentence the extractive answerer may quote must hold this share of the question's words.
-    min_sentence_coverage: float = Field(0.4, ge=0, le=1)
+    min_sentence_coverage: Probability = 0.4
     max_claims_brief: int = Field(2, ge=1, le=20)
     max_claims_detailed: int = Field(5, ge=1, le=50)
     # Seed 003 §7: below 50 % verified claims the answer is insufficient_evidence; 75 % medium, 90 % high.
-    min_verified_share: float = Field(0.50, ge=0, le=1)
-    medium_verified_share: float = Field(0.75, ge=0, le=1)
-    high_verified_share: float = Field(0.90, ge=0, le=1)
+    min_verified_share: Probability = 0.50
+    medium_verified_share: Probability = 0.75
+    high_verified_share: Probability = 0.90
     # Seed 004 §2.4: B1 prompt-only LLM, B2 naive RAG (no verification, no abstention), B3 the full pipeline.
     baseline: Literal["B1", "B2", "B3"] = "B3"
     # Ablation switch: false drafts after the evidence gate and emits every drafted sentence unchecked (no claim

@@ -25,6 +25,7 @@ from veriground.backends.model_files import (
     use_offline_hub,
     weights_sha256,
 )
+from veriground.backends.model_options import onnx_options, torch_options
 from veriground.backends.onnx_export import (
     export_module,
     inference_workers,
@@ -346,14 +347,5 @@ def build_embedder(models: ModelsConfig) -> Embedder:
     """The embedder that `models` names, on `models.runtime`; unset, onnx on CPU and torch on a GPU
     (models.quantize applies to the onnx runtime)."""
     if models.runtime == "onnx" or (models.runtime is None and models.device == "cpu"):
-        return OnnxEmbedder(
-            models.embedder,
-            int8=models.quantize,
-            device=models.device,
-            batch_size=models.batch_size,
-            allow_download=models.allow_download,
-            cache_dir=models.onnx_cache_dir,
-        )
-    return SentenceTransformerEmbedder(
-        models.embedder, device=models.device, batch_size=models.batch_size, allow_download=models.allow_download
-    )
+        return OnnxEmbedder(models.embedder, int8=models.quantize, device=models.device, **onnx_options(models))
+    return SentenceTransformerEmbedder(models.embedder, **torch_options(models))

@@ -21,6 +21,7 @@ from veriground.backends.model_files import (
     use_offline_hub,
     weights_sha256,
 )
+from veriground.backends.model_options import onnx_options, torch_options
 from veriground.backends.onnx_export import ONNX_OPSET, export_module, onnx_cache_dir, onnx_session, quantise_onnx
 from veriground.backends.protocols import NLIModel
 from veriground.backends.sequence_pair_nli import SequencePairNLIModel, read_label_map
@@ -145,16 +146,8 @@ def build_nli_model(models: ModelsConfig) -> NLIModel:
                 f"models.device = {models.device!r} needs models.runtime = 'torch'; the onnx runtime runs on CPU "
                 "(set models.device = 'cpu')"
             )
-        return OnnxNLIModel(
-            models.nli,
-            batch_size=models.batch_size,
-            allow_download=models.allow_download,
-            quantize=models.quantize,
-            cache_dir=models.onnx_cache_dir,
-        )
-    return TransformerNLIModel(
-        models.nli, device=models.device, batch_size=models.batch_size, allow_download=models.allow_download
-    )
+        return OnnxNLIModel(models.nli, quantize=models.quantize, **onnx_options(models))
+    return TransformerNLIModel(models.nli, **torch_options(models))
 
 
 def _import_models_extra() -> tuple[Any, Any]:

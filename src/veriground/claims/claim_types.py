@@ -55,7 +55,8 @@ _PROOF_STEP = re.compile(
     r"it\s+follows|without\s+loss\s+of\s+generality|we\s+(?:conclude|obtain|have\s+shown)|QED)\b|∎",
     re.IGNORECASE,
 )
-_DEFINITIONAL = re.compile(
+# "is defined as", "is called", "refers to", "denotes": a definition's wording (split_rules.py reads it too).
+DEFINITION_CUE = re.compile(
     r"\b(?:is|are)\s+(?:defined\s+as|called|known\s+as|termed)\b|\brefers?\s+to\b|\bdenotes?\b",
     re.IGNORECASE,
 )
@@ -109,7 +110,7 @@ def _has_number(text: str) -> bool:
 
 
 def _is_definitional(text: str) -> bool:
-    return _DEFINITIONAL.search(text) is not None or _DEFINITIONAL_COPULA.match(text) is not None
+    return DEFINITION_CUE.search(text) is not None or _DEFINITIONAL_COPULA.match(text) is not None
 
 
 TYPE_RULES: tuple[TypeRule, ...] = (

@@ -47,7 +47,6 @@ def answer_statement(question: str, answer: str) -> str:
     return f'The answer to "{question}?" is {answer}.'
 
 
-
 def _is_fragment(text: str) -> bool:
     words = text.lower().replace(".", " ").split()
     return len(words) <= FRAGMENT_MAX_WORDS and not any(word in _VERB_HINTS for word in words)

@@ -42,69 +42,87 @@ class MarkdownBlocks:
 
 def find_prose_blocks(text: str) -> MarkdownBlocks:
     """Paragraphs and list items of `text`; newlines inside a block become spaces in `masked`."""
-    masked: list[str] = []
-    blocks: list[tuple[int, int]] = []
-    block_start: int | None = None
-    block_lines = 0
-    block_is_item = False
-    fence: str | None = None
+    scanner = _ProseScanner()
     offset = 0
-
-    def close_block(end: int) -> None:
-        nonlocal block_start, block_lines
-        if block_start is not None:
-            blocks.append((block_start, end))
-        block_start, block_lines = None, 0
-
     for line in text.splitlines(keepends=True):
-        body = line.rstrip("\r\n")
-        newline = line[len(body) :]
-        start = offset
+        scanner.read(line, offset)
         offset += len(line)
-        fence_match = _FENCE.match(body)
-        if fence is not None or fence_match:
-            if fence is None:
-                assert fence_match is not None  # no fence is open, so this line opens one
-                fence = fence_match.group(1)[0] * len(fence_match.group(1))
-            elif body.strip().startswith(fence):
-                fence = None
-            close_block(start)
-            masked.append(_blank(line))
-            continue
-        if _SETEXT_UNDERLINE.match(body) and block_lines == 1 and not block_is_item:
+    scanner.close_block(offset)
+    display = _EMPHASIS.sub(_mark_delimiters, "".join(scanner.masked))
+    masked_text = display.replace(EMPHASIS_MARK, " ")
+    return MarkdownBlocks(
+        masked=masked_text, display=display, blocks=tuple(_trim_end(masked_text, s, e) for s, e in scanner.blocks)
+    )
+
+
+class _ProseScanner:
+    """One pass over the lines of a text: each line is masked (kept, or blanked when it is not prose) and the
+    prose blocks found so far are collected as (start, end) spans."""
+
+    def __init__(self) -> None:
+        self.masked: list[str] = []
+        self.blocks: list[tuple[int, int]] = []
+        self.block_start: int | None = None
+        self.block_lines = 0
+        self.block_is_item = False
+        self.fence: str | None = None
+
+    def close_block(self, end: int) -> None:
+        if self.block_start is not None:
+            self.blocks.append((self.block_start, end))
+        self.block_start, self.block_lines = None, 0
+
+    def skip(self, line: str, start: int) -> None:
+        """A line that is not prose: it ends the open block and is blanked."""
+        self.close_block(start)
+        self.masked.append(_blank(line))
+
+    def read(self, line: str, start: int) -> None:
+        """Mask the line that starts at offset `start` of the text."""
+        body = line.rstrip("\r\n")
+        if self.in_fence(body):
+            self.skip(line, start)
+        elif _SETEXT_UNDERLINE.match(body) and self.block_lines == 1 and not self.block_is_item:
             # "Title\n=====": the single line above was a heading, not prose.
-            block_start, block_lines = None, 0
-            masked[-1] = _blank(masked[-1])
-            masked.append(_blank(line))
-            continue
-        if not body.strip() or _HEADING.match(body) or _HORIZONTAL_RULE.match(body) or _skipped_line(body):
-            close_block(start)
-            masked.append(_blank(line))
-            continue
+            self.block_start, self.block_lines = None, 0
+            self.masked[-1] = _blank(self.masked[-1])
+            self.masked.append(_blank(line))
+        elif not body.strip() or _HEADING.match(body) or _HORIZONTAL_RULE.match(body) or _skipped_line(body):
+            self.skip(line, start)
+        else:
+            self.read_prose(line, body, start)
+
+    def in_fence(self, body: str) -> bool:
+        """Whether the line opens, closes or lies inside a fenced code block (tracking which fence is open)."""
+        fence_match = _FENCE.match(body)
+        if self.fence is None and not fence_match:
+            return False
+        if self.fence is None:
+            assert fence_match is not None  # no fence is open, so this line opens one
+            self.fence = fence_match.group(1)[0] * len(fence_match.group(1))
+        elif body.strip().startswith(self.fence):
+            self.fence = None
+        return True
+
+    def read_prose(self, line: str, body: str, start: int) -> None:
+        """A prose line, its quote and list markers masked; a list item starts a block of its own."""
         quote = _BLOCKQUOTE.match(body)
         marker_chars = quote.end() if quote else 0
         item = _LIST_MARKER.match(body, marker_chars)
         if item:
             marker_chars = item.end()
-            close_block(start)  # every list item is a block of its own
-            block_is_item = True
-        elif block_start is None:
-            block_is_item = False
-        if not body[marker_chars:].strip():
-            close_block(start)  # an empty list item or a bare ">"
-            masked.append(_blank(line))
-            continue
-        content_start = start + marker_chars + len(body[marker_chars:]) - len(body[marker_chars:].lstrip())
-        if block_start is None:
-            block_start = content_start
-        block_lines += 1
-        masked.append(" " * marker_chars + body[marker_chars:] + " " * len(newline))
-    close_block(offset)
-    display = _EMPHASIS.sub(_mark_delimiters, "".join(masked))
-    masked_text = display.replace(EMPHASIS_MARK, " ")
-    return MarkdownBlocks(
-        masked=masked_text, display=display, blocks=tuple(_trim_end(masked_text, s, e) for s, e in blocks)
-    )
+            self.close_block(start)  # every list item is a block of its own
+            self.block_is_item = True
+        elif self.block_start is None:
+            self.block_is_item = False
+        content = body[marker_chars:]
+        if not content.strip():
+            self.skip(line, start)  # an empty list item or a bare ">"
+            return
+        if self.block_start is None:
+            self.block_start = start + marker_chars + len(content) - len(content.lstrip())
+        self.block_lines += 1
+        self.masked.append(" " * marker_chars + content + " " * (len(line) - len(body)))
 
 
 def _skipped_line(body: str) -> bool:

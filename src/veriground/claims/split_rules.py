@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 
+from veriground.claims.claim_types import DEFINITION_CUE
 from veriground.claims.clauses import (
     find_protected,
     first_verb_index,
@@ -36,10 +37,6 @@ _STEP_MARKER = re.compile(
 )
 _CONDITIONAL_IF = re.compile(r"\bif\b", re.IGNORECASE)  # "if x then y" is a condition, not a step
 # R6: a definition cue, then a connector that introduces its application.
-_DEFINITION_CUE = re.compile(
-    r"\b(?:is|are)\s+(?:defined\s+as|called|known\s+as|termed)\b|\brefers?\s+to\b|\bdenotes?\b",
-    re.IGNORECASE,
-)
 _APPLICATION_CONNECTOR = re.compile(
     r"[,;]?\s+(?:and\s+)?(?:so(?!\s+that)|thus|therefore|hence|consequently|"
     r"which\s+(?:means|implies)(?:\s+that)?|meaning(?:\s+that)?)\b,?",
@@ -87,7 +84,7 @@ def split_steps(text: str, start: int, end: int, subject: str) -> list[Part]:
 def split_definition_application(text: str, start: int, end: int, subject: str) -> list[Part]:
     """R6: "X is defined as Y, so Z" -> the definition and its application."""
     local = text[start:end]
-    cue = _DEFINITION_CUE.search(local)
+    cue = DEFINITION_CUE.search(local)
     if cue is None:
         return []
     protected = find_protected(local)

@@ -17,8 +17,9 @@ from pathlib import Path
 from veriground.config import IngestConfig
 from veriground.corpus.loaders import SUPPORTED_SUFFIXES, load_file
 from veriground.corpus.passage_kinds import classify_passages
-from veriground.corpus.passages import make_doc_id, split_passages
-from veriground.corpus.store import CorpusStore, NewPassage
+from veriground.corpus.passages import PassageSpan, make_doc_id, split_passages
+from veriground.corpus.store import CorpusStore
+from veriground.corpus.store_rows import NewPassage, StoredVersion
 from veriground.errors import InputFileError, NothingToIngest
 from veriground.schema import IngestItem, IngestReport, LoadedDocument, PageSpan, SourceType
 from veriground.text.terms import tokenize
@@ -255,9 +256,25 @@ def _store_document(
     spans = split_passages(loaded.text, doc_id, min_chars=config.min_passage_chars, max_chars=config.max_passage_chars)
     if not spans:
         raise InputFileError(shown, "has no text to ingest", "check that the file is not empty")
+    version, written = store.write_version(
+        doc_id=doc_id,
+        source_key=source_key,
+        sha256=sha256,
+        loaded=loaded,
+        source_id=source_id,
+        source_type=source_type,
+        passages=_new_passages(loaded, spans, store),
+    )
+    if not written:  # another process stored these very bytes between our check and our write
+        return IngestItem(path=shown, outcome="unchanged", doc_id=doc_id, version=version, n_passages=len(spans))
+    return _stored_item(shown, doc_id, version, spans, previous)
+
+
+def _new_passages(loaded: LoadedDocument, spans: Sequence[PassageSpan], store: CorpusStore) -> list[NewPassage]:
+    """The passages to write, each with its kind and its BM25 tokens (reused from the store when it holds them)."""
     cached = store.cached_tokens(span.passage_id for span in spans)
     kinds = classify_passages(loaded.text, [(span.char_start, span.char_end) for span in spans])
-    passages = [
+    return [
         NewPassage(
             passage_id=span.passage_id,
             char_start=span.char_start,
@@ -268,17 +285,12 @@ def _store_document(
         )
         for span, kind in zip(spans, kinds, strict=True)
     ]
-    version, written = store.write_version(
-        doc_id=doc_id,
-        source_key=source_key,
-        sha256=sha256,
-        loaded=loaded,
-        source_id=source_id,
-        source_type=source_type,
-        passages=passages,
-    )
-    if not written:  # another process stored these very bytes between our check and our write
-        return IngestItem(path=shown, outcome="unchanged", doc_id=doc_id, version=version, n_passages=len(spans))
+
+
+def _stored_item(
+    shown: str, doc_id: str, version: int, spans: Sequence[PassageSpan], previous: StoredVersion | None
+) -> IngestItem:
+    """The item of a version just written: added, or a new version with how many of its passages are new."""
     new_ids = {span.passage_id for span in spans}
     changed = len(new_ids - previous.passage_ids) if previous else len(new_ids)
     return IngestItem(

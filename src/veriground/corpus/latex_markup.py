@@ -6,6 +6,18 @@ import re
 from collections.abc import Callable
 
 from veriground.corpus.delimited import Closer, replace_delimited
+from veriground.corpus.latex_commands import (
+    TEX_CHAR_COMMANDS,
+    TEX_DROPPED_COMMANDS,
+    TEX_DROPPED_ENVS,
+    TEX_KEPT_ARGUMENT,
+    TEX_LISTS,
+    TEX_REFERENCES,
+    TEX_SECTIONS,
+    TEX_SYMBOLS,
+    TEX_TABLES,
+    TEX_THEOREMS,
+)
 from veriground.corpus.markup import (
     BLOCK_SEPARATOR,
     LIST_INDENT,
@@ -58,96 +70,6 @@ _TEX_TITLE = re.compile(rf"\\title\s*(?:\[[^\]\n]{{0,{MAX_TEX_OPTION_CHARS}}}\])
 _TEX_TITLE_BREAK = re.compile(r"\\\\(?:\[[^\]]*\])?|\\(?:newline|linebreak)\b")  # \\ in a title is a line break
 _TEX_UNESCAPED_COMMENT = re.compile(r"(?<!\\)%[^\n]*")
 MAX_TEX_TITLE_SOURCE_CHARS = 2_000  # a \title longer than this is not a title (and is not scanned further)
-
-_TEX_SECTIONS = {"part": 1, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 4}
-_TEX_LISTS = ("itemize", "enumerate", "description", "tablenotes", "compactitem", "compactenum")
-_TEX_DROPPED_ENVS = ("figure", "figure*", "wrapfigure", "tikzpicture", "picture", "comment")
-_TEX_TABLES = {"tabular": 1, "tabular*": 2, "tabularx": 2, "array": 1}  # how many spec groups to skip
-_TEX_THEOREMS = {
-    "thm": "Theorem",
-    "theorem": "Theorem",
-    "lem": "Lemma",
-    "lemma": "Lemma",
-    "prp": "Proposition",
-    "proposition": "Proposition",
-    "cor": "Corollary",
-    "corollary": "Corollary",
-    "exc": "Exercise",
-    "exercise": "Exercise",
-    "proof": "Proof",
-    "defn": "Definition",
-    "definition": "Definition",
-    "example": "Example",
-    "remark": "Remark",
-}
-_TEX_REFERENCES = {
-    "figref": "Figure",
-    "Figref": "Figure",
-    "secref": "Section",
-    "sref": "Section",
-    "chapref": "Chapter",
-    "lemref": "Lemma",
-    "thmref": "Theorem",
-    "excref": "Exercise",
-    "corref": "Corollary",
-    "prpref": "Proposition",
-    "tabref": "Table",
-    "eqref": "Equation",
-    "myeqref": "Equation",
-    "ref": "",
-}
-_TEX_SYMBOLS = {
-    "ldots": "...",
-    "dots": "...",
-    "cdots": "...",
-    "LaTeX": "LaTeX",
-    "TeX": "TeX",
-    "etal": "et al.",
-    "lang": "Java",  # Open Data Structures macro: the edition's language; its Java parts are kept
-    "enspace": " ",
-    "quad": " ",
-    "qquad": " ",
-    "item": "- ",
-    "i": "i",
-    "j": "j",
-    "ss": "ss",
-    "textbackslash": "\\",
-    "S": "§",
-    "copyright": "©",
-}
-_TEX_CHAR_COMMANDS = {"\\": "\n", " ": " ", "{": "{", "}": "}", "_": "_", "\n": " ", ",": " ", ";": " "}
-_TEX_DROPPED_COMMANDS = {
-    "index": 1,
-    "label": 1,
-    "cite": 1,
-    "citep": 1,
-    "citet": 1,
-    "pageref": 1,
-    "includegraphics": 1,
-    "vspace": 1,
-    "hspace": 1,
-    "newlength": 1,
-    "pagenumbering": 1,
-    "input": 1,
-    "include": 1,
-    "cline": 1,
-    "bibliography": 1,
-    "bibliographystyle": 1,
-    "begin": 1,
-    "end": 1,
-    "thispagestyle": 1,
-    "pagestyle": 1,
-    "cpponly": 1,
-    "pcodeonly": 1,
-    "tnote": 1,  # Open Data Structures: C++ and pseudocode editions
-    "setlength": 2,
-    "addtolength": 2,
-    "setcounter": 2,
-    "newcommand": 2,
-    "renewcommand": 2,
-    "addcontentsline": 3,
-}
-_TEX_KEPT_ARGUMENT = {"multicolumn": 3, "resizebox": 3, "href": 2}  # keep the last argument
 
 
 def convert_tex(source: str) -> ConvertedMarkup:
@@ -242,14 +164,14 @@ class _TexConverter:
 
     def render_environment(self, match: re.Match[str]) -> str:
         name, option, body = match.group(1), match.group(2), match.group(3)
-        if name in _TEX_DROPPED_ENVS:
+        if name in TEX_DROPPED_ENVS:
             return ""
-        if name in _TEX_LISTS:
+        if name in TEX_LISTS:
             return self.block(_render_tex_list(name, body))
-        if name in _TEX_TABLES:
-            return self.block(_render_tex_table(body, _TEX_TABLES[name]))
-        if name in _TEX_THEOREMS:
-            label = _TEX_THEOREMS[name] + (f" ({option})" if option else "")
+        if name in TEX_TABLES:
+            return self.block(_render_tex_table(body, TEX_TABLES[name]))
+        if name in TEX_THEOREMS:
+            label = TEX_THEOREMS[name] + (f" ({option})" if option else "")
             return self.block(f"{label}. {body.strip()}")
         if name == "minipage":
             body = _skip_group(body)
@@ -270,7 +192,7 @@ class _TexConverter:
         while match := _TEX_COMMAND.search(text, position):
             out.append(text[position : match.start()])
             if match.group(1) is None:
-                char = _TEX_CHAR_COMMANDS.get(match.group(2), "")
+                char = TEX_CHAR_COMMANDS.get(match.group(2), "")
                 out.append(self.put(char) if char in ("{", "}") else char)  # finish() drops bare braces
                 position = match.end()
             else:
@@ -291,15 +213,15 @@ class _TexConverter:
         return render(arguments), position
 
     def command_rule(self, name: str) -> tuple[int, Callable[[list[str]], str]]:
-        if name in _TEX_SECTIONS:
-            hashes = "#" * _TEX_SECTIONS[name]
+        if name in TEX_SECTIONS:
+            hashes = "#" * TEX_SECTIONS[name]
             return 1, lambda args: self.block(f"{hashes} {collapse_spaces(self.render_commands(args[0]))}")
-        if name in _TEX_DROPPED_COMMANDS or name.endswith(("label", "import")):
-            return _TEX_DROPPED_COMMANDS.get(name, 1), lambda args: ""
-        if name in _TEX_KEPT_ARGUMENT:
-            return _TEX_KEPT_ARGUMENT[name], lambda args: self.render_commands(args[-1])
-        if name in _TEX_REFERENCES:
-            word = _TEX_REFERENCES[name]
+        if name in TEX_DROPPED_COMMANDS or name.endswith(("label", "import")):
+            return TEX_DROPPED_COMMANDS.get(name, 1), lambda args: ""
+        if name in TEX_KEPT_ARGUMENT:
+            return TEX_KEPT_ARGUMENT[name], lambda args: self.render_commands(args[-1])
+        if name in TEX_REFERENCES:
+            word = TEX_REFERENCES[name]
             return 1, lambda args: f"{word} {args[0]}".strip()
         if name == "footnote":
             return 1, lambda args: f" ({self.render_commands(args[0]).strip()})"
@@ -307,7 +229,7 @@ class _TexConverter:
             return 1, lambda args: self.block(self.render_commands(args[0]))
         if name == "url":
             return 1, lambda args: self.put(args[0])
-        symbol = _TEX_SYMBOLS.get(name, "")
+        symbol = TEX_SYMBOLS.get(name, "")
         return 0, lambda args: symbol  # unknown commands vanish; a following {group} stays as text
 
     def finish(self, text: str) -> str:

@@ -14,43 +14,23 @@ import sqlite3
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 
+from veriground.corpus.store_rows import (
+    PASSAGE_COLUMNS,
+    NewPassage,
+    StoredVersion,
+    document_from_row,
+    in_list_chunks,
+    passage_from_row,
+)
 from veriground.corpus.store_schema import SCHEMA_VERSION, create_tables, has_all_tables, migrate, needs_migration
 from veriground.errors import NotFoundError, StoreError
-from veriground.schema import DocumentInfo, LoadedDocument, Passage, PassageKind, SourceType
+from veriground.schema import DocumentInfo, LoadedDocument, Passage, SourceType
 
 DB_FILE_NAME = "corpus.sqlite3"
 _UNFINISHED_INFIX = ".new."  # corpus.sqlite3.new.<random>: a store being created
 BUSY_TIMEOUT_MS = 10_000
-
-_PASSAGE_COLUMNS = """
-    p.passage_id, p.doc_id, p.version, p.ordinal, t.text, p.char_start, p.char_end, p.page,
-    v.source_id, v.source_type, p.kind, v.sha256
-"""
-
-
-@dataclass(frozen=True)
-class NewPassage:
-    """A passage about to be written, with its BM25 tokens."""
-
-    passage_id: str
-    char_start: int
-    char_end: int
-    page: int | None
-    tokens: str
-    kind: PassageKind = "text"
-
-
-@dataclass(frozen=True)
-class StoredVersion:
-    doc_id: str
-    version: int
-    sha256: str
-    source_id: str
-    source_type: str
-    passage_ids: frozenset[str]
 
 
 class CorpusStore:
@@ -158,22 +138,7 @@ class CorpusStore:
         ).fetchone()
         if row is None:
             raise NotFoundError(f"document {doc_id!r} has versions 1..{latest}, not {wanted}")
-        sha256, loader, title, source_id, source_type, metadata, n_chars, n_passages, deleted = row
-        return DocumentInfo(
-            doc_id=doc_id,
-            version=wanted,
-            versions=latest,
-            source_key=source_key,
-            source_id=source_id,
-            source_type=SourceType(source_type),
-            loader=loader,
-            title=title,
-            sha256=sha256,
-            n_passages=n_passages,
-            n_chars=n_chars,
-            metadata=json.loads(metadata),
-            deleted=bool(deleted),
-        )
+        return document_from_row(doc_id, wanted, latest, source_key, row)
 
     def document_text(self, doc_id: str, version: int) -> str:
         row = self._conn.execute(
@@ -185,17 +150,17 @@ class CorpusStore:
 
     def passages_of(self, doc_id: str, version: int) -> list[Passage]:
         rows = self._conn.execute(
-            f"SELECT {_PASSAGE_COLUMNS} FROM passages p JOIN passage_texts t USING (passage_id) "
+            f"SELECT {PASSAGE_COLUMNS} FROM passages p JOIN passage_texts t USING (passage_id) "
             "JOIN versions v ON v.doc_id = p.doc_id AND v.version = p.version "
             "WHERE p.doc_id = ? AND p.version = ? ORDER BY p.ordinal",
             (doc_id, version),
         ).fetchall()
-        return [_passage(row) for row in rows]
+        return [passage_from_row(row) for row in rows]
 
     def passage(self, passage_id: str) -> Passage:
         """The passage in the newest version of its document that still holds it."""
         row = self._conn.execute(
-            f"SELECT {_PASSAGE_COLUMNS} FROM passages p JOIN passage_texts t USING (passage_id) "
+            f"SELECT {PASSAGE_COLUMNS} FROM passages p JOIN passage_texts t USING (passage_id) "
             "JOIN versions v ON v.doc_id = p.doc_id AND v.version = p.version "
             "WHERE p.passage_id = ? ORDER BY p.version DESC LIMIT 1",
             (passage_id,),
@@ -205,22 +170,20 @@ class CorpusStore:
                 f"no passage {passage_id!r} in this corpus; ids look like <doc_id>#<12 hex digits>, "
                 "as `veriground search` prints them"
             )
-        return _passage(row)
+        return passage_from_row(row)
 
     def latest_passages(self, passage_ids: Sequence[str]) -> dict[str, Passage]:
         """Passages of the latest document versions, by id (ids of older versions are left out)."""
         found: dict[str, Passage] = {}
-        for chunk_start in range(0, len(passage_ids), 500):
-            chunk = list(passage_ids[chunk_start : chunk_start + 500])
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in in_list_chunks(passage_ids):
             rows = self._conn.execute(
-                f"SELECT {_PASSAGE_COLUMNS} FROM passages p JOIN passage_texts t USING (passage_id) "
+                f"SELECT {PASSAGE_COLUMNS} FROM passages p JOIN passage_texts t USING (passage_id) "
                 "JOIN documents d ON d.doc_id = p.doc_id AND d.latest_version = p.version "
                 "JOIN versions v ON v.doc_id = p.doc_id AND v.version = p.version "
                 f"WHERE p.passage_id IN ({marks})",
                 chunk,
             ).fetchall()
-            found.update((row[0], _passage(row)) for row in rows)
+            found.update((row[0], passage_from_row(row)) for row in rows)
         return found
 
     def latest_passage_kinds(self, excluded_kinds: Iterable[str]) -> dict[str, str]:
@@ -240,16 +203,15 @@ class CorpusStore:
 
     def iter_index_tokens(self) -> Iterator[tuple[str, str]]:
         """(passage_id, tokens) for every passage of every latest version, in a stable order."""
-        yield from self._conn.execute(
-            "SELECT p.passage_id, t.tokens FROM passages p JOIN passage_texts t USING (passage_id) "
-            "JOIN documents d ON d.doc_id = p.doc_id AND d.latest_version = p.version "
-            "ORDER BY p.doc_id, p.ordinal"
-        )
+        yield from self._iter_latest("tokens")
 
     def iter_latest_texts(self) -> Iterator[tuple[str, str]]:
         """(passage_id, text) for every passage of every latest version, in the index's order."""
+        yield from self._iter_latest("text")
+
+    def _iter_latest(self, column: str) -> Iterator[tuple[str, str]]:
         yield from self._conn.execute(
-            "SELECT p.passage_id, t.text FROM passages p JOIN passage_texts t USING (passage_id) "
+            f"SELECT p.passage_id, t.{column} FROM passages p JOIN passage_texts t USING (passage_id) "
             "JOIN documents d ON d.doc_id = p.doc_id AND d.latest_version = p.version "
             "ORDER BY p.doc_id, p.ordinal"
         )
@@ -257,9 +219,7 @@ class CorpusStore:
     def cached_embeddings(self, model_key: str, text_hashes: Sequence[str]) -> dict[str, bytes]:
         """Stored vectors (float32 bytes) by text SHA-256, for one embedding model."""
         found: dict[str, bytes] = {}
-        for chunk_start in range(0, len(text_hashes), 500):
-            chunk = list(text_hashes[chunk_start : chunk_start + 500])
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in in_list_chunks(text_hashes):
             found.update(
                 self._conn.execute(
                     f"SELECT text_sha256, vector FROM embeddings WHERE model_key = ? AND text_sha256 IN ({marks})",
@@ -277,11 +237,8 @@ class CorpusStore:
             )
 
     def cached_tokens(self, passage_ids: Iterable[str]) -> dict[str, str]:
-        ids = list(passage_ids)
         found: dict[str, str] = {}
-        for chunk_start in range(0, len(ids), 500):
-            chunk = ids[chunk_start : chunk_start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in in_list_chunks(list(passage_ids)):
             found.update(
                 self._conn.execute(
                     f"SELECT passage_id, tokens FROM passage_texts WHERE passage_id IN ({marks})", chunk
@@ -441,21 +398,3 @@ def _remove_unfinished_store_files(db_path: Path) -> None:
 def _unlink(path: Path) -> None:
     with contextlib.suppress(OSError):  # gone already, or still open on a system that cannot remove open files
         path.unlink()
-
-
-def _passage(row: tuple) -> Passage:
-    passage_id, doc_id, version, ordinal, text, char_start, char_end, page, source_id, source_type, kind, sha256 = row
-    return Passage(
-        passage_id=passage_id,
-        doc_id=doc_id,
-        version=version,
-        ordinal=ordinal,
-        text=text,
-        char_start=char_start,
-        char_end=char_end,
-        page=page,
-        source_id=source_id,
-        source_type=SourceType(source_type),
-        kind=kind,
-        doc_sha256=sha256,
-    )

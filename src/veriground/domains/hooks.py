@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from veriground.claims.claim_types import classify_claim
 from veriground.claims.equations import find_equations
@@ -21,6 +23,10 @@ from veriground.signals.equation_check import find_parsed_equations
 from veriground.text.quantities import extract_quantities
 from veriground.text.quantity_spans import locate_quantities
 
+Hook = Literal["pre_verification", "evidence_match", "quality_gate"]  # the values of ProfileSignal.hook
+Outcome = Literal[  # the values of ProfileSignal.outcome
+    "ok", "claim_type_not_allowed", "out_of_scope", "evidence_type_missing", "units_missing", "equation_unparsed"
+]
 _THEOREM_OR_PROOF = re.compile(
     r"\b(?:theorem|lemma|corollary|proposition|proof|prove[sd]?|QED|by induction|by contradiction|"
     r"it follows that|we conclude)\b|∎",
@@ -48,38 +54,18 @@ def pre_verify(claim_text: str, profile: DomainProfileSpec | str) -> ProfileSign
     """Out of scope (a topic beyond the profile's course) or a claim type the profile does not accept, else ok."""
     profile = get_profile(profile)
     claim_type, span = claim_type_for(claim_text, profile)
+    signal = _SignalMaker("pre_verification", profile, claim_type)
     for topic in profile.out_of_scope:
         match = re.search(topic.pattern, claim_text, re.IGNORECASE)
         if match:
-            return ProfileSignal(
-                hook="pre_verification",
-                status="computed",
-                outcome="out_of_scope",
-                domain=profile.name,
-                reason=f"{match.group()!r} is {topic.label}, outside the {profile.display_name} profile's scope",
-                claim_type=claim_type,
-                claim_span=match.span(),
-            )
+            reason = f"{match.group()!r} is {topic.label}, outside the {profile.display_name} profile's scope"
+            return signal("out_of_scope", reason, match.span())
+    a_claim = f"{_article(claim_type)} {claim_type.value} claim"
     if claim_type not in profile.allowed_claim_types:
-        return ProfileSignal(
-            hook="pre_verification",
-            status="computed",
-            outcome="claim_type_not_allowed",
-            domain=profile.name,
-            reason=f"{_article(claim_type)} {claim_type.value} claim is outside the claim types "
-            f"{profile.display_name} accepts",
-            claim_type=claim_type,
-            claim_span=span,
+        return signal(
+            "claim_type_not_allowed", f"{a_claim} is outside the claim types {profile.display_name} accepts", span
         )
-    return ProfileSignal(
-        hook="pre_verification",
-        status="computed",
-        outcome="ok",
-        domain=profile.name,
-        claim_type=claim_type,
-        reason=f"{_article(claim_type)} {claim_type.value} claim, in the {profile.display_name} profile's scope",
-        claim_span=span,
-    )
+    return signal("ok", f"{a_claim}, in the {profile.display_name} profile's scope", span)
 
 
 def evidence_kinds_in(text: str) -> frozenset[str]:
@@ -104,79 +90,66 @@ def match_evidence(claim_text: str, evidence_texts: Sequence[str], profile: Doma
     """evidence_type_missing when no evidence text holds any kind of evidence the claim's type needs."""
     profile = get_profile(profile)
     claim_type, span = claim_type_for(claim_text, profile)
+    signal = _SignalMaker("evidence_match", profile, claim_type)
     needs = profile.evidence_type_expectations.get(claim_type)
     if not needs:
-        return ProfileSignal(
-            hook="evidence_match",
-            status="not_applicable",
-            outcome="ok",
-            domain=profile.name,
-            claim_type=claim_type,
-            reason=f"the {profile.display_name} profile expects no particular evidence for {claim_type.value} claims",
-        )
+        reason = f"the {profile.display_name} profile expects no particular evidence for {claim_type.value} claims"
+        return signal("ok", reason, status="not_applicable")
     found = frozenset().union(*(evidence_kinds_in(text) for text in evidence_texts)) if evidence_texts else frozenset()
     wanted = " or ".join(kind.replace("_", " ") for kind in needs)
+    a_claim = f"{_article(claim_type)} {claim_type.value} claim"
     if found & set(needs):
-        return ProfileSignal(
-            hook="evidence_match",
-            status="computed",
-            outcome="ok",
-            domain=profile.name,
-            claim_type=claim_type,
-            reason=f"the evidence holds {wanted}, as {_article(claim_type)} {claim_type.value} claim needs",
-            claim_span=span,
-        )
-    return ProfileSignal(
-        hook="evidence_match",
-        status="computed",
-        outcome="evidence_type_missing",
-        domain=profile.name,
-        claim_type=claim_type,
-        claim_span=span,
-        reason=f"{_article(claim_type)} {claim_type.value} claim under {profile.display_name} needs evidence with "
-        f"{wanted}; none has it",
-    )
+        return signal("ok", f"the evidence holds {wanted}, as {a_claim} needs", span)
+    reason = f"{a_claim} under {profile.display_name} needs evidence with {wanted}; none has it"
+    return signal("evidence_type_missing", reason, span)
 
 
 def check_quality(claim_text: str, profile: DomainProfileSpec | str) -> ProfileSignal:
     """units_missing (require_units: a measurement without a unit) or equation_unparsed (require_equations)."""
     profile = get_profile(profile)
     claim_type, _ = claim_type_for(claim_text, profile)
+    signal = _SignalMaker("quality_gate", profile, claim_type)
     if profile.require_equations:
         _, problems = find_parsed_equations(claim_text)
         if problems:
             spans = find_equations(claim_text)
-            return ProfileSignal(
-                hook="quality_gate",
-                status="computed",
-                outcome="equation_unparsed",
-                domain=profile.name,
-                claim_type=claim_type,
-                reason=problems[0],
-                claim_span=spans[0] if spans else None,
-            )
+            return signal("equation_unparsed", problems[0], spans[0] if spans else None)
     if profile.require_units and claim_type == ClaimType.NUMERIC:
         bare = [quantity for quantity in extract_quantities(claim_text) if quantity.unit is None and not quantity.label]
         with_unit = locate_quantities(claim_text)[2]
         if bare and not with_unit:
-            return ProfileSignal(
-                hook="quality_gate",
-                status="computed",
-                outcome="units_missing",
-                domain=profile.name,
-                claim_type=claim_type,
-                claim_span=None,
-                reason=f"the measurement {bare[0].text!r} has no unit; the {profile.display_name} profile requires one",
-            )
-    checked = profile.require_equations or profile.require_units
-    return ProfileSignal(
-        hook="quality_gate",
-        status="computed" if checked else "not_applicable",
-        outcome="ok",
-        domain=profile.name,
-        claim_type=claim_type,
-        reason="units and equations meet the profile's requirements" if checked else "the profile sets no quality gate",
-    )
+            reason = f"the measurement {bare[0].text!r} has no unit; the {profile.display_name} profile requires one"
+            return signal("units_missing", reason)
+    if profile.require_equations or profile.require_units:
+        return signal("ok", "units and equations meet the profile's requirements")
+    return signal("ok", "the profile sets no quality gate", status="not_applicable")
+
+
+@dataclass(frozen=True)
+class _SignalMaker:
+    """Makes one hook's ProfileSignals for one claim: the parts every outcome shares are given once."""
+
+    hook: Hook
+    profile: DomainProfileSpec
+    claim_type: ClaimType
+
+    def __call__(
+        self,
+        outcome: Outcome,
+        reason: str,
+        claim_span: tuple[int, int] | None = None,
+        *,
+        status: Literal["computed", "not_applicable"] = "computed",
+    ) -> ProfileSignal:
+        return ProfileSignal(
+            hook=self.hook,
+            status=status,
+            outcome=outcome,
+            domain=self.profile.name,
+            claim_type=self.claim_type,
+            reason=reason,
+            claim_span=claim_span,
+        )
 
 
 def _article(claim_type: ClaimType) -> str:

@@ -42,13 +42,14 @@ class DomainProfileSpec(BaseModel):
     name: str
     display_name: str
     description: str
-    allowed_claim_types: tuple[ClaimType, ...]
-    evidence_type_expectations: dict[ClaimType, tuple[str, ...]]
-    require_units: bool
-    require_equations: bool
-    require_proof_steps: bool
-    require_pseudocode: bool
-    strict_dependencies: bool
+    allowed_claim_types: tuple[ClaimType, ...] = tuple(ClaimType)
+    evidence_type_expectations: dict[ClaimType, tuple[str, ...]] = {}
+    # Seed 000's require_* flags and strict dependencies: off unless a profile turns them on.
+    require_units: bool = False
+    require_equations: bool = False
+    require_proof_steps: bool = False
+    require_pseudocode: bool = False
+    strict_dependencies: bool = False
     formal_checks: tuple[str, ...]
     # Read equation symbols as physical quantities only when the claim or evidence talks about physics (E, m, a
     # and c are also a set, a sequence term or a constant in mathematics); the physics profile always does.
@@ -73,7 +74,6 @@ class DomainProfileSpec(BaseModel):
         )
 
 
-_ALL_TYPES = tuple(ClaimType)
 _ALL_CHECKS = ("dimensions", "unit_dimension", "equation", "complexity", "constants")
 
 PHYSICS = DomainProfileSpec(
@@ -90,9 +90,6 @@ PHYSICS = DomainProfileSpec(
     },
     require_units=True,
     require_equations=True,
-    require_proof_steps=False,
-    require_pseudocode=False,
-    strict_dependencies=False,
     formal_checks=("dimensions", "unit_dimension", "equation", "constants"),
     dimensions_need_physics_context=False,
     out_of_scope=(
@@ -117,17 +114,14 @@ DISCRETE_MATH = DomainProfileSpec(
     name="discrete_math",
     display_name="Discrete mathematics",
     description="Sets, relations, functions, graph theory, combinatorics, proof techniques (seed 000 domain 2).",
-    allowed_claim_types=_ALL_TYPES,
     evidence_type_expectations={
         ClaimType.THEOREM: ("theorem_or_proof",),
         ClaimType.PROOF_STEP: ("theorem_or_proof",),
         ClaimType.DEFINITIONAL: ("definition",),
         ClaimType.EQUATION: ("equation",),
     },
-    require_units=False,
     require_equations=True,
     require_proof_steps=True,
-    require_pseudocode=False,
     strict_dependencies=True,
     formal_checks=("equation", "complexity"),
     out_of_scope=(
@@ -143,17 +137,12 @@ ALGORITHMS = DomainProfileSpec(
     name="algorithms",
     display_name="Algorithms and data structures",
     description="Sorting, searching, graph algorithms, dynamic programming, complexity (seed 000 domain 3).",
-    allowed_claim_types=_ALL_TYPES,
     evidence_type_expectations={
         ClaimType.ALGORITHMIC: ("pseudocode_or_code", "complexity_bound"),
         ClaimType.COMPLEXITY: ("complexity_bound",),
         ClaimType.PROOF_STEP: ("theorem_or_proof",),
     },
-    require_units=False,
-    require_equations=False,
-    require_proof_steps=False,
     require_pseudocode=True,
-    strict_dependencies=False,
     formal_checks=("equation", "complexity"),
     out_of_scope=(
         ScopeTopic(
@@ -172,12 +161,6 @@ POLICY = DomainProfileSpec(
     allowed_claim_types=tuple(
         t for t in ClaimType if t not in {ClaimType.THEOREM, ClaimType.PROOF_STEP, ClaimType.COMPLEXITY}
     ),
-    evidence_type_expectations={},
-    require_units=False,
-    require_equations=False,
-    require_proof_steps=False,
-    require_pseudocode=False,
-    strict_dependencies=False,
     formal_checks=("unit_dimension",),
     # Normative text flips meaning with one word ("must" / "may"), so a policy claim needs stronger entailment
     # than the calibrated default of 0.80 to be Supported.
@@ -190,13 +173,6 @@ GENERAL = DomainProfileSpec(
     name="general",
     display_name="General",
     description="No domain assumptions: every claim type is in scope and every formal check runs.",
-    allowed_claim_types=_ALL_TYPES,
-    evidence_type_expectations={},
-    require_units=False,
-    require_equations=False,
-    require_proof_steps=False,
-    require_pseudocode=False,
-    strict_dependencies=False,
     formal_checks=_ALL_CHECKS,
 )
 

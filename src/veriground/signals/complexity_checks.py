@@ -14,6 +14,8 @@ from veriground.schema import FormalCheck
 from veriground.signals.complexity import Bound, find_bounds, same_subject
 from veriground.text.sentences import sentence_spans
 
+# A claim sentence that shares this share of its words (both ways, bounds left out) with an evidence sentence restates
+# it, so their bounds at the same position are about the same thing even when neither names an algorithm.
 RESTATED_WORD_SHARE = 0.8
 _WORD = re.compile(r"[a-z]{3,}")
 

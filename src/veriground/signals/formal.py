@@ -17,14 +17,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Protocol
+from typing import Literal, Protocol, get_args
 
-from veriground.schema import FormalCheck, FormalSignal
+from veriground.schema import FormalCheck, FormalOutcome, FormalSignal
 from veriground.signals.complexity_checks import complexity_checks
-from veriground.signals.constants import find_constant_findings
+from veriground.signals.constants import ConstantFinding, find_constant_findings
 from veriground.signals.dimensions import check_dimensions, describe_dimension, dimensionality_of, short_unit
 from veriground.signals.equation_check import LocatedEquation, compare_equation, find_parsed_equations
-from veriground.signals.unit_dimension import POUND_UNITS, find_unit_dimension_findings
+from veriground.signals.unit_dimension import POUND_UNITS, UnitDimensionFinding, find_unit_dimension_findings
 from veriground.text.quantities import format_value
 from veriground.text.quantity_spans import LocatedQuantity, locate_quantities
 
@@ -43,9 +43,9 @@ _PHYSICS_CONTEXT = re.compile(
     r"physics|light|photons?|relativity|Einstein|motion|projectile)\b|\bkg\b|\bm/s",
     re.IGNORECASE,
 )
-FORMAL_CHECKS = ("dimensions", "unit_dimension", "equation", "complexity", "constants")
-# A claim sentence that shares this share of its words (both ways, bounds left out) with an evidence sentence restates
-# it, so their bounds at the same position are about the same thing even when neither names an algorithm.
+# The values of FormalCheck.check, in the order checks at one claim span are listed.
+FormalCheckName = Literal["dimensions", "unit_dimension", "equation", "complexity", "constants"]
+FORMAL_CHECKS: tuple[FormalCheckName, ...] = get_args(FormalCheckName)
 
 
 class FormalProfile(Protocol):
@@ -130,15 +130,8 @@ def _dimension_checks(equations: list[LocatedEquation]) -> list[FormalCheck]:
             reason = f"{text}: both sides are {verdict.sides[0]}"
         else:
             reason = f"{text} is dimensionally inconsistent: {verdict.reason}"
-        checks.append(
-            FormalCheck(
-                check="dimensions",
-                outcome="ok" if verdict.consistent else "dimension_mismatch",
-                reason=reason,
-                claim_span=(located.start, located.end),
-                claim_value=" vs ".join(verdict.sides) or None,
-            )
-        )
+        span, sides = (located.start, located.end), " vs ".join(verdict.sides) or None
+        checks.append(_judged("dimensions", verdict.consistent, "dimension_mismatch", reason, span, sides))
     return checks
 
 
@@ -161,15 +154,8 @@ def _quantity_equation_checks(claim_text: str) -> tuple[list[FormalCheck], list[
             else f"{written} equates {describe_dimension(first.normal.dimension)} with "
             f"{describe_dimension(second.normal.dimension)}"
         )
-        checks.append(
-            FormalCheck(
-                check="dimensions",
-                outcome="ok" if same else "dimension_mismatch",
-                reason=reason,
-                claim_span=(first.start, second.end),
-                claim_value=f"{first.normal.dimension} vs {second.normal.dimension}",
-            )
-        )
+        dimensions = f"{first.normal.dimension} vs {second.normal.dimension}"
+        checks.append(_judged("dimensions", same, "dimension_mismatch", reason, (first.start, second.end), dimensions))
         spans.append((first.start, second.end))
     return checks, spans
 
@@ -201,12 +187,13 @@ def _equation_checks(equations: list[LocatedEquation], evidence_texts: Sequence[
         else:
             reason = f"the evidence gives {evidence_text} for {comparison.left_side}; the claim says {claim_text}"
         checks.append(
-            FormalCheck(
-                check="equation",
-                outcome="ok" if comparison.equivalent else "equation_mismatch",
-                reason=reason,
-                claim_span=(located.start, located.end),
-                claim_value=claim_text,
+            _judged(
+                "equation",
+                comparison.equivalent,
+                "equation_mismatch",
+                reason,
+                (located.start, located.end),
+                claim_text,
                 evidence_index=comparison.evidence_index,
                 evidence_span=(comparison.evidence.start, comparison.evidence.end),
                 evidence_value=evidence_text,
@@ -226,52 +213,76 @@ def _evidence_equations(text: str) -> tuple[LocatedEquation, ...]:
 
 
 def _unit_dimension_checks(claim_text: str) -> list[FormalCheck]:
-    checks = []
-    for finding in find_unit_dimension_findings(claim_text):
-        quantity = finding.located
-        written = quantity.quantity.describe()
-        if finding.consistent:
-            reason = f"{finding.word} given in {quantity.quantity.unit}, a unit of {finding.word}"
-        else:
-            reason = (
-                f"{finding.word} needs a unit of {describe_dimension(finding.expected_dimension)} such as "
-                f"{short_unit(finding.expected_unit)}; the claim gives {written}, a unit of "
-                f"{describe_dimension(quantity.normal.dimension)}"
-            )
-        checks.append(
-            FormalCheck(
-                check="unit_dimension",
-                outcome="ok" if finding.consistent else "unit_dimension_mismatch",
-                reason=reason,
-                claim_span=(finding.word_start, quantity.end),
-                claim_value=written,
-                evidence_value=finding.expected_dimension,
-            )
+    return [
+        _judged(
+            "unit_dimension",
+            finding.consistent,
+            "unit_dimension_mismatch",
+            _unit_dimension_reason(finding),
+            (finding.word_start, finding.located.end),
+            finding.located.quantity.describe(),
+            evidence_value=finding.expected_dimension,
         )
-    return checks
+        for finding in find_unit_dimension_findings(claim_text)
+    ]
+
+
+def _unit_dimension_reason(finding: UnitDimensionFinding) -> str:
+    quantity = finding.located
+    if finding.consistent:
+        return f"{finding.word} given in {quantity.quantity.unit}, a unit of {finding.word}"
+    return (
+        f"{finding.word} needs a unit of {describe_dimension(finding.expected_dimension)} such as "
+        f"{short_unit(finding.expected_unit)}; the claim gives {quantity.quantity.describe()}, a unit of "
+        f"{describe_dimension(quantity.normal.dimension)}"
+    )
 
 
 def _constant_checks(claim_text: str) -> list[FormalCheck]:
-    checks = []
-    for finding in find_constant_findings(claim_text):
-        quantity = finding.located
-        written = quantity.quantity.describe()
-        label = finding.constant.key
-        if finding.in_range:
-            reason = f"{label} = {written} is within {finding.describe_range()}"
-        else:
-            reason = (
-                f"the claim gives {label} = {written} ({format_value(quantity.normal.base_value)} in SI units); "
-                f"the accepted value lies in {finding.describe_range()}"
-            )
-        checks.append(
-            FormalCheck(
-                check="constants",
-                outcome="ok" if finding.in_range else "out_of_range",
-                reason=reason,
-                claim_span=(finding.name_start, quantity.end),
-                claim_value=written,
-                evidence_value=finding.describe_range(),
-            )
+    return [
+        _judged(
+            "constants",
+            finding.in_range,
+            "out_of_range",
+            _constant_reason(finding),
+            (finding.name_start, finding.located.end),
+            finding.located.quantity.describe(),
+            evidence_value=finding.describe_range(),
         )
-    return checks
+        for finding in find_constant_findings(claim_text)
+    ]
+
+
+def _constant_reason(finding: ConstantFinding) -> str:
+    label, written = finding.constant.key, finding.located.quantity.describe()
+    if finding.in_range:
+        return f"{label} = {written} is within {finding.describe_range()}"
+    return (
+        f"the claim gives {label} = {written} ({format_value(finding.located.normal.base_value)} in SI units); "
+        f"the accepted value lies in {finding.describe_range()}"
+    )
+
+
+def _judged(
+    check: FormalCheckName,
+    passed: bool,
+    failure: FormalOutcome,
+    reason: str,
+    claim_span: tuple[int, int],
+    claim_value: str | None,
+    *,
+    evidence_index: int | None = None,
+    evidence_span: tuple[int, int] | None = None,
+    evidence_value: str | None = None,
+) -> FormalCheck:
+    """A check's record: outcome "ok" when it passed, else `failure`."""
+    return FormalCheck(
+        check=check,
+        outcome="ok" if passed else failure,
+        reason=reason,
+        claim_span=claim_span,
+        claim_value=claim_value,
+        evidence_index=evidence_index,
+        evidence_span=evidence_span,
+        evidence_value=evidence_value,
+    )

@@ -7,7 +7,7 @@ does the JSONL caching.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -64,21 +64,20 @@ def judge_support(
 ) -> list[SupportJudgement]:
     """One judgement per (claim text, passage id, passage text), in order; `unavailable` with the reason when
     the LLM fails or gives no valid answer after `repair_retries` repair turns."""
-    judgements: list[SupportJudgement] = []
-    for claim, passage_id, passage_text in items:
-        user = f"{data_block('CLAIM', claim)}\n{data_block('PASSAGE', passage_text, passage_id)}"
-        reply, failure = _ask(llm, SUPPORT_SYSTEM_PROMPT, user, _SupportReply, repair_retries)
-        if reply is None:
-            judgements.append(
-                SupportJudgement(claim=claim, passage_id=passage_id, label="unavailable", fallback_reason=failure)
-            )
-        else:
-            judgements.append(
-                SupportJudgement(
-                    claim=claim, passage_id=passage_id, label=reply.label, rationale=reply.rationale.strip()
-                )
-            )
-    return judgements
+    return [
+        SupportJudgement(
+            claim=claim,
+            passage_id=passage_id,
+            **_reading(
+                llm,
+                SUPPORT_SYSTEM_PROMPT,
+                f"{data_block('CLAIM', claim)}\n{data_block('PASSAGE', passage_text, passage_id)}",
+                _SupportReply,
+                repair_retries,
+            ),
+        )
+        for claim, passage_id, passage_text in items
+    ]
 
 
 def judge_conflicts(
@@ -86,19 +85,30 @@ def judge_conflicts(
 ) -> list[ConflictJudgement]:
     """One judgement per (passage a id, passage a text, passage b id, passage b text), in order; `unavailable`
     with the reason when the LLM fails or gives no valid answer after `repair_retries` repair turns."""
-    judgements: list[ConflictJudgement] = []
-    for id_a, text_a, id_b, text_b in pairs:
-        user = f"{data_block('PASSAGE', text_a, id_a)}\n{data_block('PASSAGE', text_b, id_b)}"
-        reply, failure = _ask(llm, CONFLICT_SYSTEM_PROMPT, user, _ConflictReply, repair_retries)
-        if reply is None:
-            judgements.append(
-                ConflictJudgement(passage_a=id_a, passage_b=id_b, label="unavailable", fallback_reason=failure)
-            )
-        else:
-            judgements.append(
-                ConflictJudgement(passage_a=id_a, passage_b=id_b, label=reply.label, rationale=reply.rationale.strip())
-            )
-    return judgements
+    return [
+        ConflictJudgement(
+            passage_a=id_a,
+            passage_b=id_b,
+            **_reading(
+                llm,
+                CONFLICT_SYSTEM_PROMPT,
+                f"{data_block('PASSAGE', text_a, id_a)}\n{data_block('PASSAGE', text_b, id_b)}",
+                _ConflictReply,
+                repair_retries,
+            ),
+        )
+        for id_a, text_a, id_b, text_b in pairs
+    ]
+
+
+def _reading(
+    llm: LLM, system: str, user: str, reply_type: type[_SupportReply | _ConflictReply], repair_retries: int
+) -> dict[str, Any]:
+    """A judgement's label and rationale from the LLM's reply, or label `unavailable` with the fallback reason."""
+    reply, failure = _ask(llm, system, user, reply_type, repair_retries)
+    if reply is None:
+        return {"label": "unavailable", "fallback_reason": failure}
+    return {"label": reply.label, "rationale": reply.rationale.strip()}
 
 
 def _ask(

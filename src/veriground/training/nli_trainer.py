@@ -83,69 +83,34 @@ def train_classifier(
     started = time.monotonic()
     transformers.set_seed(settings.seed)
     torch.use_deterministic_algorithms(True, warn_only=True)
-    tokenizer = transformers.AutoTokenizer.from_pretrained(settings.base)
-    tokenizer.model_max_length = settings.max_length
-    model = transformers.AutoModelForSequenceClassification.from_pretrained(
-        settings.base,
-        num_labels=len(MODEL_LABELS),
-        id2label=dict(enumerate(MODEL_LABELS)),
-        label2id={label: index for index, label in enumerate(MODEL_LABELS)},
-        dtype=torch.float32,
-    ).to(settings.device)
+    tokenizer, model = _load_encoder(settings)
     # Tokenised once; each batch is padded from these (the same tensors as tokenising the batch again).
-    encoded = tokenizer(
-        [p.premise for p in pairs],
-        [p.hypothesis for p in pairs],
-        truncation="only_first",
-        max_length=settings.max_length,
-    )
+    encoded = _encode_pairs(tokenizer, pairs, settings.max_length)
     keys = list(encoded.keys())
-    lengths = [len(ids) for ids in encoded["input_ids"]]
     weights = torch.tensor(class_weights(pairs), dtype=torch.float32, device=settings.device)
     batches_per_epoch = (len(pairs) + settings.batch_size - 1) // settings.batch_size
     total_steps = max(1, round(batches_per_epoch * settings.epochs))
-    optimizer = torch.optim.AdamW(model.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay)
-    scheduler = transformers.get_linear_schedule_with_warmup(
-        optimizer, round(total_steps * settings.warmup_fraction), total_steps
-    )
-    step = 0
-    checkpoints = out / "checkpoints"
-    best_path = out / BEST
-    best = {"step": 0, "score": float("inf"), "since": 0}
+    optimizer, scheduler = _optimizer_and_schedule(model, settings, total_steps)
+    checkpoints, best_path = out / "checkpoints", out / BEST
+    step, best = 0, {"step": 0, "score": float("inf"), "since": 0}
     if resume and (latest := _latest_checkpoint(checkpoints)) is not None:
         step = _load_checkpoint(latest, model, optimizer, scheduler, settings)
-        if (best_path / "best.json").is_file():
-            best = json.loads((best_path / "best.json").read_text())
+        best = json.loads((best_path / "best.json").read_text()) if (best_path / "best.json").is_file() else best
     model.train()
     running = 0.0
-    stopped = False
+    lengths = [len(ids) for ids in encoded["input_ids"]]
     for batch in _schedule(lengths, settings, total_steps)[step:]:
         features = tokenizer.pad([{key: encoded[key][i] for key in keys} for i in batch], return_tensors="pt")
         targets = torch.tensor([LABEL_INDEX[pairs[i].label] for i in batch], device=settings.device)
-        logits = model(**{k: v.to(settings.device) for k, v in features.items()}).logits
-        loss = mixed_nli_loss(torch, logits, targets, weights)
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        optimizer.step()
-        scheduler.step()
-        optimizer.zero_grad(set_to_none=True)
+        loss = _train_step(model, optimizer, scheduler, features, targets, weights, settings.device)
         step += 1
-        running = loss.item() if step == 1 else 0.98 * running + 0.02 * loss.item()
+        running = loss if step == 1 else 0.98 * running + 0.02 * loss
         if progress is not None:
             progress(step, total_steps, running)
         out_of_time = time_limit_s is not None and time.monotonic() - started > time_limit_s
+        stopped = False
         if dev and (step % settings.eval_every == 0 or step == total_steps or out_of_time):
-            score = dev_score(model, tokenizer, dev, settings)
-            model.train()
-            if score < best["score"]:
-                best = {"step": step, "score": score, "since": 0}
-                _save_model(best_path, model, tokenizer)
-                (best_path / "best.json").write_text(json.dumps(best) + "\n")
-            else:
-                best["since"] += 1
-                (best_path / "best.json").write_text(json.dumps(best) + "\n")
-            if log is not None:
-                log(f"step {step}: dev score {score:.4f} (best {best['score']:.4f} at step {best['step']})")
+            best = _score_on_dev(model, tokenizer, dev, settings, step, best, best_path, log)
             stopped = best["since"] >= settings.patience
         if stopped or out_of_time or step % settings.checkpoint_every == 0 or step % batches_per_epoch == 0:
             _save_checkpoint(checkpoints / f"step-{step}", model, tokenizer, optimizer, scheduler, step, settings)
@@ -158,6 +123,83 @@ def train_classifier(
     final = out / "model"
     _save_model(final, model, tokenizer)
     return final
+
+
+def _load_encoder(settings: TrainSettings) -> tuple[Any, Any]:
+    """(tokenizer, a fresh MODEL_LABELS classification head on the encoder at settings.base) on settings.device."""
+    import torch
+    import transformers
+
+    tokenizer = transformers.AutoTokenizer.from_pretrained(settings.base)
+    tokenizer.model_max_length = settings.max_length
+    model = transformers.AutoModelForSequenceClassification.from_pretrained(
+        settings.base,
+        num_labels=len(MODEL_LABELS),
+        id2label=dict(enumerate(MODEL_LABELS)),
+        label2id={label: index for index, label in enumerate(MODEL_LABELS)},
+        dtype=torch.float32,
+    ).to(settings.device)
+    return tokenizer, model
+
+
+def _encode_pairs(tokenizer: Any, pairs: Sequence[TrainPair], max_length: int) -> Any:
+    """Token ids (and masks) of every (premise, hypothesis) pair, unpadded; only the premise is cut to fit."""
+    return tokenizer(
+        [p.premise for p in pairs], [p.hypothesis for p in pairs], truncation="only_first", max_length=max_length
+    )
+
+
+def _optimizer_and_schedule(model: Any, settings: TrainSettings, total_steps: int) -> tuple[Any, Any]:
+    """AdamW with a linear schedule: warm-up over settings.warmup_fraction of the steps, then decay to 0."""
+    import torch
+    import transformers
+
+    optimizer = torch.optim.AdamW(model.parameters(), lr=settings.learning_rate, weight_decay=settings.weight_decay)
+    scheduler = transformers.get_linear_schedule_with_warmup(
+        optimizer, round(total_steps * settings.warmup_fraction), total_steps
+    )
+    return optimizer, scheduler
+
+
+def _train_step(
+    model: Any, optimizer: Any, scheduler: Any, features: Any, targets: Any, weights: Any, device: str
+) -> float:
+    """One optimiser step on one padded batch (gradients clipped to norm 1); returns the batch loss."""
+    import torch
+
+    logits = model(**{k: v.to(device) for k, v in features.items()}).logits
+    loss = mixed_nli_loss(torch, logits, targets, weights)
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+    optimizer.step()
+    scheduler.step()
+    optimizer.zero_grad(set_to_none=True)
+    return float(loss.item())
+
+
+def _score_on_dev(
+    model: Any,
+    tokenizer: Any,
+    dev: Sequence[TrainPair],
+    settings: TrainSettings,
+    step: int,
+    best: dict[str, Any],
+    best_path: Path,
+    log: Callable[[str], object] | None,
+) -> dict[str, Any]:
+    """Score the model on the dev pairs; a new best is saved to `best_path`. Returns the best record (step, score,
+    evaluations since it), which is also written to best_path/best.json so a resumed run knows it."""
+    score = dev_score(model, tokenizer, dev, settings)
+    model.train()
+    if score < best["score"]:
+        best = {"step": step, "score": score, "since": 0}
+        _save_model(best_path, model, tokenizer)
+    else:
+        best = {**best, "since": best["since"] + 1}
+    (best_path / "best.json").write_text(json.dumps(best) + "\n")
+    if log is not None:
+        log(f"step {step}: dev score {score:.4f} (best {best['score']:.4f} at step {best['step']})")
+    return best
 
 
 def class_weights(pairs: Sequence[TrainPair]) -> list[float]:
