@@ -24,12 +24,11 @@ from veriground.domains import (
 from veriground.errors import InputTooLargeError
 from veriground.evidence.gather import EvidenceSource
 from veriground.evidence.spans import align_sentences
-from veriground.manifest import build_manifest, conflict_check_warning, nli_warnings, sha256_text
+from veriground.manifest import conflict_check_warning, nli_warnings, sha256_text, verification_manifest
 from veriground.mitigation.rewrite import ClaimOutcome, rewrite_answer
 from veriground.schema import (
     AlignedSpan,
     AnnotatedAnswer,
-    BackendInfo,
     CiteEvalSystemExample,
     Claim,
     ClaimDecision,
@@ -39,11 +38,11 @@ from veriground.schema import (
     DependencyWarning,
     EvidenceChunk,
     EvidenceConflict,
-    ReportManifest,
+    Mitigation,
     VerificationReport,
 )
 from veriground.signals.conflicts import find_evidence_conflicts
-from veriground.signals.llm_judge import JUDGE_NAME, judge_claims
+from veriground.signals.llm_judge import judge_claims
 from veriground.text_input import check_encodable
 from veriground.verdicts.aggregator import SupportAggregator, load_aggregator, resolve_thresholds
 from veriground.verdicts.claim_decision import claim_signals, decide_claim, decision_inputs, summary_stats
@@ -51,8 +50,6 @@ from veriground.verdicts.rules import Decision
 from veriground.verdicts.support import judge_evidence
 
 PIPELINE_VERSION = f"veriground-{__version__}/verify.v1"
-# Numbers are compared only in evidence sentences that carry at least half of the claim's content, so a
-# value about something else in the same passage is not read as a mismatch.
 CONFLICT_CHECK_OFF = "evidence_conflict_check_off: verification.contradictions is false"
 CONFLICT_CHECK_UNAVAILABLE = "evidence_conflict_check_unavailable"
 
@@ -79,17 +76,22 @@ def verify_text(
     check_encodable(text, "the text to verify")
     if query is not None:
         check_encodable(query, "the query")
-    limit = config.verification.max_input_chars
-    if len(text) > limit:
-        raise InputTooLargeError(
-            f"the text has {len(text):,} characters, over verification.max_input_chars={limit:,}; "
-            "split it or raise the limit with --max-input-chars"
-        )
+    check_input_chars(text, config, "the text")
     claims = extract_claims(text, answer_id=answer_id_of(text), max_claims=config.verification.max_claims)
     if not config.verification.atomic:
         claims = join_atoms(text, claims)
     clock.lap("claims")
     return verify_claims(text, claims, config=config, source=source, nli=nli, query=query, judge=judge, clock=clock)
+
+
+def check_input_chars(text: str, config: Config, what: str) -> None:
+    """Refuse a text longer than verification.max_input_chars; `what` names it in the message ("the draft")."""
+    limit = config.verification.max_input_chars
+    if len(text) > limit:
+        raise InputTooLargeError(
+            f"{what} has {len(text):,} characters, over verification.max_input_chars={limit:,}; "
+            "split it or raise the limit with --max-input-chars"
+        )
 
 
 def with_thresholds(config: Config, aggregator: SupportAggregator) -> Config:
@@ -227,54 +229,22 @@ def _report(
     backends: tuple[EvidenceSource, NLIModel, SupportAggregator, LLM | None],
 ) -> VerificationReport:
     """Mitigation (keep, flag, suppress, cite) and the report with its manifest."""
-    outcomes = []
-    for item in decided:
-        supporting_ids = set(item.rules.inputs.supporting_passages)
-        chunks = found.evidence[item.claim.claim_id]
-        outcomes.append(
-            ClaimOutcome(item.claim, item.decision, tuple(c for c in chunks if c.passage_id in supporting_ids))
-        )
-    rewritten = rewrite_answer(text, outcomes)
-    claim_reports = tuple(
-        ClaimReport(
-            claim=item.claim,
-            decision=item.decision,
-            inputs=item.rules.inputs,
-            evidence=tuple(found.evidence[item.claim.claim_id]),
-            pair=ClaimEvidencePair(
-                claim_id=item.claim.claim_id,
-                evidence_candidates=tuple(chunk.passage_id for chunk in found.evidence[item.claim.claim_id]),
-                top_evidence=item.decision.primary_evidence,
-                evidence_spans=tuple(span.span for span in found.aligned[item.claim.claim_id]),
-            ),
-            signals=item.signals,
-            conflicts=item.conflicts,
-            mitigation=rewritten.mitigation[item.claim.claim_id],
-            dependency_warnings=tuple(found.dependencies.get(item.claim.claim_id, ())),
-        )
-        for item in decided
-    )
-    actions = list(rewritten.actions)
-    if any(report.conflicts for report in claim_reports):
-        actions.append(f"surfaced_evidence_conflicts:{config.verification.contradiction_policy}")
-    if conflict_problem:
-        actions.append(CONFLICT_CHECK_UNAVAILABLE)
-    if not config.verification.contradictions:
-        actions.append(CONFLICT_CHECK_OFF)
-    decisions = tuple(report.decision for report in claim_reports)
+    rewritten = rewrite_answer(text, [_outcome(item, found) for item in decided])
+    claim_reports = tuple(_claim_report(item, found, rewritten.mitigation[item.claim.claim_id]) for item in decided)
     answer_id = answer_id_of(text)
+    decisions = tuple(report.decision for report in claim_reports)
     annotated = AnnotatedAnswer(
         answer_id=answer_id,
         query_id=None if query is None else "q_" + sha256_text(query)[:12],
         raw_answer=text,
         claims=decisions,
         summary_stats=summary_stats(decisions),
-        mitigation_actions=tuple(actions),
+        mitigation_actions=_actions(rewritten.actions, claim_reports, config, conflict_problem),
         version=PIPELINE_VERSION,
     )
     source, nli, aggregator, judge = backends
     return VerificationReport(
-        manifest=_manifest(text, config, source, nli, aggregator, judge, claim_reports, warnings),
+        manifest=verification_manifest(text, config, (source, nli, aggregator, judge), claim_reports, warnings),
         annotated_answer=annotated,
         claims=claim_reports,
         final_response=rewritten.final_response,
@@ -286,6 +256,47 @@ def _report(
             pred=rewritten.citations.formatted_text,
         ),
     )
+
+
+def _outcome(item: _Decided, found: _Evidence) -> ClaimOutcome:
+    """What mitigation reads of one claim: its decision and the evidence chunks the rules found supporting it."""
+    supporting_ids = set(item.rules.inputs.supporting_passages)
+    chunks = found.evidence[item.claim.claim_id]
+    return ClaimOutcome(item.claim, item.decision, tuple(c for c in chunks if c.passage_id in supporting_ids))
+
+
+def _claim_report(item: _Decided, found: _Evidence, mitigation: Mitigation) -> ClaimReport:
+    claim_id = item.claim.claim_id
+    return ClaimReport(
+        claim=item.claim,
+        decision=item.decision,
+        inputs=item.rules.inputs,
+        evidence=tuple(found.evidence[claim_id]),
+        pair=ClaimEvidencePair(
+            claim_id=claim_id,
+            evidence_candidates=tuple(chunk.passage_id for chunk in found.evidence[claim_id]),
+            top_evidence=item.decision.primary_evidence,
+            evidence_spans=tuple(span.span for span in found.aligned[claim_id]),
+        ),
+        signals=item.signals,
+        conflicts=item.conflicts,
+        mitigation=mitigation,
+        dependency_warnings=tuple(found.dependencies.get(claim_id, ())),
+    )
+
+
+def _actions(
+    rewritten: Sequence[str], claims: Sequence[ClaimReport], config: Config, conflict_problem: str | None
+) -> tuple[str, ...]:
+    """Mitigation's actions, then the evidence-conflict check's: conflicts surfaced, the check unavailable or off."""
+    actions = list(rewritten)
+    if any(report.conflicts for report in claims):
+        actions.append(f"surfaced_evidence_conflicts:{config.verification.contradiction_policy}")
+    if conflict_problem:
+        actions.append(CONFLICT_CHECK_UNAVAILABLE)
+    if not config.verification.contradictions:
+        actions.append(CONFLICT_CHECK_OFF)
+    return tuple(actions)
 
 
 # Laps of one verification: claims, evidence, nli, conflicts, signals_and_rules twice, mitigation_and_report
@@ -351,37 +362,3 @@ def _judge_claims(
         first = inputs.strongest_entailment_passage or (chunks[0].passage_id if chunks else None)
         targets[claim.claim_id] = (first, inputs.strongest_contradiction_passage)
     return judge_claims(judge, claims, evidence, signals, conflicts, targets, repair_retries=config.llm.repair_retries)
-
-
-def _manifest(
-    text: str,
-    config: Config,
-    source: EvidenceSource,
-    nli: NLIModel,
-    aggregator: SupportAggregator,
-    judge: LLM | None,
-    claims: Sequence[ClaimReport],
-    judge_warnings: Sequence[str],
-) -> ReportManifest:
-    backends = [BackendInfo(role="nli", name=nli.name, model_id=nli.model_id, checksum=nli.checksum)]
-    aggregator_id = (
-        f"logistic support/refute model fitted for {aggregator.nli_name}"
-        if aggregator.calibrated
-        else f"the NLI's own probabilities ({aggregator.nli_name}); no calibrated aggregator applies"
-    )
-    backends.append(
-        BackendInfo(role="aggregator", name=aggregator.name, model_id=aggregator_id, checksum=aggregator.data_sha256)
-    )
-    backends += source.backends()
-    if judge is not None:
-        backends.append(
-            BackendInfo(role="llm", name=f"{JUDGE_NAME}/{judge.name}", model_id=judge.model_id, checksum=judge.checksum)
-        )
-    return build_manifest(
-        input_text=text,
-        config=config,
-        backends=backends,
-        evidence_mode=source.mode,
-        evidence=[chunk for report in claims for chunk in report.evidence],
-        warnings=[*source.notes(), *judge_warnings],
-    )

@@ -10,8 +10,14 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from veriground import __version__
+from veriground.backends.protocols import LLM, NLIModel
 from veriground.config import Config
-from veriground.schema import BackendInfo, EvidenceChunk, NLISignal, ReportManifest, SignalStatus
+from veriground.evidence.gather import EvidenceSource
+from veriground.schema import BackendInfo, ClaimReport, EvidenceChunk, NLISignal, ReportManifest, SignalStatus
+from veriground.signals.llm_judge import JUDGE_NAME
+from veriground.verdicts.aggregator import SupportAggregator
+
+BackendRole = Literal["nli", "retriever", "embedder", "reranker", "llm", "aggregator"]
 
 # Config keys left out of a report's manifest: they say where LLM answers come from (the server or the call
 # cache), not what they are, so a report replayed from the cache is byte-identical to the one first made.
@@ -38,6 +44,43 @@ def build_manifest(
         input_sha256=sha256_text(input_text),
         evidence_sha256=dict(sorted({chunk.passage_id: sha256_text(chunk.text) for chunk in evidence}.items())),
     )
+
+
+def verification_manifest(
+    text: str,
+    config: Config,
+    backends: tuple[EvidenceSource, NLIModel, SupportAggregator, LLM | None],
+    claims: Sequence[ClaimReport],
+    judge_warnings: Sequence[str],
+) -> ReportManifest:
+    """A verification report's manifest: the NLI, the aggregator, the evidence source's backends and the LLM judge
+    (when one ran); the evidence of every claim; the source's notes and the judge's warnings."""
+    source, nli, aggregator, judge = backends
+    aggregator_id = (
+        f"logistic support/refute model fitted for {aggregator.nli_name}"
+        if aggregator.calibrated
+        else f"the NLI's own probabilities ({aggregator.nli_name}); no calibrated aggregator applies"
+    )
+    infos = [
+        backend_info("nli", nli),
+        BackendInfo(role="aggregator", name=aggregator.name, model_id=aggregator_id, checksum=aggregator.data_sha256),
+        *source.backends(),
+    ]
+    if judge is not None:
+        infos.append(backend_info("llm", judge, name=f"{JUDGE_NAME}/{judge.name}"))
+    return build_manifest(
+        input_text=text,
+        config=config,
+        backends=infos,
+        evidence_mode=source.mode,
+        evidence=[chunk for report in claims for chunk in report.evidence],
+        warnings=[*source.notes(), *judge_warnings],
+    )
+
+
+def backend_info(role: BackendRole, backend: NLIModel | LLM, *, name: str | None = None) -> BackendInfo:
+    """A model backend as a manifest names it: its registry name (or `name`), what it is and its checksum."""
+    return BackendInfo(role=role, name=name or backend.name, model_id=backend.model_id, checksum=backend.checksum)
 
 
 def sha256_text(text: str) -> str:

@@ -6,29 +6,27 @@ import re
 
 from veriground.schema import AnswerClaimClass
 
-_COMPARATIVE = re.compile(
-    r"\b(than|whereas|unlike|compared (?:to|with)|in contrast|versus|vs\.?|better|worse|faster|slower|"
-    r"more efficient|less efficient|outperforms?|superior|inferior|both|neither|differs?|difference between)\b",
-    re.IGNORECASE,
+# Cue words per class, riskiest class first: the first class with a cue in the sentence wins.
+_CUES: tuple[tuple[AnswerClaimClass, str], ...] = (
+    (
+        AnswerClaimClass.COMPARATIVE,
+        r"than|whereas|unlike|compared (?:to|with)|in contrast|versus|vs\.?|better|worse|faster|slower|"
+        r"more efficient|less efficient|outperforms?|superior|inferior|both|neither|differs?|difference between",
+    ),
+    (
+        AnswerClaimClass.SCOPE,
+        r"only (?:if|when)|assum(?:e|es|ed|ing|ption)|applies|applicable|valid (?:only|when|for)|limited to|"
+        r"provided that|unless|except|holds (?:only|when)|in general|under the condition|requires? that",
+    ),
+    (
+        AnswerClaimClass.HISTORICAL,
+        r"1[5-9]\d\d|20\d\d|first (?:proved|introduced|described|published|proposed)|introduced (?:by|in)|"
+        r"invented|discovered|founded|originally|historically|centur(?:y|ies)",
+    ),
 )
-_SCOPE = re.compile(
-    r"\b(only (?:if|when)|assum(?:e|es|ed|ing|ption)|applies|applicable|valid (?:only|when|for)|limited to|"
-    r"provided that|unless|except|holds (?:only|when)|in general|under the condition|requires? that)\b",
-    re.IGNORECASE,
-)
-_HISTORICAL = re.compile(
-    r"\b(1[5-9]\d\d|20\d\d|first (?:proved|introduced|described|published|proposed)|introduced (?:by|in)|"
-    r"invented|discovered|founded|originally|historically|centur(?:y|ies))\b",
-    re.IGNORECASE,
-)
+_CLASS_CUES = tuple((claim_class, re.compile(rf"\b({words})\b", re.IGNORECASE)) for claim_class, words in _CUES)
 
 
 def classify_answer_claim(text: str) -> AnswerClaimClass:
     """Comparative, then scope, then historical cues; otherwise a plain factual claim."""
-    if _COMPARATIVE.search(text):
-        return AnswerClaimClass.COMPARATIVE
-    if _SCOPE.search(text):
-        return AnswerClaimClass.SCOPE
-    if _HISTORICAL.search(text):
-        return AnswerClaimClass.HISTORICAL
-    return AnswerClaimClass.FACTUAL
+    return next((claim_class for claim_class, cues in _CLASS_CUES if cues.search(text)), AnswerClaimClass.FACTUAL)

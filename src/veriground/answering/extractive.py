@@ -80,8 +80,6 @@ _INTERROGATIVE = re.compile(r"(?:How (?:many|much|long|far|does|do|is|are|can)|W
 # A sentence that stops on a function word ("…if its degree sequence is") was cut off by a list or a formula.
 _UNFINISHED = re.compile(r"\b(?:is|are|was|were|the|a|an|of|to|and|or|if|that|by|with|for)$")
 
-
-_BLOCK_START = re.compile(r"(?:[-*+•]\s|\d+[.)]\s|#|\|)")
 # A learning objective ("- Describe and apply the work–energy theorem"): a task set for the reader, not a statement.
 _STUDY_TASK = re.compile(
     r"(?:Describe|Explain|Calculate|Define|Identify|Compare|Contrast|Discuss|Solve|Derive|Prove|Analy[sz]e|List|"
@@ -101,17 +99,23 @@ def prose_sentences(passage: str) -> list[str]:
         stripped = _BULLET.sub("", stripped)
         for start, end in sentence_spans(stripped):
             text = " ".join(stripped[start:end].split())
-            if (
-                len(text.split()) >= MIN_WORDS
-                and len(text) <= MAX_CHARS
-                and not text.endswith(("?", ":"))  # a question, or a lead-in to a list: neither states anything
-                and not _INTERROGATIVE.match(text)
-                and not _UNFINISHED.search(text)
-                and not (_STUDY_TASK.match(text) and not text.endswith("."))
-                and not is_instruction(text)
-            ):
+            if len(text.split()) >= MIN_WORDS and len(text) <= MAX_CHARS and _states_something(text):
                 sentences.append(text)
     return sentences
+
+
+def _states_something(text: str) -> bool:
+    """Not a question, a lead-in to a list, a sentence cut off, a learning objective or an instruction to an AI."""
+    return (
+        not text.endswith(("?", ":"))  # a question, or a lead-in to a list: neither states anything
+        and not _INTERROGATIVE.match(text)
+        and not _UNFINISHED.search(text)
+        and not (_STUDY_TASK.match(text) and not text.endswith("."))
+        and not is_instruction(text)
+    )
+
+
+_BLOCK_START = re.compile(r"(?:[-*+•]\s|\d+[.)]\s|#|\|)")
 
 
 def _logical_lines(passage: str) -> list[str]:
@@ -122,8 +126,11 @@ def _logical_lines(passage: str) -> list[str]:
     for line in passage.split("\n"):
         previous = lines[-1].rstrip() if lines else ""
         starts_block = not line.strip() or line.startswith(("    ", "\t")) or _BLOCK_START.match(line.strip())
-        if previous and not starts_block and not previous.endswith((".", "!", "?", ":", "|")) and not (
-            previous.lstrip().startswith(("#", "|"))
+        if (
+            previous
+            and not starts_block
+            and not previous.endswith((".", "!", "?", ":", "|"))
+            and not (previous.lstrip().startswith(("#", "|")))
         ):
             lines[-1] = previous + " " + line.strip()
         else:

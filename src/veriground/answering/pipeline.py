@@ -27,7 +27,7 @@ from veriground.corpus.store import CorpusStore
 from veriground.engine import answer_id_of, verify_claims
 from veriground.errors import BackendError, InputTextError, InputTooLargeError, NotFoundError
 from veriground.evidence.gather import CorpusEvidence, PackEvidence
-from veriground.manifest import build_manifest
+from veriground.manifest import backend_info, build_manifest
 from veriground.retrieval.search import CorpusRetriever, QueryTerms
 from veriground.schema import (
     AnswerConfidence,
@@ -163,7 +163,7 @@ def _draft(
     """The LLM's draft when one is configured; the extractive draft otherwise, or when the LLM fails (said so)."""
     if backends.llm is not None:
         llm = backends.llm
-        info = BackendInfo(role="llm", name=llm.name, model_id=llm.model_id, checksum=llm.checksum)
+        info = backend_info("llm", llm)
         try:
             return draft_llm_answer(llm, query, chunks, config.answer, config.llm, config.answer.mode), info
         except BackendError as err:
@@ -232,7 +232,7 @@ def _prompt_only(query: str, config: Config, backends: AnswerBackends, filters: 
             "baseline B1 (prompt-only) needs an LLM; set llm.base_url and llm.model (or VERIGROUND_LLM_BASE_URL)"
         )
     llm = backends.llm
-    info = BackendInfo(role="llm", name=llm.name, model_id=llm.model_id, checksum=llm.checksum)
+    info = backend_info("llm", llm)
     draft = draft_llm_answer(llm, query, None, config.answer, config.llm, config.answer.mode)
     return _Trace(query, config, backends, filters, [], []).unverified(draft, info, None)
 
@@ -314,7 +314,7 @@ class _Trace:
 
     def _trace(self, gate, draft, outcome: PolicyOutcome | None, problems, generator) -> AnswerTrace:
         nli = self.backends.nli
-        backends = [BackendInfo(role="nli", name=nli.name, model_id=nli.model_id, checksum=nli.checksum)]
+        backends = [backend_info("nli", nli)]
         backends += CorpusEvidence(self.backends.store, self.config.retrieval, self.backends.retriever).backends()
         if generator is not None:
             backends.append(generator)

@@ -18,9 +18,11 @@ from veriground.schema import (
     AnswerClaimTrace,
     AnswerConfidence,
     ClaimReport,
+    DisplayVerdict,
     DraftClaim,
     EvidenceChunk,
     GroundedClaim,
+    RuleName,
     SupportingCitation,
 )
 
@@ -28,7 +30,7 @@ COMPARATIVE_MIN_PASSAGES = 2
 # ... unless a passage states the comparison itself word for word (the `quoted` rule decided every atom): two
 # passages guard a comparison drawn across sources, not one a textbook makes ("the expected running time of
 # quicksort is no worse when the array holds duplicates").
-QUOTED_RULE = "quoted"
+QUOTED_RULE = RuleName.QUOTED
 HIGH_RISK = (AnswerClaimClass.COMPARATIVE, AnswerClaimClass.SCOPE)
 
 
@@ -79,7 +81,7 @@ def apply_policy(
         traces.append(trace)
         if grounded is not None:
             kept.append(grounded)
-        elif trace.verdict == "Contradictory":
+        elif trace.verdict == DisplayVerdict.CONTRADICTORY:
             caveats.append(f"a drafted sentence was contradicted by the evidence and removed: {trace.text!r}")
         elif trace.claim_class in HIGH_RISK:
             caveats.append(f"a {trace.claim_class.value} lacked the support it needs and was removed")
@@ -118,11 +120,11 @@ def _judge(
         ), None
     if not item.reports:
         return AnswerClaimTrace(**base, kept=False, reason="no checkable claim was found in this sentence"), None
-    worst = next((r for r in item.reports if r.decision.status != "Supported"), item.reports[0])
+    worst = next((r for r in item.reports if r.decision.status != DisplayVerdict.SUPPORTED), item.reports[0])
     supporting = _supporting_passages(item.reports)
     entailment = min((r.inputs.max_entailment or 0.0) for r in item.reports)
     facts = {"verdict": worst.decision.status, "rule": worst.decision.rule, "entailment_prob": round(entailment, 6)}
-    if worst.decision.status != "Supported":
+    if worst.decision.status != DisplayVerdict.SUPPORTED:
         reason = f"verification: {worst.decision.status} ({worst.decision.rationale})"
         return AnswerClaimTrace(**base, **facts, kept=False, reason=reason, supporting_passages=supporting), None
     stated = all(report.decision.rule == QUOTED_RULE for report in item.reports)

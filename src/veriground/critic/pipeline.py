@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from veriground import __version__
@@ -18,7 +18,9 @@ from veriground.critic.llm_critic import CRITIC_LLM_NAME, critique_with_llm
 from veriground.critic.self_consistency import MAX_PAIRS, MIN_SHARED_SHARE, find_contradictions
 from veriground.critic.sentences import DraftSentence, split_draft
 from veriground.critic.support_check import find_unsupported
-from veriground.errors import InputTooLargeError
+from veriground.engine import check_input_chars, verify_text
+from veriground.evidence.gather import CorpusEvidence
+from veriground.manifest import backend_info
 from veriground.schema import (
     CRITIC_LABELS,
     BackendInfo,
@@ -65,72 +67,27 @@ class CriticBackends:
 def critique_text(text: str, *, config: Config, backends: CriticBackends, tier: int = 1) -> CriticReport:
     """The critique of `text`; the same inputs, config and LLM cache give the same report."""
     check_encodable(text, "the draft to critique")
-    limit = config.verification.max_input_chars
-    if len(text) > limit:
-        raise InputTooLargeError(
-            f"the draft has {len(text):,} characters, over verification.max_input_chars={limit:,}; "
-            "split it or raise the limit with --max-input-chars"
-        )
+    check_input_chars(text, config, "the draft")
     sentences = split_draft(text)
-    findings: list[CriticFinding] = []
-    checks: dict[str, CriticLabelCheck] = {}
-    for label in LEXICON_LABELS:
-        findings += find_lexicon_findings(sentences, label)
-        checks[label] = _check(label, load_lexicon(label).method)
-    findings += find_framing_findings(sentences)
-    checks["L2"] = _check("L2", load_lexicon("L2").method)
-    warnings: list[str] = []
-    backend_infos = [
-        BackendInfo(role="nli", name=backends.nli.name, model_id=backends.nli.model_id, checksum=backends.nli.checksum)
-    ]
-
-    if backends.verify is None:
-        checks["L3"] = _check("L3", load_lexicon("L3").method, "not_checked", NO_CORPUS_REASON)
-    else:
-        support = find_unsupported(sentences, backends.verify)
-        findings += support.findings
-        reason = f"{support.checked} check-worthy uncited sentence(s) verified against the corpus"
-        if support.unverified:
-            reason += f"; {support.unverified} could not be decided (NLI unavailable) and carry no L3 finding"
-        checks["L3"] = _check("L3", load_lexicon("L3").method, reason=reason)
-        if support.report is not None:
-            backend_infos += [info for info in support.report.manifest.backends if info.role != "nli"]
-            warnings += list(support.report.manifest.warnings)
-
+    found = _Tier1Checks(backend_infos=[backend_info("nli", backends.nli)])
+    found.lexical_labels(sentences)
+    found.support(sentences, backends.verify)
     threshold = config.verification.conflict_high_prob
-    consistency = find_contradictions(sentences, backends.nli, min_contradiction_prob=threshold)
-    findings += consistency.findings
-    if consistency.problem:
-        checks["L4"] = _check("L4", L4_METHOD, "unavailable", consistency.problem)
-        warnings.append(f"L4 internal-contradiction check unavailable: {consistency.problem}")
-    else:
-        reason = f"{consistency.pairs_checked} same-subject sentence pair(s)"
-        if consistency.pairs_skipped:
-            reason += f"; {consistency.pairs_skipped} more pair(s) past the first {MAX_PAIRS} were not checked"
-            warnings.append(f"L4 checked only the first {MAX_PAIRS} sentence pairs; split the draft to check the rest")
-        checks["L4"] = _check("L4", L4_METHOD, reason=reason)
-
-    tier1_findings = tuple(sorted(findings, key=_order))
+    found.consistency(sentences, backends.nli, threshold)
+    tier1_findings = tuple(sorted(found.findings, key=_order))
     tier1 = CriticTierResult(tier=1, status="ran", findings=tier1_findings, labels=_labels(tier1_findings))
     tier2 = None
     final = tier1_findings
     if tier == 2:
-        tier2, final = _tier2(backends.llm, sentences, tier1, config, warnings)
+        tier2, final = _tier2(backends.llm, sentences, tier1, config, found.warnings)
         if backends.llm is not None:
-            backend_infos.append(
-                BackendInfo(
-                    role="llm",
-                    name=f"{CRITIC_LLM_NAME}/{backends.llm.name}",
-                    model_id=backends.llm.model_id,
-                    checksum=backends.llm.checksum,
-                )
-            )
+            found.backend_infos.append(backend_info("llm", backends.llm, name=f"{CRITIC_LLM_NAME}/{backends.llm.name}"))
     draft_sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return CriticReport(
         draft_id="draft_" + draft_sha[:12],
         text=text,
         sentences=tuple(_sentence_record(sentence, final) for sentence in sentences),
-        checks=tuple(checks[label] for label in CRITIC_LABELS),
+        checks=tuple(found.checks[label] for label in CRITIC_LABELS),
         tier1=tier1,
         tier2=tier2,
         findings=final,
@@ -140,7 +97,7 @@ def critique_text(text: str, *, config: Config, backends: CriticBackends, tier: 
             critic_version=CRITIC_VERSION,
             tier_requested=2 if tier == 2 else 1,
             lexicon_sha256=lexicon_checksums(),
-            backends=tuple(_unique(backend_infos)),
+            backends=tuple(_unique(found.backend_infos)),
             corpus_checked=backends.verify is not None,
             input_sha256=draft_sha,
             thresholds={
@@ -148,15 +105,63 @@ def critique_text(text: str, *, config: Config, backends: CriticBackends, tier: 
                 "l4_min_contradiction_prob": threshold,
                 "l4_min_shared_share": MIN_SHARED_SHARE,
             },
-            warnings=tuple(warnings),
+            warnings=tuple(found.warnings),
         ),
     )
 
 
+@dataclass
+class _Tier1Checks:
+    """What the tier-1 checks found, in the order they ran: findings, each label's check, the manifest's backends
+    and warnings."""
+
+    backend_infos: list[BackendInfo]
+    findings: list[CriticFinding] = field(default_factory=list)
+    checks: dict[str, CriticLabelCheck] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+
+    def lexical_labels(self, sentences: Sequence[DraftSentence]) -> None:
+        """L1, L5 and L6 from their lexicons; L2 from the cue-balance heuristic."""
+        for label in LEXICON_LABELS:
+            self.findings += find_lexicon_findings(sentences, label)
+            self.checks[label] = _check(label, load_lexicon(label).method)
+        self.findings += find_framing_findings(sentences)
+        self.checks["L2"] = _check("L2", load_lexicon("L2").method)
+
+    def support(self, sentences: Sequence[DraftSentence], verify: Verifier | None) -> None:
+        """L3: the check-worthy uncited sentences verified against the corpus (not checked without one)."""
+        if verify is None:
+            self.checks["L3"] = _check("L3", load_lexicon("L3").method, "not_checked", NO_CORPUS_REASON)
+            return
+        support = find_unsupported(sentences, verify)
+        self.findings += support.findings
+        reason = f"{support.checked} check-worthy uncited sentence(s) verified against the corpus"
+        if support.unverified:
+            reason += f"; {support.unverified} could not be decided (NLI unavailable) and carry no L3 finding"
+        self.checks["L3"] = _check("L3", load_lexicon("L3").method, reason=reason)
+        if support.report is not None:
+            self.backend_infos += [info for info in support.report.manifest.backends if info.role != "nli"]
+            self.warnings += list(support.report.manifest.warnings)
+
+    def consistency(self, sentences: Sequence[DraftSentence], nli: NLIModel, threshold: float) -> None:
+        """L4: same-subject sentence pairs the NLI model reads as contradicting each other."""
+        outcome = find_contradictions(sentences, nli, min_contradiction_prob=threshold)
+        self.findings += outcome.findings
+        if outcome.problem:
+            self.checks["L4"] = _check("L4", L4_METHOD, "unavailable", outcome.problem)
+            self.warnings.append(f"L4 internal-contradiction check unavailable: {outcome.problem}")
+            return
+        reason = f"{outcome.pairs_checked} same-subject sentence pair(s)"
+        if outcome.pairs_skipped:
+            reason += f"; {outcome.pairs_skipped} more pair(s) past the first {MAX_PAIRS} were not checked"
+            self.warnings.append(
+                f"L4 checked only the first {MAX_PAIRS} sentence pairs; split the draft to check the rest"
+            )
+        self.checks["L4"] = _check("L4", L4_METHOD, reason=reason)
+
+
 def corpus_verifier(config: Config, store: CorpusStore, retriever: CorpusRetriever, nli: NLIModel) -> Verifier:
     """A verifier for L3: text -> the verify report of `text` against the corpus, as `veriground verify` makes it."""
-    from veriground.engine import verify_text
-    from veriground.evidence.gather import CorpusEvidence
 
     def verify(text: str) -> VerificationReport:
         source = CorpusEvidence(store, config.retrieval, retriever)

@@ -7,7 +7,7 @@ from html import escape
 from pathlib import Path
 
 from veriground.critic.pipeline import LABEL_NAMES
-from veriground.errors import ConfigError
+from veriground.reports.files import check_report_path, write_by_suffix
 from veriground.schema import CriticFinding, CriticReport, CriticTierResult
 
 CRITIC_REPORT_SUFFIXES = (".md", ".html", ".json")
@@ -36,22 +36,12 @@ CRITIC_STYLE = (
 
 def check_critic_report_path(path: Path) -> None:
     """Refuse an unknown report type before any work is done."""
-    if path.suffix.lower() not in CRITIC_REPORT_SUFFIXES:
-        raise ConfigError(
-            f"--report {path}: unknown report type; use a name ending in {', '.join(CRITIC_REPORT_SUFFIXES)}"
-        )
+    check_report_path(path, CRITIC_REPORT_SUFFIXES)
 
 
 def write_critic_report(report: CriticReport, path: Path) -> None:
-    from veriground.reports.files import json_text, write_whole
-
     check_critic_report_path(path)
-    suffix = path.suffix.lower()
-    if suffix == ".json":
-        content = json_text(report.model_dump(mode="json"))
-    else:
-        content = render_critic_html(report) if suffix == ".html" else render_critic_markdown(report)
-    write_whole(path, content)
+    write_by_suffix(path, report, render_critic_html, render_critic_markdown)
 
 
 # --- terminal ---------------------------------------------------------------------------------------------

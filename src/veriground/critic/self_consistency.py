@@ -10,7 +10,7 @@ from itertools import combinations
 
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.backends.protocols import NLIModel
-from veriground.critic.sentences import DraftSentence
+from veriground.critic.sentences import DraftSentence, sentence_finding
 from veriground.schema import CriticFinding
 from veriground.text.terms import extract_terms
 
@@ -61,17 +61,15 @@ def find_contradictions(
         flagged.add(second.index)
         cues = explainer.explain(first.text, second.text)["cues"] or explainer.explain(second.text, first.text)["cues"]
         cue = f"; visible cue: {cues[0]['cue']}" if cues else ""
+        rationale = (
+            f"Contradicts sentence {first.index} (“{first.text}”): {nli.name} gives contradiction "
+            f"probability {probability:.2f}{cue}. Reconcile the two statements or say which one holds."
+        )
         findings.append(
-            CriticFinding(
-                label="L4",
-                sentence_index=second.index,
-                span=(second.start, second.end),
-                trigger=second.text,
-                rationale=(
-                    f"Contradicts sentence {first.index} (“{first.text}”): {nli.name} gives contradiction "
-                    f"probability {probability:.2f}{cue}. Reconcile the two statements or say which one holds."
-                ),
-                tier=1,
+            sentence_finding(
+                "L4",
+                second,
+                rationale=rationale,
                 confidence=round(min(1.0, probability), 6),
                 rule="L4.nli-contradiction",
                 related_span=(first.start, first.end),

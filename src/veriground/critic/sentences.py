@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from veriground.claims.citations import mask_citations, parse_citations
 from veriground.claims.markdown_blocks import find_prose_blocks
 from veriground.errors import InputTextError
+from veriground.schema import CriticFinding
+from veriground.schema.critic import CriticLabel
 from veriground.text.sentences import iter_sentences
 
 # A quotation: straight or curly double quotes around at most a paragraph's worth of text.
@@ -29,6 +31,29 @@ class DraftSentence:
     def is_quoted(self, start: int, end: int) -> bool:
         """Whether draft[start:end] lies inside a quotation."""
         return any(low <= start and end <= high for low, high in self.quoted)
+
+
+def sentence_finding(
+    label: CriticLabel,
+    sentence: DraftSentence,
+    *,
+    rationale: str,
+    confidence: float,
+    rule: str,
+    related_span: tuple[int, int] | None = None,
+) -> CriticFinding:
+    """A tier-1 finding on a whole sentence: its span, with its text as the trigger."""
+    return CriticFinding(
+        label=label,
+        sentence_index=sentence.index,
+        span=(sentence.start, sentence.end),
+        trigger=sentence.text,
+        rationale=rationale,
+        tier=1,
+        confidence=confidence,
+        rule=rule,
+        related_span=related_span,
+    )
 
 
 def split_draft(text: str) -> list[DraftSentence]:

@@ -8,13 +8,25 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from veriground.critic.lexicons import LexiconEntry, load_lexicon
-from veriground.critic.sentences import DraftSentence
-from veriground.schema import CriticFinding, VerificationReport
+from veriground.critic.sentences import DraftSentence, sentence_finding
+from veriground.schema import CriticFinding, DisplayVerdict, VerificationReport
 
 # Verdicts that make a check-worthy sentence L3, with the confidence of the finding: a passage that contradicts
 # the sentence is firmer ground than finding no passage that supports it.
-L3_VERDICT_CONFIDENCE = {"Contradictory": 0.85, "Unsupported": 0.7}
-_WORST_FIRST = ("Contradictory", "Unsupported", "Unverified", "Low Confidence", "Supported")
+L3_VERDICT_CONFIDENCE: dict[DisplayVerdict, float] = {
+    DisplayVerdict.CONTRADICTORY: 0.85,
+    DisplayVerdict.UNSUPPORTED: 0.7,
+}
+# The worst of a sentence's claim verdicts decides. Unlike WORST_FIRST (schema/vocabulary.py), Unsupported ranks
+# before Unverified here: a sentence with one claim nothing supports is an L3 finding even when another of its
+# claims could not be checked, and it is counted as unverified only when no claim is worse.
+_WORST_FIRST = (
+    DisplayVerdict.CONTRADICTORY,
+    DisplayVerdict.UNSUPPORTED,
+    DisplayVerdict.UNVERIFIED,
+    DisplayVerdict.LOW_CONFIDENCE,
+    DisplayVerdict.SUPPORTED,
+)
 _SEPARATOR = "\n\n"  # one paragraph per sentence, so the verifier never joins two of them
 
 
@@ -48,7 +60,7 @@ def find_unsupported(sentences: Sequence[DraftSentence], verify: Callable[[str],
         parts.append(sentence.text)
         cursor += len(sentence.text) + len(_SEPARATOR)
     report = verify(_SEPARATOR.join(parts))
-    verdicts: dict[int, list[tuple[str, str]]] = {index: [] for index in range(len(chosen))}
+    verdicts: dict[int, list[tuple[DisplayVerdict, str]]] = {index: [] for index in range(len(chosen))}
     for claim in report.claims:
         position = max(i for i, start in enumerate(starts) if start <= claim.claim.answer_char_span[0])
         verdicts[position].append((claim.decision.status, claim.decision.rationale))
@@ -58,21 +70,19 @@ def find_unsupported(sentences: Sequence[DraftSentence], verify: Callable[[str],
         if not readings:
             continue
         worst, why = readings[0]
-        if worst == "Unverified":
+        if worst == DisplayVerdict.UNVERIFIED:
             unverified += 1
         if worst not in L3_VERDICT_CONFIDENCE:
             continue
+        rationale = (
+            f"Checked against the corpus because it {entry.why} (“{cue}”): the verifier finds it {worst} "
+            f"({why.rstrip('.')}), and the sentence cites nothing; cite a source or drop the claim."
+        )
         findings.append(
-            CriticFinding(
-                label="L3",
-                sentence_index=sentence.index,
-                span=(sentence.start, sentence.end),
-                trigger=sentence.text,
-                rationale=(
-                    f"Checked against the corpus because it {entry.why} (“{cue}”): the verifier finds it {worst} "
-                    f"({why.rstrip('.')}), and the sentence cites nothing; cite a source or drop the claim."
-                ),
-                tier=1,
+            sentence_finding(
+                "L3",
+                sentence,
+                rationale=rationale,
                 confidence=L3_VERDICT_CONFIDENCE[worst],
                 rule=f"L3.verifier-{worst.lower()}",
             )

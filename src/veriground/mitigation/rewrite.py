@@ -30,26 +30,27 @@ from veriground.schema import (
     CitationPassage,
     Claim,
     ClaimDecision,
+    DisplayVerdict,
     EvidenceChunk,
     Mitigation,
 )
 
 FORMATTER_METHOD = "span_end_insertion.v1"
 MAX_CITATIONS_PER_CLAIM = 3  # the best-ranked entailing passages; more markers only clutter the sentence
-_MITIGATION: Mapping[str, Mitigation] = {
-    "Supported": "kept",
-    "Low Confidence": "flagged",
-    "Unsupported": "flagged",
-    "Unverified": "flagged",
-    "Contradictory": "suppressed",
+_MITIGATION: Mapping[DisplayVerdict, Mitigation] = {
+    DisplayVerdict.SUPPORTED: "kept",
+    DisplayVerdict.LOW_CONFIDENCE: "flagged",
+    DisplayVerdict.UNSUPPORTED: "flagged",
+    DisplayVerdict.UNVERIFIED: "flagged",
+    DisplayVerdict.CONTRADICTORY: "suppressed",
 }
 # Seed 001 names "removed_contradicted_claims"; the others follow its pattern, listed in this order.
-_ACTIONS = (
-    ("suppressed", "Contradictory", "removed_contradicted_claims"),
-    ("flagged", "Low Confidence", "flagged_low_confidence_claims"),
-    ("flagged", "Unsupported", "flagged_unsupported_claims"),
-    ("flagged", "Unverified", "flagged_unverified_claims"),
-    ("kept", "Supported", "kept_supported_claims_with_citations"),
+_ACTIONS: tuple[tuple[Mitigation, DisplayVerdict, str], ...] = (
+    ("suppressed", DisplayVerdict.CONTRADICTORY, "removed_contradicted_claims"),
+    ("flagged", DisplayVerdict.LOW_CONFIDENCE, "flagged_low_confidence_claims"),
+    ("flagged", DisplayVerdict.UNSUPPORTED, "flagged_unsupported_claims"),
+    ("flagged", DisplayVerdict.UNVERIFIED, "flagged_unverified_claims"),
+    ("kept", DisplayVerdict.SUPPORTED, "kept_supported_claims_with_citations"),
 )
 
 
@@ -121,9 +122,9 @@ def _apply(text: str, outcomes: Sequence[ClaimOutcome], citation_map: dict[str, 
         decision = outcome.decision
         numbers = citation_map[outcome.claim.claim_id]
         markers = " " + "".join(f"[{number}]" for number in numbers) if numbers else ""
-        if mitigate and decision.status == "Contradictory":
+        if mitigate and decision.status == DisplayVerdict.CONTRADICTORY:
             continue  # its warning is among the suppression edits
-        elif mitigate and decision.status != "Supported":
+        elif mitigate and decision.status != DisplayVerdict.SUPPORTED:
             edits.append((end, end, f"{markers} {flag_text(decision.status, decision.reason)}"))
         elif markers:
             edits.append((end, end, markers))
@@ -160,11 +161,11 @@ def _suppression_edits(text: str, pieces: list[ClaimOutcome]) -> list[tuple[int,
     edits = []
     index = 0
     while index < len(pieces):
-        if pieces[index].decision.status != "Contradictory":
+        if pieces[index].decision.status != DisplayVerdict.CONTRADICTORY:
             index += 1
             continue
         run_end = index
-        while run_end < len(pieces) and pieces[run_end].decision.status == "Contradictory":
+        while run_end < len(pieces) and pieces[run_end].decision.status == DisplayVerdict.CONTRADICTORY:
             run_end += 1
         warning = _warning([outcome.decision for outcome in pieces[index:run_end]])
         start, end = pieces[index].claim.answer_char_span[0], pieces[run_end - 1].claim.answer_char_span[1]

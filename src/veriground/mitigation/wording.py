@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from veriground.schema import RejectionReason
+from veriground.schema import DisplayVerdict, RejectionReason
 
 R = RejectionReason
 # What the flag after a kept claim says; a reason's wording can depend on the verdict it led to.
@@ -28,8 +28,8 @@ _FLAG_WORDS: Mapping[RejectionReason, str] = {
     R.DEPENDENCY_WARNING: "it uses a term before defining it",
     R.SUPERSEDED_CITATION: "the passage it cites has since changed",
 }
-_FLAG_WORDS_BY_VERDICT: Mapping[tuple[str, RejectionReason], str] = {
-    ("Low Confidence", R.LOW_ENTAILMENT): "only weakly supported",
+_FLAG_WORDS_BY_VERDICT: Mapping[tuple[DisplayVerdict, RejectionReason], str] = {
+    (DisplayVerdict.LOW_CONFIDENCE, R.LOW_ENTAILMENT): "only weakly supported",
 }
 
 # Seed 001 action names (mitigation/rewrite.py) and the engine's conflict-check actions, in report summaries.
@@ -49,13 +49,13 @@ _POLICY_WORDS: Mapping[str, str] = {
 }
 
 
-def flag_words(verdict: str, reason: RejectionReason | str) -> str:
+def flag_words(verdict: DisplayVerdict | str, reason: RejectionReason | str) -> str:
     """The words after a flagged claim's verdict: never a reason code."""
     code = RejectionReason(reason)
-    return _FLAG_WORDS_BY_VERDICT.get((verdict, code)) or _FLAG_WORDS[code]
+    return _FLAG_WORDS_BY_VERDICT.get((DisplayVerdict(verdict), code)) or _FLAG_WORDS[code]
 
 
-def flag_text(verdict: str, reason: RejectionReason | str) -> str:
+def flag_text(verdict: DisplayVerdict | str, reason: RejectionReason | str) -> str:
     """The bracketed flag written after a kept claim in the mitigated answer."""
     return f"[{verdict}: {flag_words(verdict, reason)}]"
 

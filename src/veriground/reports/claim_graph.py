@@ -22,10 +22,12 @@ from typing import Any
 import networkx as nx
 
 from veriground.claims.dependencies import TermLink
-from veriground.schema import DependencyWarning, VerificationReport
+from veriground.schema import DependencyWarning, DisplayVerdict, RuleName, VerificationReport
 
 # Rules whose verdict rests on a contradicting passage (verdicts/rules.py); test_claim_graph checks the names exist.
-CONTRADICTION_RULES = frozenset({"contradicted", "quote-disputed", "conflicting-verdicts", "high-contradiction"})
+CONTRADICTION_RULES = frozenset(
+    {RuleName.CONTRADICTED, RuleName.QUOTE_DISPUTED, RuleName.CONFLICTING_VERDICTS, RuleName.HIGH_CONTRADICTION}
+)
 SUPPORTS, CONTRADICTS, DEPENDS_ON, FROM_SOURCE = "supported_by", "contradicted_by", "depends_on", "from_source"
 _DECIMALS = 6
 
@@ -36,7 +38,11 @@ _COLUMN_WIDTH = 300
 _TOP = 30
 _LABEL_CHARS = 44
 _EDGE_COLOURS = {SUPPORTS: "#2e7d32", CONTRADICTS: "#c62828", DEPENDS_ON: "#6a1b9a", FROM_SOURCE: "#9e9e9e"}
-_STATUS_COLOURS = {"Supported": "#e8f5e9", "Contradictory": "#ffebee", "Low Confidence": "#fff8e1"}
+_STATUS_COLOURS: dict[str, str] = {
+    DisplayVerdict.SUPPORTED: "#e8f5e9",
+    DisplayVerdict.CONTRADICTORY: "#ffebee",
+    DisplayVerdict.LOW_CONFIDENCE: "#fff8e1",
+}
 
 
 def build_claim_graph(

@@ -6,17 +6,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import get_args
 
 from veriground.schema import (
     ClaimReport,
-    DisplayVerdict,
     EvidenceChunk,
     EvidenceSpan,
     SignalStatus,
 )
-
-DISPLAY_VERDICTS: tuple[DisplayVerdict, ...] = get_args(DisplayVerdict)
 
 _CITED_NUMBER = re.compile(r"\[?\s*(\d+)\s*\]?")  # a 1-based pack number, as signals/citation.py reads it
 

@@ -4,13 +4,15 @@ rendered file, written whole or not at all."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from veriground.errors import ConfigError, InputTextError
-from veriground.schema import GroundedAnswer, VerificationReport
+from veriground.schema import GroundedAnswer, Record, VerificationReport
 
 REPORT_SUFFIXES = (".md", ".html", ".json")
+R = TypeVar("R", bound=Record)
 
 
 def json_text(data: Any) -> str:
@@ -18,10 +20,10 @@ def json_text(data: Any) -> str:
     return json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
-def check_report_path(path: Path) -> None:
+def check_report_path(path: Path, suffixes: Sequence[str] = REPORT_SUFFIXES) -> None:
     """Refuse an unknown report type before any work is done."""
-    if path.suffix.lower() not in REPORT_SUFFIXES:
-        raise ConfigError(f"--report {path}: unknown report type; use a name ending in {', '.join(REPORT_SUFFIXES)}")
+    if path.suffix.lower() not in suffixes:
+        raise ConfigError(f"--report {path}: unknown report type; use a name ending in {', '.join(suffixes)}")
 
 
 def write_report(report: VerificationReport, path: Path) -> None:
@@ -30,11 +32,16 @@ def write_report(report: VerificationReport, path: Path) -> None:
     from veriground.reports.markdown import render_markdown
 
     check_report_path(path)
+    write_by_suffix(path, report, render_html, render_markdown)
+
+
+def write_by_suffix(path: Path, record: R, html: Callable[[R], str], markdown: Callable[[R], str]) -> None:
+    """The record's JSON (.json), HTML (.html) or Markdown (any other suffix), written whole."""
     suffix = path.suffix.lower()
     if suffix == ".json":
-        content = json_text(report.model_dump(mode="json"))
+        content = json_text(record.model_dump(mode="json"))
     else:
-        content = render_html(report) if suffix == ".html" else render_markdown(report)
+        content = html(record) if suffix == ".html" else markdown(record)
     write_whole(path, content)
 
 

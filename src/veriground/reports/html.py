@@ -51,7 +51,7 @@ from veriground.reports.report_facts import (
     summary_stats_text,
     verdict_counts,
 )
-from veriground.schema import ClaimReport, VerificationReport
+from veriground.schema import ClaimReport, DisplayVerdict, VerificationReport
 
 __all__ = ["REPORT_STYLE", "render_html", "render_verification_body"]
 
@@ -240,7 +240,7 @@ def _spans_cell(item: ClaimReport) -> str:
 
 
 def _inspector(report: VerificationReport) -> str:
-    failed = [item for item in report.claims if item.decision.status != "Supported"]
+    failed = [item for item in report.claims if item.decision.status != DisplayVerdict.SUPPORTED]
     if not failed:
         body = "<p>No claim was rejected or flagged.</p>"
     else:
@@ -310,9 +310,13 @@ def span_role(item: ClaimReport, view: EvidenceView) -> str:
     """The role of a passage's spans: "supports" or "contradicts" when the verdict rests on it so, else ""."""
     status, inputs = item.decision.status, item.inputs
     passage_id = view.chunk.passage_id
-    if status == "Contradictory" and (view.is_primary or passage_id == inputs.strongest_contradiction_passage):
+    if status == DisplayVerdict.CONTRADICTORY and (
+        view.is_primary or passage_id == inputs.strongest_contradiction_passage
+    ):
         return "contradicts"
-    if status in ("Supported", "Low Confidence") and (view.is_primary or passage_id in inputs.supporting_passages):
+    if status in (DisplayVerdict.SUPPORTED, DisplayVerdict.LOW_CONFIDENCE) and (
+        view.is_primary or passage_id in inputs.supporting_passages
+    ):
         return "supports"
     return ""
 

@@ -8,15 +8,15 @@ from collections.abc import Sequence
 from html import escape
 
 from veriground.reports.report_facts import config_json, manifest_rows
-from veriground.schema import ReportManifest
+from veriground.schema import DisplayVerdict, ReportManifest
 
 # Badge colours follow the usual traffic-light reading; the label text carries the meaning on its own.
-VERDICT_CLASS = {
-    "Supported": "supported",
-    "Low Confidence": "low",
-    "Contradictory": "contradictory",
-    "Unsupported": "unsupported",
-    "Unverified": "unverified",
+VERDICT_CLASS: dict[DisplayVerdict, str] = {
+    DisplayVerdict.SUPPORTED: "supported",
+    DisplayVerdict.LOW_CONFIDENCE: "low",
+    DisplayVerdict.CONTRADICTORY: "contradictory",
+    DisplayVerdict.UNSUPPORTED: "unsupported",
+    DisplayVerdict.UNVERIFIED: "unverified",
 }
 
 REPORT_STYLE = """
@@ -72,7 +72,7 @@ def render_badge(label: str, css: str) -> str:
     return f'<span class="badge {escape(css)}">{escape(label)}</span>'
 
 
-def verdict_badge(verdict: str) -> str:
+def verdict_badge(verdict: DisplayVerdict) -> str:
     return render_badge(verdict, VERDICT_CLASS.get(verdict, "unverified"))
 
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import get_args
 
 from veriground.mitigation.wording import describe_action
 from veriground.schema import (
@@ -27,7 +26,14 @@ from veriground.schema import (
     VerificationReport,
 )
 
-DISPLAY_VERDICTS: tuple[DisplayVerdict, ...] = get_args(DisplayVerdict)
+# The order a report lists verdict counts in (seed 001's order of the display verdicts; not WORST_FIRST).
+DISPLAY_VERDICTS: tuple[DisplayVerdict, ...] = (
+    DisplayVerdict.SUPPORTED,
+    DisplayVerdict.LOW_CONFIDENCE,
+    DisplayVerdict.CONTRADICTORY,
+    DisplayVerdict.UNSUPPORTED,
+    DisplayVerdict.UNVERIFIED,
+)
 # Where evidence points (passages, spans, citations) lives in evidence_facts.py; its names stay importable here.
 from veriground.reports.evidence_facts import (  # noqa: E402, F401
     CitationTarget,
@@ -65,7 +71,7 @@ def format_list(values: tuple[str, ...] | list[str]) -> str:
     return ", ".join(values) if values else "none"
 
 
-def verdict_counts(report: VerificationReport) -> list[tuple[str, int]]:
+def verdict_counts(report: VerificationReport) -> list[tuple[DisplayVerdict, int]]:
     """Claims per display verdict, counted from the decisions, in the fixed verdict order."""
     statuses = [item.decision.status for item in report.claims]
     return [(verdict, statuses.count(verdict)) for verdict in DISPLAY_VERDICTS]
@@ -217,7 +223,9 @@ MITIGATION_TEXT = {
 # The warnings mitigation/rewrite.py writes into the mitigated answer: "[Warning: ...]" for a removed claim,
 # "[<verdict>: <plain words>]" after a flagged one (mitigation/wording.py).
 _ANSWER_WARNING = re.compile(
-    r"\[(?:Warning: [^\]]*|(?:" + "|".join(v for v in DISPLAY_VERDICTS if v != "Supported") + r"): [^\]\[]+)\]"
+    r"\[(?:Warning: [^\]]*|(?:"
+    + "|".join(v for v in DISPLAY_VERDICTS if v != DisplayVerdict.SUPPORTED)
+    + r"): [^\]\[]+)\]"
 )
 
 

@@ -20,12 +20,14 @@ from veriground.schema import (
     ClaimDecision,
     ClaimSignals,
     DecisionInputs,
+    DisplayVerdict,
     EvidenceChunk,
     EvidenceConflict,
     EvidenceJudgement,
     NLISignal,
     NumericSignal,
     ProfileSignal,
+    RuleName,
     SignalStatus,
     SummaryStats,
 )
@@ -42,6 +44,8 @@ from veriground.verdicts.rules import Decision, decide, summarize_evidence
 NUMERIC_MIN_ALIGNMENT = 0.5
 NUMBERED_CITATIONS_REASON = "numbered citations like [1] point into an evidence pack; pass --evidence to check them"
 NO_ALIGNED_SENTENCE_REASON = "no evidence sentence carries half of the claim's content"
+# Rules that decide on the most contradicting passage: it is the one a reader sees first.
+_CONTRADICTION_PRIMARY = frozenset({RuleName.CONTRADICTED, RuleName.HIGH_CONTRADICTION, RuleName.CONFLICTING_VERDICTS})
 
 
 def claim_signals(
@@ -179,13 +183,13 @@ def primary_evidence(
 ) -> str | None:
     """The passage a reader should look at first: the one that decided the verdict."""
     inputs = decision.inputs
-    if decision.rule == "numeric-mismatch":
+    if decision.rule == RuleName.NUMERIC_MISMATCH:
         for item in aligned:
             if item.alignment >= NUMERIC_MIN_ALIGNMENT and compute_numeric(claim.text, [item.span.text]).mismatches:
                 return item.span.passage_id
-    if decision.rule in {"contradicted", "high-contradiction", "conflicting-verdicts"}:
+    if decision.rule in _CONTRADICTION_PRIMARY:
         return inputs.strongest_contradiction_passage
-    if decision.rule == "llm-judge-contradicted":
+    if decision.rule == RuleName.LLM_JUDGE_CONTRADICTED:
         return inputs.llm_judge_passage
     if inputs.strongest_entailment_passage:
         return inputs.strongest_entailment_passage
@@ -195,7 +199,7 @@ def primary_evidence(
 def summary_stats(decisions: Sequence[ClaimDecision]) -> SummaryStats:
     """The report's verdict counts and mean overall confidence."""
 
-    def count(status: str) -> int:
+    def count(status: DisplayVerdict) -> int:
         return sum(1 for decision in decisions if decision.status == status)
 
     confidences = [
@@ -205,10 +209,10 @@ def summary_stats(decisions: Sequence[ClaimDecision]) -> SummaryStats:
     ]
     return SummaryStats(
         claims_total=len(decisions),
-        supported_high=count("Supported"),
-        supported_low=count("Low Confidence"),
-        contradicted=count("Contradictory"),
-        insufficient=count("Unsupported"),
-        unverified=count("Unverified"),
+        supported_high=count(DisplayVerdict.SUPPORTED),
+        supported_low=count(DisplayVerdict.LOW_CONFIDENCE),
+        contradicted=count(DisplayVerdict.CONTRADICTORY),
+        insufficient=count(DisplayVerdict.UNSUPPORTED),
+        unverified=count(DisplayVerdict.UNVERIFIED),
         mean_overall_confidence=round(sum(confidences) / len(confidences), 3) if confidences else None,
     )

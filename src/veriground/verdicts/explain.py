@@ -55,7 +55,7 @@ def decision_confidence(decision: Decision, config: VerificationConfig) -> Decis
         contradiction = inputs.max_contradiction or 0.0
         sources = min(1.0, inputs.entailing_sources / config.min_supporting_sources)
         overall = inputs.max_entailment * (1.0 - contradiction) * sources
-    if decision.rule is RuleName.DEPENDENCY_WARNING:
+    if decision.rule == RuleName.DEPENDENCY_WARNING:
         overall = min(overall, STRICT_DEPENDENCY_CAP)
     overall = round(overall, _DECIMALS)
     band = (

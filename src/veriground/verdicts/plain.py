@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from veriground.schema import DecisionInputs, EvidenceChunk, NLISignal, NumericSignal
+from veriground.schema import DecisionInputs, EvidenceChunk, NLISignal, NumericSignal, RuleName
 from veriground.verdicts.rules import Decision
 
 _MAX_QUOTE = 160
@@ -81,31 +81,39 @@ def _against(facts: _Facts) -> str:
     return facts.quote(facts.inputs.strongest_contradiction_passage, refuting=True)
 
 
-_SENTENCES: dict[str, Callable[[_Facts], str]] = {
-    "dangling-citation": lambda f: f"It cites {', '.join(f.inputs.dangling_citations)}, which does not exist.",
-    "no-evidence": lambda f: "Nothing in the corpus is about this.",
-    "numeric-mismatch": _numbers,
-    "formal-mismatch": _formal,
-    "llm-judge-contradicted": lambda f: "The reviewing model reads the source as saying otherwise.",
-    "nli-unavailable": lambda f: "This could not be checked, so it is not counted as supported.",
-    "quoted": _quoted,
-    "quote-disputed": lambda f: f"One source says this word for word, but another says otherwise{_against(f)}.",
-    "contradicted": lambda f: f"The source says otherwise{_against(f)}.",
-    "low-entailment": lambda f: "No passage in the corpus says this.",
-    "weak-support": lambda f: (
+_SENTENCES: dict[RuleName, Callable[[_Facts], str]] = {
+    RuleName.DANGLING_CITATION: lambda f: f"It cites {', '.join(f.inputs.dangling_citations)}, which does not exist.",
+    RuleName.NO_EVIDENCE: lambda f: "Nothing in the corpus is about this.",
+    RuleName.NUMERIC_MISMATCH: _numbers,
+    RuleName.FORMAL_MISMATCH: _formal,
+    RuleName.LLM_JUDGE_CONTRADICTED: lambda f: "The reviewing model reads the source as saying otherwise.",
+    RuleName.NLI_UNAVAILABLE: lambda f: "This could not be checked, so it is not counted as supported.",
+    RuleName.QUOTED: _quoted,
+    RuleName.QUOTE_DISPUTED: lambda f: f"One source says this word for word, but another says otherwise{_against(f)}.",
+    RuleName.CONTRADICTED: lambda f: f"The source says otherwise{_against(f)}.",
+    RuleName.LOW_ENTAILMENT: lambda f: "No passage in the corpus says this.",
+    RuleName.WEAK_SUPPORT: lambda f: (
         f"The corpus only partly supports this; the closest passage{f.quote(f.inputs.strongest_entailment_passage)}."
     ),
-    "insufficient-sources": lambda f: f"Only {_sources(f.inputs.entailing_sources)} supports this; more are required.",
-    "conflicting-verdicts": lambda f: f"Sources disagree: one supports this, another says otherwise{_against(f)}.",
-    "high-contradiction": lambda f: "The same passage seems to both support and contradict this; read it.",
-    "evidence-conflict": lambda f: "The sources that support this contradict each other; see the evidence conflicts.",
-    "out-of-scope": lambda f: f"The corpus supports this, but it is beyond the chosen scope ({f.inputs.out_of_scope}).",
-    "llm-judge-disagrees": lambda f: "The corpus seems to support this, but the reviewing model disagrees.",
-    "superseded-citation": lambda f: (
+    RuleName.INSUFFICIENT_SOURCES: lambda f: (
+        f"Only {_sources(f.inputs.entailing_sources)} supports this; more are required."
+    ),
+    RuleName.CONFLICTING_VERDICTS: lambda f: (
+        f"Sources disagree: one supports this, another says otherwise{_against(f)}."
+    ),
+    RuleName.HIGH_CONTRADICTION: lambda f: "The same passage seems to both support and contradict this; read it.",
+    RuleName.EVIDENCE_CONFLICT: lambda f: (
+        "The sources that support this contradict each other; see the evidence conflicts."
+    ),
+    RuleName.OUT_OF_SCOPE: lambda f: (
+        f"The corpus supports this, but it is beyond the chosen scope ({f.inputs.out_of_scope})."
+    ),
+    RuleName.LLM_JUDGE_DISAGREES: lambda f: "The corpus seems to support this, but the reviewing model disagrees.",
+    RuleName.SUPERSEDED_CITATION: lambda f: (
         f"It cites {', '.join(f.inputs.superseded_citations)}, which has since changed or been removed; check it."
     ),
-    "dependency-warning": lambda f: f"The corpus supports this, but {f.inputs.dependency_warning}.",
-    "sufficient-evidence": lambda f: (
+    RuleName.DEPENDENCY_WARNING: lambda f: f"The corpus supports this, but {f.inputs.dependency_warning}.",
+    RuleName.SUFFICIENT_EVIDENCE: lambda f: (
         f"Supported by {_sources(f.inputs.entailing_sources)}{f.quote(f.inputs.strongest_entailment_passage)}."
     ),
 }

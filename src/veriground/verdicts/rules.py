@@ -218,81 +218,29 @@ def known_probability(value: float | None, name: str) -> float:
     return value
 
 
+# Short names for the table below only, so each rule is one row: name, condition, status, reason.
+N, S, R = RuleName, VerificationStatus, RejectionReason
 RULES: tuple[Rule, ...] = (
-    Rule(
-        RuleName.DANGLING_CITATION,
-        has_dangling_citation,
-        VerificationStatus.REJECTED,
-        RejectionReason.DANGLING_CITATION,
-    ),
-    Rule(RuleName.NO_EVIDENCE, has_no_evidence, VerificationStatus.REJECTED, RejectionReason.NO_EVIDENCE),
-    Rule(RuleName.NUMERIC_MISMATCH, numbers_mismatch, VerificationStatus.REJECTED, RejectionReason.NUMERIC_MISMATCH),
-    Rule(RuleName.FORMAL_MISMATCH, formal_check_fails, VerificationStatus.REJECTED, RejectionReason.FORMAL_MISMATCH),
-    Rule(
-        RuleName.LLM_JUDGE_CONTRADICTED,
-        llm_judge_contradicts,
-        VerificationStatus.REJECTED,
-        RejectionReason.HIGH_CONTRADICTION,
-    ),
-    Rule(RuleName.NLI_UNAVAILABLE, nli_unavailable, VerificationStatus.UNVERIFIED, RejectionReason.SIGNAL_UNAVAILABLE),
-    Rule(RuleName.OUT_OF_SCOPE, beyond_profile_scope, VerificationStatus.LOW_CONFIDENCE, RejectionReason.OUT_OF_SCOPE),
-    Rule(
-        RuleName.SUPERSEDED_CITATION,
-        cites_superseded_passage,
-        VerificationStatus.LOW_CONFIDENCE,
-        RejectionReason.SUPERSEDED_CITATION,
-    ),
-    Rule(
-        RuleName.DEPENDENCY_WARNING,
-        strict_dependency_warning,
-        VerificationStatus.LOW_CONFIDENCE,
-        RejectionReason.DEPENDENCY_WARNING,
-    ),
-    Rule(RuleName.QUOTED, quoted_by_enough_sources, VerificationStatus.VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
-    Rule(
-        RuleName.QUOTE_DISPUTED, quote_disputed, VerificationStatus.LOW_CONFIDENCE, RejectionReason.CONFLICTING_VERDICTS
-    ),
-    Rule(
-        RuleName.CONTRADICTED,
-        contradicted_without_support,
-        VerificationStatus.REJECTED,
-        RejectionReason.HIGH_CONTRADICTION,
-    ),
-    Rule(RuleName.LOW_ENTAILMENT, entailment_below_weak, VerificationStatus.REJECTED, RejectionReason.LOW_ENTAILMENT),
-    Rule(
-        RuleName.WEAK_SUPPORT, entailment_below_min, VerificationStatus.LOW_CONFIDENCE, RejectionReason.LOW_ENTAILMENT
-    ),
-    Rule(
-        RuleName.INSUFFICIENT_SOURCES,
-        too_few_sources,
-        VerificationStatus.LOW_CONFIDENCE,
-        RejectionReason.INSUFFICIENT_SOURCES,
-    ),
-    Rule(
-        RuleName.CONFLICTING_VERDICTS,
-        entailment_and_contradiction_split,
-        VerificationStatus.LOW_CONFIDENCE,
-        RejectionReason.CONFLICTING_VERDICTS,
-    ),
-    Rule(
-        RuleName.HIGH_CONTRADICTION,
-        same_passage_entails_and_contradicts,
-        VerificationStatus.LOW_CONFIDENCE,
-        RejectionReason.HIGH_CONTRADICTION,
-    ),
-    Rule(
-        RuleName.EVIDENCE_CONFLICT,
-        has_high_evidence_conflict,
-        VerificationStatus.LOW_CONFIDENCE,
-        RejectionReason.EVIDENCE_CONFLICT,
-    ),
-    Rule(
-        RuleName.LLM_JUDGE_DISAGREES,
-        llm_judge_finds_no_support,
-        VerificationStatus.LOW_CONFIDENCE,
-        RejectionReason.CONFLICTING_VERDICTS,
-    ),
-    Rule(RuleName.SUFFICIENT_EVIDENCE, always, VerificationStatus.VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
+    Rule(N.DANGLING_CITATION, has_dangling_citation, S.REJECTED, R.DANGLING_CITATION),
+    Rule(N.NO_EVIDENCE, has_no_evidence, S.REJECTED, R.NO_EVIDENCE),
+    Rule(N.NUMERIC_MISMATCH, numbers_mismatch, S.REJECTED, R.NUMERIC_MISMATCH),
+    Rule(N.FORMAL_MISMATCH, formal_check_fails, S.REJECTED, R.FORMAL_MISMATCH),
+    Rule(N.LLM_JUDGE_CONTRADICTED, llm_judge_contradicts, S.REJECTED, R.HIGH_CONTRADICTION),
+    Rule(N.NLI_UNAVAILABLE, nli_unavailable, S.UNVERIFIED, R.SIGNAL_UNAVAILABLE),
+    Rule(N.OUT_OF_SCOPE, beyond_profile_scope, S.LOW_CONFIDENCE, R.OUT_OF_SCOPE),
+    Rule(N.SUPERSEDED_CITATION, cites_superseded_passage, S.LOW_CONFIDENCE, R.SUPERSEDED_CITATION),
+    Rule(N.DEPENDENCY_WARNING, strict_dependency_warning, S.LOW_CONFIDENCE, R.DEPENDENCY_WARNING),
+    Rule(N.QUOTED, quoted_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
+    Rule(N.QUOTE_DISPUTED, quote_disputed, S.LOW_CONFIDENCE, R.CONFLICTING_VERDICTS),
+    Rule(N.CONTRADICTED, contradicted_without_support, S.REJECTED, R.HIGH_CONTRADICTION),
+    Rule(N.LOW_ENTAILMENT, entailment_below_weak, S.REJECTED, R.LOW_ENTAILMENT),
+    Rule(N.WEAK_SUPPORT, entailment_below_min, S.LOW_CONFIDENCE, R.LOW_ENTAILMENT),
+    Rule(N.INSUFFICIENT_SOURCES, too_few_sources, S.LOW_CONFIDENCE, R.INSUFFICIENT_SOURCES),
+    Rule(N.CONFLICTING_VERDICTS, entailment_and_contradiction_split, S.LOW_CONFIDENCE, R.CONFLICTING_VERDICTS),
+    Rule(N.HIGH_CONTRADICTION, same_passage_entails_and_contradicts, S.LOW_CONFIDENCE, R.HIGH_CONTRADICTION),
+    Rule(N.EVIDENCE_CONFLICT, has_high_evidence_conflict, S.LOW_CONFIDENCE, R.EVIDENCE_CONFLICT),
+    Rule(N.LLM_JUDGE_DISAGREES, llm_judge_finds_no_support, S.LOW_CONFIDENCE, R.CONFLICTING_VERDICTS),
+    Rule(N.SUFFICIENT_EVIDENCE, always, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
 )
 
 

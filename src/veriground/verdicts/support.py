@@ -31,7 +31,26 @@ def judge_evidence(
 ) -> dict[str, list[NLISignal]]:
     """NLI signals keyed by claim_id, in evidence order. `hypotheses` replaces a claim's text as the NLI hypothesis
     (a short answer read in its question's context); units are still chosen by the claim's own content."""
-    hypotheses = hypotheses or {}
+    pairs, slots, signals = _plan_pairs(claims, evidence, model, hypotheses or {})
+    if not pairs:
+        return signals
+    scores, failures = _score_pairs(model, pairs, slots)
+    for slot, corroborating in zip(slots, _corroboration(slots), strict=True):
+        claim_id = slot[0]
+        signals[claim_id].append(
+            _slot_signal(slot, pairs, scores, failures.get(claim_id), corroborating, model, aggregator)
+        )
+    return signals
+
+
+def _plan_pairs(
+    claims: Sequence[Claim],
+    evidence: Mapping[str, Sequence[EvidenceChunk]],
+    model: NLIModel,
+    hypotheses: Mapping[str, str],
+) -> tuple[list[tuple[str, str]], list[Slot], dict[str, list[NLISignal]]]:
+    """The (unit, hypothesis) pairs to score, one slot per (claim, chunk), and each claim's signal list: empty for a
+    claim with evidence (filled once scored), one not-applicable signal for a claim without."""
     pairs: list[tuple[str, str]] = []
     slots: list[Slot] = []
     signals: dict[str, list[NLISignal]] = {}
@@ -53,36 +72,40 @@ def judge_evidence(
                 rows.append((unit, len(pairs)))
                 pairs.append((readable_text(unit.text), readable_text(hypothesis)))
             slots.append((claim.claim_id, hypothesis, chunk, rows, content))
-    if not pairs:
-        return signals
-    scores, failures = _score_pairs(model, pairs, slots)
-    counts = _corroboration(slots)
-    for (claim_id, _, chunk, rows, content), corroborating in zip(slots, counts, strict=True):
-        failure = failures.get(claim_id)
-        if failure is None:
-            try:
-                units = [
-                    aggregator.judge_unit(
-                        claim_text=pairs[row][1],  # the texts the NLI read (readable_text of hypothesis and unit)
-                        unit_text=pairs[row][0],
-                        span=(unit.char_start, unit.char_end),
-                        alignment=unit.alignment,
-                        nli=scores[row],  # type: ignore[arg-type]  # scored: the claim did not fail
-                        sentences=unit.sentences,
-                        shared_terms=round(unit.alignment * content.size),
-                        corroborating=corroborating,
-                    )
-                    for unit, row in rows
-                ]
-            except Exception as err:  # a malformed score degrades to "unavailable", never silently supportive
-                failure = f"{model.name}: {err}"
-            else:
-                signals[claim_id].append(_passage_signal(chunk, units, model.name, aggregator.name))
-                continue
-        signals[claim_id].append(
-            NLISignal(status=SignalStatus.UNAVAILABLE, reason=failure, passage_id=chunk.passage_id, model=model.name)
-        )
-    return signals
+    return pairs, slots, signals
+
+
+def _slot_signal(
+    slot: Slot,
+    pairs: Sequence[tuple[str, str]],
+    scores: Sequence[NLIScores | None],
+    failure: str | None,
+    corroborating: int,
+    model: NLIModel,
+    aggregator: SupportAggregator,
+) -> NLISignal:
+    """One (claim, chunk)'s signal from its scored units; unavailable when its claim failed or a score is malformed."""
+    _, _, chunk, rows, content = slot
+    if failure is None:
+        try:
+            units = [
+                aggregator.judge_unit(
+                    claim_text=pairs[row][1],  # the texts the NLI read (readable_text of hypothesis and unit)
+                    unit_text=pairs[row][0],
+                    span=(unit.char_start, unit.char_end),
+                    alignment=unit.alignment,
+                    nli=scores[row],  # type: ignore[arg-type]  # scored: the claim did not fail
+                    sentences=unit.sentences,
+                    shared_terms=round(unit.alignment * content.size),
+                    corroborating=corroborating,
+                )
+                for unit, row in rows
+            ]
+        except Exception as err:  # a malformed score degrades to "unavailable", never silently supportive
+            failure = f"{model.name}: {err}"
+        else:
+            return _passage_signal(chunk, units, model.name, aggregator.name)
+    return NLISignal(status=SignalStatus.UNAVAILABLE, reason=failure, passage_id=chunk.passage_id, model=model.name)
 
 
 def _score_pairs(
