@@ -42,8 +42,7 @@ def demo(
         config = workspace.config
         report = workspace.ingest(root, embed=False)
         queries = [line.strip() for line in (root / "QUERIES.txt").read_text().splitlines() if line.strip()]
-        passages = len(list(workspace.store.iter_latest_texts()))
-        print_ingest_summary(report.model_copy(update={"passages_indexed": passages}), corpus)
+        print_ingest_summary(report, corpus)
         for query in queries:
             print_search_results(query, workspace.search(query, top_k))
         example = (root / DEMO_EXAMPLE_NAME).read_text(encoding="utf-8")

@@ -107,7 +107,7 @@ def ingest_paths(
         unchanged=sum(item.outcome == "unchanged" for item in items),
         skipped=sum(item.outcome == "skipped" for item in items),
         failed=sum(item.outcome == "failed" for item in items),
-        passages_indexed=0,
+        passages_indexed=store.latest_passage_count(),
         removed=sum(item.outcome == "removed" for item in items),
     )
 

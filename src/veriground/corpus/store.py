@@ -2,12 +2,10 @@
 
 Writes go one document per transaction, so an error mid-document leaves the store as it was before it.
 Every write bumps `generation`, which indexes compare against to know they are stale. A new store's file appears
-with all its tables or not at all.
-"""
+with all its tables or not at all."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import sqlite3
@@ -24,13 +22,22 @@ from veriground.corpus.store_rows import (
     in_list_chunks,
     passage_from_row,
 )
-from veriground.corpus.store_schema import SCHEMA_VERSION, create_tables, has_all_tables, migrate, needs_migration
+from veriground.corpus.store_schema import (
+    SCHEMA_VERSION,
+    UNFINISHED_INFIX,
+    create_tables,
+    has_all_tables,
+    migrate,
+    needs_migration,
+    remove_unfinished_store_files,
+    unlink_quietly,
+)
 from veriground.errors import NotFoundError, StoreError
 from veriground.schema import DocumentInfo, LoadedDocument, Passage, SourceType
 
 DB_FILE_NAME = "corpus.sqlite3"
-_UNFINISHED_INFIX = ".new."  # corpus.sqlite3.new.<random>: a store being created
 BUSY_TIMEOUT_MS = 10_000
+_LATEST_ONLY = "JOIN documents d ON d.doc_id = p.doc_id AND d.latest_version = p.version"
 
 
 class CorpusStore:
@@ -55,7 +62,7 @@ class CorpusStore:
             if not has_all_tables(self._conn):  # a file an older veriground left table-less when it was killed
                 with self._transaction():
                     create_tables(self._conn)
-            _remove_unfinished_store_files(db_path)
+            remove_unfinished_store_files(db_path)
             if needs_migration(self._conn):
                 with self._transaction():
                     migrate(self._conn)
@@ -209,11 +216,14 @@ class CorpusStore:
         """(passage_id, text) for every passage of every latest version, in the index's order."""
         yield from self._iter_latest("text")
 
+    def latest_passage_count(self) -> int:
+        """How many passages the latest versions hold: what search indexes."""
+        return int(self._conn.execute(f"SELECT COUNT(*) FROM passages p {_LATEST_ONLY}").fetchone()[0])
+
     def _iter_latest(self, column: str) -> Iterator[tuple[str, str]]:
         yield from self._conn.execute(
             f"SELECT p.passage_id, t.{column} FROM passages p JOIN passage_texts t USING (passage_id) "
-            "JOIN documents d ON d.doc_id = p.doc_id AND d.latest_version = p.version "
-            "ORDER BY p.doc_id, p.ordinal"
+            f"{_LATEST_ONLY} ORDER BY p.doc_id, p.ordinal"
         )
 
     def cached_embeddings(self, model_key: str, text_hashes: Sequence[str]) -> dict[str, bytes]:
@@ -366,7 +376,7 @@ def _create_store_file(db_path: Path) -> None:
     """A new store appears complete or not at all: its tables are made in a temporary file (WAL mode, one
     transaction), which is then hard-linked to `db_path`; a process killed meanwhile leaves only the temporary file,
     removed on the next open. When another process created the store first, its file is kept."""
-    handle, name = tempfile.mkstemp(prefix=f"{db_path.name}{_UNFINISHED_INFIX}", dir=db_path.parent)
+    handle, name = tempfile.mkstemp(prefix=f"{db_path.name}{UNFINISHED_INFIX}", dir=db_path.parent)
     os.close(handle)
     staging = Path(name)
     try:
@@ -386,15 +396,4 @@ def _create_store_file(db_path: Path) -> None:
             if not db_path.exists():  # a file system without hard links, or our staging file was cleaned away
                 os.rename(staging, db_path)
     finally:
-        _unlink(staging)
-
-
-def _remove_unfinished_store_files(db_path: Path) -> None:
-    """Staging files (and their -wal/-shm) of store creations that were killed before they finished."""
-    for leftover in db_path.parent.glob(f"{db_path.name}{_UNFINISHED_INFIX}*"):
-        _unlink(leftover)
-
-
-def _unlink(path: Path) -> None:
-    with contextlib.suppress(OSError):  # gone already, or still open on a system that cannot remove open files
-        path.unlink()
+        unlink_quietly(staging)

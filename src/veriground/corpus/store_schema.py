@@ -1,10 +1,13 @@
-"""The corpus store's tables, and the migration of an older store to SCHEMA_VERSION. The migration runs inside the
+"""The corpus store's file: its tables, the cleanup of staging files a killed creation left, and the migration of
+an older store to SCHEMA_VERSION. The migration runs inside the
 caller's write transaction, so a second process opening the store meanwhile waits, then finds it done.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+from pathlib import Path
 
 from veriground.corpus.passage_kinds import classify_passages
 
@@ -109,3 +112,18 @@ def migrate(conn: sqlite3.Connection) -> None:
         )
     conn.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION,))
     conn.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation'")
+
+
+# A store being created is staged as corpus.sqlite3.new.<random> (corpus/store.py); a killed creation leaves it.
+UNFINISHED_INFIX = ".new."
+
+
+def remove_unfinished_store_files(db_path: Path) -> None:
+    """Staging files (and their -wal/-shm) of store creations that were killed before they finished."""
+    for leftover in db_path.parent.glob(f"{db_path.name}{UNFINISHED_INFIX}*"):
+        unlink_quietly(leftover)
+
+
+def unlink_quietly(path: Path) -> None:
+    with contextlib.suppress(OSError):  # gone already, or still open on a system that cannot remove open files
+        path.unlink()

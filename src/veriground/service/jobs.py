@@ -203,7 +203,7 @@ def ingest_upload(
         items = tuple(_without_prefix(item, f"{Path(scratch).resolve()}/") for item in report.items)
     if ctx.config.retrieval.mode != "bm25":  # the upload's passages get vectors now; a search never embeds
         ctx.retriever.build_dense_index()
-    return report.model_copy(update={"items": items, "passages_indexed": ctx.retriever.passages_indexed()})
+    return report.model_copy(update={"items": items})
 
 
 def check_name_free(ctx: EngineContext, name: str, data: bytes) -> None:

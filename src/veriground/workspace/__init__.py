@@ -165,11 +165,12 @@ class Workspace:
         report = ingest_paths(targets, store, self._config.ingest, on_item, prune=prune, on_progress=on_progress)
         if embed and self._config.retrieval.mode != "bm25":  # new passages get vectors now; a search never embeds
             self.retriever.build_dense_index()
+        # The BM25 index is brought up to date now, not by the first search (and without loading an embedder).
         if self._retriever is not None:
-            indexed = self._retriever.passages_indexed()
-        else:  # counting needs only the BM25 index, never an embedder
-            indexed = len(BM25Retriever(store, self._config.retrieval).refresh().passage_ids)
-        return report.model_copy(update={"passages_indexed": indexed})
+            self._retriever.passages_indexed()
+        else:
+            BM25Retriever(store, self._config.retrieval).refresh()
+        return report
 
     def search(self, query: str, k: int | None = None) -> list[EvidenceChunk]:
         """The best `k` evidence passages for `query` (default retrieval.top_k), best first."""
