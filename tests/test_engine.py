@@ -183,6 +183,9 @@ def test_nli_that_answers_too_few_scores_is_unavailable_not_supported():
 
 
 CONFLICT_PACK = pack(("book/a#1", BOOK_TEXT, "knuth"), ("blog/b#2", BLOG_TEXT, "blog"))
+# Worded apart from both evidence sentences, so the fake NLI reads each passage as entailing it (its default) and only
+# the two evidence sentences, read against each other, as disagreeing.
+CONFLICT_CLAIM = "Merge sort is a stable sort."
 
 
 def conflict_nli(between: NLIScores = CONTRADICTS) -> FakeNLIModel:
@@ -191,7 +194,7 @@ def conflict_nli(between: NLIScores = CONTRADICTS) -> FakeNLIModel:
 
 
 def test_abstain_on_high_turns_a_high_conflict_into_low_confidence():
-    report, _ = run(CLAIM, CONFLICT_PACK, conflict_nli(), policy("abstain_on_high"))
+    report, _ = run(CONFLICT_CLAIM, CONFLICT_PACK, conflict_nli(), policy("abstain_on_high"))
     item = report.claims[0]
     assert verdict(report) == ("Low Confidence", "evidence-conflict", "evidence_conflict")
     assert item.inputs.high_evidence_conflicts == 1
@@ -204,7 +207,7 @@ def test_abstain_on_high_turns_a_high_conflict_into_low_confidence():
 
 
 def test_surface_lists_the_conflict_but_keeps_the_verdict():
-    report, _ = run(CLAIM, CONFLICT_PACK, conflict_nli(), policy("surface"))
+    report, _ = run(CONFLICT_CLAIM, CONFLICT_PACK, conflict_nli(), policy("surface"))
     item = report.claims[0]
     assert verdict(report) == ("Supported", "sufficient-evidence", "sufficient_evidence")
     assert item.inputs.high_evidence_conflicts == 0
@@ -214,7 +217,7 @@ def test_surface_lists_the_conflict_but_keeps_the_verdict():
 
 
 def test_a_low_severity_conflict_is_listed_but_never_abstains():
-    report, _ = run(CLAIM, CONFLICT_PACK, conflict_nli(WEAKLY_CONTRADICTS), policy("abstain_on_high"))
+    report, _ = run(CONFLICT_CLAIM, CONFLICT_PACK, conflict_nli(WEAKLY_CONTRADICTS), policy("abstain_on_high"))
     [conflict] = report.claims[0].conflicts
     assert (conflict.severity, conflict.contradiction_prob) == ("low", 0.45)
     assert verdict(report) == ("Supported", "sufficient-evidence", "sufficient_evidence")
@@ -222,7 +225,7 @@ def test_a_low_severity_conflict_is_listed_but_never_abstains():
 
 def test_no_conflict_at_or_below_max_contradiction():
     at_limit = NLIScores(entail=0.0, neutral=0.7, contradict=0.3)  # verification.max_contradiction_prob
-    report, _ = run(CLAIM, CONFLICT_PACK, conflict_nli(at_limit), policy("abstain_on_high"))
+    report, _ = run(CONFLICT_CLAIM, CONFLICT_PACK, conflict_nli(at_limit), policy("abstain_on_high"))
     assert report.claims[0].conflicts == ()
     assert "surfaced_evidence_conflicts:abstain_on_high" not in report.annotated_answer.mitigation_actions
 

@@ -125,7 +125,9 @@ def verify_claims(
     found = _gather_evidence(text, claims, source, config)
     clock.lap("evidence")
     hypotheses = {} if query is None else contextual_hypotheses(claims, query)
-    nli_signals = judge_evidence(claims, found.evidence, nli, aggregator, hypotheses)
+    nli_signals = judge_evidence(
+        claims, found.evidence, nli, aggregator, hypotheses, units_per_passage=config.verification.units_per_passage
+    )
     clock.lap("nli")
     conflicts: dict[str, list[EvidenceConflict]] = {}
     conflict_problem = None

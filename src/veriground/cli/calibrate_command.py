@@ -39,6 +39,7 @@ def calibrate(
     monotone: Annotated[
         bool, typer.Option("--monotone", help="Hold every feature weight to its declared direction (sign).")
     ] = False,
+    units_per_passage: options.UnitsPerPassage = None,
     config_file: options.ConfigFile = None,
 ) -> None:
     """Fit the calibrated support aggregator for one NLI backend and write it with its dev figures."""
@@ -46,6 +47,7 @@ def calibrate(
     from veriground.evaluation.aggregator_fit import collect_signals, fit_aggregator
     from veriground.evaluation.batching import MemoNLIModel
     from veriground.evaluation.calibration_data import calibration_rows, rows_sha256
+    from veriground.evidence.units import MAX_UNITS_PER_CHUNK
 
     if not data.is_dir():
         raise InputFileError(data, "is not a folder", "point --data (or VERIGROUND_DATASETS) at the shared datasets")
@@ -61,7 +63,8 @@ def calibrate(
     with progress_group() as bars:
         on_progress = bars.callback("Scoring calibration rows") if bars.active else _log_progress
         signals = collect_signals(rows, config=config, nli=model, progress=lambda done: on_progress(done, len(rows)))
-    entry = fit_aggregator(signals, model.name, rows_sha256(rows), monotone=monotone)
+    units = config.verification.units_per_passage or MAX_UNITS_PER_CHUNK
+    entry = fit_aggregator(signals, model.name, rows_sha256(rows), monotone=monotone, units_per_passage=units)
     existing = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     aggregators = dict(existing.get("aggregators", {}))
     aggregators[model.name] = entry

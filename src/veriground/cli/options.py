@@ -191,6 +191,11 @@ ConflictHighProb = Annotated[
     ),
     ConfigKey("verification.conflict_high_prob"),
 ]
+UnitsPerPassage = Annotated[
+    int | None,
+    typer.Option(min=1, max=8, help="Best-aligned sentences or windows the NLI reads per passage."),
+    ConfigKey("verification.units_per_passage"),
+]
 MaxClaims = Annotated[
     int | None, typer.Option(help="Refuse texts with more claims."), ConfigKey("verification.max_claims")
 ]

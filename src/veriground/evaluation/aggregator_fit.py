@@ -22,6 +22,7 @@ from veriground.evaluation.batching import VerifyJob, verify_batched
 from veriground.evaluation.calibration_data import CONTRADICTION_SOURCES, is_dev
 from veriground.evaluation.metrics import calibration
 from veriground.evidence.gather import PackEvidence
+from veriground.evidence.units import MAX_UNITS_PER_CHUNK
 from veriground.schema import EvidencePack, LabelledPair, PackPassage, SignalStatus, VerificationReport
 from veriground.signals.support_features import FEATURE_NAMES
 from veriground.verdicts.aggregator import CONTRADICTION_MIN_ALIGNMENT, LogisticModel, may_refute
@@ -113,10 +114,16 @@ def _row_signals(row: LabelledPair, report: VerificationReport) -> RowSignals:
 
 
 def fit_aggregator(
-    signals: Sequence[RowSignals], nli_name: str, data_sha256: str, *, monotone: bool = False
+    signals: Sequence[RowSignals],
+    nli_name: str,
+    data_sha256: str,
+    *,
+    monotone: bool = False,
+    units_per_passage: int = MAX_UNITS_PER_CHUNK,
 ) -> dict[str, Any]:
     """The aggregator.json entry for one NLI: both models, the thresholds and the dev figures they were chosen on.
-    `monotone` holds every weight to its declared sign (SUPPORT_SIGNS, REFUTE_SIGNS)."""
+    `monotone` holds every weight to its declared sign (SUPPORT_SIGNS, REFUTE_SIGNS); `units_per_passage` is how
+    many evidence units per passage the signals were collected with (verification reads that many by default)."""
     fit = [item for item in signals if not is_dev(item.row)]
     dev = [item for item in signals if is_dev(item.row)]
     support = _fit_twice(fit, SUPPORT_SIGNS if monotone else None, _support_vector, _heuristic_support, _is_supported)
@@ -130,7 +137,7 @@ def fit_aggregator(
     thresholds, figures = _choose_thresholds(dev, refuting_dev, support, refute)
     return {
         "name": f"{AGGREGATOR_VERSION}/{nli_name}@{data_sha256[:12]}",
-        "fit": {"monotone": monotone, "left_out": sorted(LEFT_OUT_FEATURES)},
+        "fit": {"monotone": monotone, "left_out": sorted(LEFT_OUT_FEATURES), "units_per_passage": units_per_passage},
         "features": list(FEATURE_NAMES),
         "support": support.to_json(),
         "refute": refute.to_json(),

@@ -21,6 +21,7 @@ from typing import Any
 
 from veriground.config import VerificationConfig
 from veriground.errors import ConfigError
+from veriground.evidence.units import MAX_UNITS_PER_CHUNK
 from veriground.schema import NLIScores, UnitJudgement
 from veriground.signals.support_features import FEATURE_NAMES, support_features
 
@@ -91,6 +92,7 @@ class SupportAggregator:
     refute: LogisticModel | None
     data_sha256: str | None = None
     thresholds: dict[str, float] = field(default_factory=lambda: dict(SEED_THRESHOLDS))
+    units_per_passage: int = MAX_UNITS_PER_CHUNK  # the evidence units per passage it was fitted on
 
     @property
     def calibrated(self) -> bool:
@@ -158,12 +160,15 @@ def load_aggregator(nli_name: str, mode: str = "calibrated", path: Path | None =
         refute=LogisticModel.from_json(entry["refute"]),
         data_sha256=entry.get("data_sha256"),
         thresholds={**SEED_THRESHOLDS, **entry.get("thresholds", {})},
+        units_per_passage=entry.get("fit", {}).get("units_per_passage", MAX_UNITS_PER_CHUNK),
     )
 
 
 def resolve_thresholds(verification: VerificationConfig, aggregator: SupportAggregator) -> VerificationConfig:
-    """The verification config with every threshold left unset (None) filled from the aggregator in use."""
-    unset = {key: value for key, value in aggregator.thresholds.items() if getattr(verification, key) is None}
+    """The verification config with every threshold left unset (None) filled from the aggregator in use, and the
+    units per passage it was fitted on."""
+    fitted: dict[str, float | int] = {**aggregator.thresholds, "units_per_passage": aggregator.units_per_passage}
+    unset = {key: value for key, value in fitted.items() if getattr(verification, key) is None}
     return verification.model_copy(update=unset)
 
 

@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from veriground.backends.protocols import NLIModel
-from veriground.evidence.units import ClaimContent, EvidenceUnit, claim_content, readable_text, select_units
+from veriground.evidence.units import (
+    MAX_UNITS_PER_CHUNK,
+    ClaimContent,
+    EvidenceUnit,
+    claim_content,
+    readable_text,
+    select_units,
+)
 from veriground.schema import Claim, EvidenceChunk, NLIScores, NLISignal, SignalStatus, UnitJudgement
 from veriground.signals.support_features import corroborating_passages
 from veriground.verdicts.aggregator import SupportAggregator
@@ -28,10 +35,14 @@ def judge_evidence(
     model: NLIModel,
     aggregator: SupportAggregator,
     hypotheses: Mapping[str, str] | None = None,
+    *,
+    units_per_passage: int | None = None,
 ) -> dict[str, list[NLISignal]]:
     """NLI signals keyed by claim_id, in evidence order. `hypotheses` replaces a claim's text as the NLI hypothesis
-    (a short answer read in its question's context); units are still chosen by the claim's own content."""
-    pairs, slots, signals = _plan_pairs(claims, evidence, model, hypotheses or {})
+    (a short answer read in its question's context); units are still chosen by the claim's own content. The NLI reads
+    each passage's `units_per_passage` best-aligned units (verification.units_per_passage; None: two)."""
+    units = units_per_passage or MAX_UNITS_PER_CHUNK
+    pairs, slots, signals = _plan_pairs(claims, evidence, model, hypotheses or {}, units)
     if not pairs:
         return signals
     scores, failures = _score_pairs(model, pairs, slots)
@@ -48,6 +59,7 @@ def _plan_pairs(
     evidence: Mapping[str, Sequence[EvidenceChunk]],
     model: NLIModel,
     hypotheses: Mapping[str, str],
+    units_per_passage: int,
 ) -> tuple[list[tuple[str, str]], list[Slot], dict[str, list[NLISignal]]]:
     """The (unit, hypothesis) pairs to score, one slot per (claim, chunk), and each claim's signal list: empty for a
     claim with evidence (filled once scored), one not-applicable signal for a claim without."""
@@ -68,7 +80,7 @@ def _plan_pairs(
         content = claim_content(hypothesis)
         for chunk in chunks:
             rows = []
-            for unit in select_units(content, chunk):
+            for unit in select_units(content, chunk, units_per_passage):
                 rows.append((unit, len(pairs)))
                 pairs.append((readable_text(unit.text), readable_text(hypothesis)))
             slots.append((claim.claim_id, hypothesis, chunk, rows, content))
