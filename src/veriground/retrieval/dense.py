@@ -1,4 +1,5 @@
-"""Dense retrieval: passages of the latest versions -> unit vectors -> exact inner-product search in numpy.
+"""Dense retrieval: passages of the latest versions -> unit vectors -> inner-product search (exact in numpy, or an
+ANN index's candidates re-scored exactly at ANN_MIN_PASSAGES passages and more).
 
 Vectors are computed when documents are ingested (or by `veriground index --dense`), never by a query: each is
 cached in the store by model and text hash (re-ingesting or re-opening never re-embeds), and the matrix of the
@@ -6,8 +7,12 @@ latest passages is saved beside the BM25 index as a float32 .npy file that a sea
 large corpus reads no vectors until a query touches them. A query whose vectors are missing raises
 NotFoundError saying how to build them.
 
-Exact search is enough below about a million passages (a 100k x 384 float32 matrix is 150 MB and one query is
-one matrix-vector product, done in blocks so a memory-mapped matrix is never copied whole).
+Exact search is one matrix-vector product, done in blocks so a memory-mapped matrix is never copied whole: about
+1 ms per 10^4 passages, so 100+ ms at 10^6. From ANN_MIN_PASSAGES (retrieval/ann.py) on, when faiss is installed,
+the matrix gets an IVF index of 4-bit product-quantizer codes, saved in the same folder (so it always matches the
+matrix's store generation and is rebuilt with it); a query takes the index's best CANDIDATES rows and re-scores
+them exactly against the float32 matrix. Without faiss, search stays exact and `ann_note` says why. Below the
+threshold nothing changes.
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ import numpy as np
 from veriground.backends.protocols import Embedder
 from veriground.corpus.store import CorpusStore
 from veriground.errors import BackendError, NotFoundError, StoreError
+from veriground.retrieval import ann
+from veriground.retrieval.ann import AnnIndex
 from veriground.retrieval.index_folders import index_swap
 
 EMBED_BATCH = 256  # texts per encode call while filling the cache (and per progress step)
@@ -31,6 +38,7 @@ DENSE_DIR_PREFIX = "dense-"
 MANIFEST_NAME = "manifest.json"
 VECTORS_NAME = "vectors.npy"
 IDS_NAME = "passage_ids.json"
+ANN_DEPTH_SHARE = 8  # a search deeper than 1/8 of the passages (a kind filter's retry) is exact
 SEARCH_BLOCK_ROWS = 262_144  # rows per matrix-vector product: 384 MB of float32 at 384 dimensions at most
 BUILD_HINT = (
     "build them with `veriground index --dense` (or ingest with --retrieval hybrid), or search with --retrieval bm25"
@@ -65,6 +73,7 @@ class DenseIndex:
         self.generation = generation
         self.model_key = model_key
         self.embedded_now = 0  # how many passages this build had to embed (the rest came from the cache)
+        self.ann: AnnIndex | None = None  # candidates for large matrices; None means exact search
 
     @classmethod
     def build(cls, store: CorpusStore, embedder: Embedder, on_progress: ProgressCallback | None = None) -> DenseIndex:
@@ -123,15 +132,11 @@ class DenseIndex:
             store.save_embeddings(key, [(h, vector.tobytes()) for h, vector in zip(batch, vectors, strict=True)])
             if on_progress is not None:
                 on_progress(start + len(batch), len(missing))
-        matrix = np.zeros((len(passage_ids), embedder.dimension), dtype=np.float32)
-        rows_of: dict[str, list[int]] = {}
-        for row, text_hash in enumerate(hashes):
-            rows_of.setdefault(text_hash, []).append(row)
-        for start in range(0, len(unique), ASSEMBLE_CHUNK):
-            for text_hash, vector in store.cached_embeddings(key, unique[start : start + ASSEMBLE_CHUNK]).items():
-                matrix[rows_of[text_hash]] = np.frombuffer(vector, dtype=np.float32)
+        matrix = _filled_matrix(store, key, hashes, unique, embedder.dimension)
         index = cls(passage_ids, matrix, generation, key)
         index.embedded_now = len(missing)
+        if ann.wants_ann(len(passage_ids)):
+            index.ann = AnnIndex.build(matrix)
         try:
             index.save(store.corpus_dir)
         except StoreError:
@@ -153,8 +158,10 @@ class DenseIndex:
             with index_swap(target) as staging:
                 np.save(staging / VECTORS_NAME, np.ascontiguousarray(self.matrix, dtype=np.float32))
                 (staging / IDS_NAME).write_text(json.dumps(self.passage_ids), encoding="utf-8")
+                if self.ann is not None:
+                    manifest["ann"] = self.ann.save(staging)
                 (staging / MANIFEST_NAME).write_text(json.dumps(manifest), encoding="utf-8")
-        except OSError as err:
+        except (OSError, RuntimeError) as err:  # faiss raises RuntimeError on a failed write
             raise StoreError(
                 f"cannot write dense vectors in {corpus_dir}: {err}; check the folder's permissions and free space"
             ) from None
@@ -181,13 +188,41 @@ class DenseIndex:
                 f"dense vectors in {folder} do not match their passage list; "
                 "delete that folder and run `veriground index --dense`"
             )
-        return cls(passage_ids, matrix, int(manifest["generation"]), model_key)
+        index = cls(passage_ids, matrix, int(manifest["generation"]), model_key)
+        if "ann" in manifest:
+            try:
+                index.ann = AnnIndex.load(folder, manifest["ann"], len(passage_ids))
+            except ValueError as err:
+                raise StoreError(
+                    f"the ANN index in {folder} is damaged ({err}); delete that folder and run "
+                    "`veriground index --dense`"
+                ) from None
+        return index
 
-    def search(self, query_vector: np.ndarray, top_k: int) -> list[DenseHit]:
-        """The top_k passages by inner product, best first; ties keep index order."""
+    def ann_note(self) -> str | None:
+        """Why a matrix large enough for an ANN index is searched exactly (None when it is not)."""
+        if self.ann is not None or len(self.passage_ids) < ann.ANN_MIN_PASSAGES:
+            return None
+        if ann.load_faiss() is None:
+            return (
+                f"dense search is exact over {len(self.passage_ids):,} passages (slow): faiss is not installed; "
+                "pip install 'veriground[ann]' and run `veriground index --dense` for an ANN index"
+            )
+        return (
+            f"dense search is exact over {len(self.passage_ids):,} passages (slow): the vectors were saved without "
+            "an ANN index; run `veriground index --dense` to build it"
+        )
+
+    def search(self, query_vector: np.ndarray, top_k: int, *, exact: bool = False) -> list[DenseHit]:
+        """The top_k passages by inner product, best first; ties keep index order. With an ANN index (and not
+        `exact`) only its candidates are scored, so a passage it misses is left out."""
         if not self.passage_ids:
             return []
         query = np.asarray(query_vector, dtype=np.float32)
+        if self.ann is not None and not exact and top_k * ANN_DEPTH_SHARE <= len(self.passage_ids):
+            hits = self._search_candidates(query, top_k, self.ann)
+            if len(hits) == top_k:  # else the probed lists held too few rows: score them all
+                return hits
         scores = np.empty(len(self.passage_ids), dtype=np.float32)
         for start in range(0, len(scores), SEARCH_BLOCK_ROWS):
             stop = start + SEARCH_BLOCK_ROWS
@@ -200,6 +235,27 @@ class DenseIndex:
         return [
             DenseHit(self.passage_ids[row], round(float(scores[row]), 6), rank) for rank, row in enumerate(order, 1)
         ]
+
+    def _search_candidates(self, query: np.ndarray, top_k: int, index: AnnIndex) -> list[DenseHit]:
+        rows = np.unique(index.candidates(query, max(ann.CANDIDATES, 2 * top_k)))  # sorted: sequential reads
+        scores = np.einsum("ij,j->i", self.matrix[rows], query)
+        order = np.lexsort((rows, -scores))[:top_k]  # best score first, ties in index order
+        return [
+            DenseHit(self.passage_ids[int(rows[i])], round(float(scores[i]), 6), rank)
+            for rank, i in enumerate(order.tolist(), 1)
+        ]
+
+
+def _filled_matrix(store: CorpusStore, key: str, hashes: list[str], unique: list[str], dimension: int) -> np.ndarray:
+    """The matrix of every row's cached vector (rows sharing a text share its vector), read chunk by chunk."""
+    matrix = np.zeros((len(hashes), dimension), dtype=np.float32)
+    rows_of: dict[str, list[int]] = {}
+    for row, text_hash in enumerate(hashes):
+        rows_of.setdefault(text_hash, []).append(row)
+    for start in range(0, len(unique), ASSEMBLE_CHUNK):
+        for text_hash, vector in store.cached_embeddings(key, unique[start : start + ASSEMBLE_CHUNK]).items():
+            matrix[rows_of[text_hash]] = np.frombuffer(vector, dtype=np.float32)
+    return matrix
 
 
 def _checked(embedder: Embedder, vectors: np.ndarray, count: int) -> np.ndarray:

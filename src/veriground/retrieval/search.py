@@ -154,13 +154,20 @@ class CorpusRetriever:
         never embeds the corpus: ingest or `veriground index --dense` does)."""
         if self._dense is None or self._dense.generation != self._store.generation:
             self._dense = DenseIndex.open(self._store, self._needs_embedder())
+            self._note_exact_search(self._dense)
         return self._dense
 
     def build_dense_index(self, on_progress: Callable[[int, int], None] | None = None) -> DenseIndex:
         """Embed the latest passages that have no vector yet and save the matrix; `on_progress(done, total)`
         counts the passages embedded."""
         self._dense = DenseIndex.build(self._store, self._needs_embedder(), on_progress)
+        self._note_exact_search(self._dense)
         return self._dense
+
+    def _note_exact_search(self, index: DenseIndex) -> None:
+        note = index.ann_note()
+        if note is not None and note not in self.notes:
+            self.notes.append(note)
 
     def _needs_embedder(self) -> Embedder:
         if self._embedder is None:
