@@ -9,7 +9,7 @@ files of 50 paragraphs and ingested through the real ingest path.
 Per size it reports: ingest passages/s, BM25 build seconds, dense matrix and ANN index build seconds, the corpus
 directory's size on disk (SQLite, BM25, dense matrix, ANN index), the process's peak RSS; query p50/p95 (ms) for
 BM25, dense and hybrid retrieval through the full CorpusRetriever path (index, fusion, passage lookup), dense and
-hybrid each with exact search and with the ANN index (below ANN_MIN_PASSAGES the bench builds one itself; the
+hybrid each with exact search and with the ANN index (below retrieval.ann_min_passages the bench builds one itself; the
 default there is exact); recall@10 of ANN dense search against exact; the hybrid query split into its parts (query
 embedding, BM25 half, dense half, the rest: fusion and passage lookup); and `verify` claims/s with the lexical NLI
 (a note of --claims sentences taken from the corpus, every third one with a number changed).
@@ -27,7 +27,6 @@ from __future__ import annotations
 import argparse
 import resource
 import shutil
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -46,7 +45,7 @@ from scale_corpus import (
     write_files,
 )
 
-from veriground.config import load_config
+from veriground.config import RetrievalConfig, load_config
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
 from veriground.engine import verify_text
@@ -117,14 +116,10 @@ def ingest_corpus(store: CorpusStore, root: Path, passages: list[str], config, r
 
 def build_dense(store: CorpusStore, config, embedder, row: dict[str, float]) -> None:
     """The matrix (timed alone), then the ANN index (timed alone, whatever the size), saved with it."""
-    threshold = ann.ANN_MIN_PASSAGES
-    ann.ANN_MIN_PASSAGES = sys.maxsize  # the matrix alone
-    try:
-        started = time.perf_counter()
-        index = CorpusRetriever(store, config.retrieval, embedder=embedder).build_dense_index()
-        row["dense_build_s"] = time.perf_counter() - started
-    finally:
-        ann.ANN_MIN_PASSAGES = threshold
+    matrix_only = config.retrieval.model_copy(update={"ann_min_passages": None})
+    started = time.perf_counter()
+    index = CorpusRetriever(store, matrix_only, embedder=embedder).build_dense_index()
+    row["dense_build_s"] = time.perf_counter() - started
     row["embedded"] = index.embedded_now
     if ann.load_faiss() is None:
         raise SystemExit("faiss is not installed: pip install 'veriground[ann]'")
@@ -169,7 +164,9 @@ def time_hybrid_parts(store, config, embedder, queries: list[str], row: dict[str
 def run_size(size: int, paragraphs: list[str], args: argparse.Namespace, work: Path) -> dict[str, float]:
     root, corpus = work / f"files-{size}", work / f"corpus-{size}"
     passages = synthetic_passages(paragraphs, size)
-    config = load_config(overrides={"corpus.dir": corpus, "retrieval.top_k": 5}, environ={})
+    # The bench builds the ANN index at every size (timed apart), so its retrievers keep it at every size.
+    overrides = {"corpus.dir": corpus, "retrieval.top_k": 5, "retrieval.ann_min_passages": 1}
+    config = load_config(overrides=overrides, environ={})
     row: dict[str, float] = {"passages": size}
     with CorpusStore(corpus) as store:
         row["ingest_s"] = ingest_corpus(store, root, passages, config, args.reuse)
@@ -203,7 +200,8 @@ def print_row(size: int, row: dict[str, float], embedder: str) -> None:
     ingest = (
         f"ingest {size / row['ingest_s']:.0f} passages/s ({row['ingest_s']:.0f} s)" if row["ingest_s"] else "reused"
     )
-    default = "ann" if size >= ann.ANN_MIN_PASSAGES else "exact"
+    threshold = RetrievalConfig().ann_min_passages
+    default = "ann" if threshold is not None and size >= threshold else "exact"
     print(
         f"{size:,} passages ({int(row['indexed']):,} indexed): {ingest}; BM25 build {row['bm25_build_s']:.1f} s; "
         f"dense matrix {row['dense_build_s']:.1f} s ({int(row['embedded']):,} embedded, {embedder}); ANN index "

@@ -90,6 +90,10 @@ def write_topic_files(folder, names: range) -> None:
         write_file(folder, f"n{number:03d}.md", "\n\n".join(paragraphs) + "\n")
 
 
+# The fixture corpus has 300-400 passages: an ANN index is built from 100 here (50,000 by default).
+LOW_BAR = RetrievalConfig(mode="dense", ann_min_passages=100)
+
+
 @pytest.fixture
 def store(tmp_path):
     write_topic_files(tmp_path / "docs", range(30))
@@ -98,40 +102,38 @@ def store(tmp_path):
         yield opened
 
 
-def test_the_ann_index_is_built_with_the_vectors_and_rebuilt_when_the_corpus_changes(store, tmp_path, monkeypatch):
+def test_the_ann_index_is_built_with_the_vectors_and_rebuilt_when_the_corpus_changes(store, tmp_path):
     pytest.importorskip("faiss")
-    monkeypatch.setattr(ann, "ANN_MIN_PASSAGES", 100)
     embedder = FakeEmbedder()
-    retriever = CorpusRetriever(store, RetrievalConfig(mode="hybrid", top_k=3), embedder=embedder)
+    retriever = CorpusRetriever(store, RetrievalConfig(mode="hybrid", top_k=3, ann_min_passages=100), embedder=embedder)
     built = retriever.build_dense_index()
     assert built.ann is not None and built.ann.rows == len(built.passage_ids) == 300
     assert retriever.retrieve("energy orbit")[0].score_dense is not None
-    reopened = DenseIndex.open(store, embedder)
+    reopened = DenseIndex.open(store, embedder, ann_min_passages=100)
     assert reopened.ann is not None and reopened.generation == store.generation
     write_topic_files(tmp_path / "docs", range(30, 40))
     ingest_paths([tmp_path / "docs"], store, IngestConfig(min_passage_chars=10))
     with pytest.raises(NotFoundError, match="100 of 400 passages"):
-        CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=embedder).retrieve("energy")
-    rebuilt = CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=embedder).build_dense_index()
+        CorpusRetriever(store, LOW_BAR, embedder=embedder).retrieve("energy")
+    rebuilt = CorpusRetriever(store, LOW_BAR, embedder=embedder).build_dense_index()
     assert rebuilt.ann is not None and rebuilt.ann.rows == 400
     assert DenseIndex.load(store.corpus_dir, embedding_key(embedder)).ann.rows == 400
 
 
 def test_below_the_threshold_no_ann_is_built_and_the_saved_manifest_is_unchanged(store):
     index = CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=FakeEmbedder()).build_dense_index()
-    assert index.ann is None and index.ann_note() is None
+    assert index.ann is None and index.ann_note(RetrievalConfig().ann_min_passages) is None
     manifest = json.loads((dense_dir(store.corpus_dir, index.model_key) / MANIFEST_NAME).read_text(encoding="utf-8"))
     assert sorted(manifest) == ["dimension", "dtype", "generation", "model_key", "passages"]
 
 
 def test_without_faiss_search_stays_exact_and_a_note_says_so(store, monkeypatch):
-    monkeypatch.setattr(ann, "ANN_MIN_PASSAGES", 100)
     embedder = FakeEmbedder()
     with_faiss = None
     if ann.load_faiss() is not None:
-        with_faiss = CorpusRetriever(store, RetrievalConfig(mode="dense"), embedder=embedder).build_dense_index()
+        with_faiss = CorpusRetriever(store, LOW_BAR, embedder=embedder).build_dense_index()
     monkeypatch.setitem(sys.modules, "faiss", None)  # `import faiss` now raises ImportError
-    retriever = CorpusRetriever(store, RetrievalConfig(mode="dense", top_k=5), embedder=embedder)
+    retriever = CorpusRetriever(store, RetrievalConfig(mode="dense", top_k=5, ann_min_passages=100), embedder=embedder)
     if with_faiss is not None:  # a saved ANN index is ignored, not an error
         assert retriever.dense_index().ann is None
     index = retriever.build_dense_index()

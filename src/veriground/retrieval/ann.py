@@ -2,8 +2,8 @@
 quantizer codes (fast-scan, 1/32 of the float32 bytes) -> candidate rows for a query vector, which `DenseIndex` then
 re-scores exactly against its float32 matrix.
 
-Optional: `faiss-cpu` (the `ann` extra). Without it, or below ANN_MIN_PASSAGES passages, dense search stays exact
-(one memory-bound matrix-vector product, about 1 ms per 10^4 passages). The index is built with the matrix, saved
+Optional: `faiss-cpu` (the `ann` extra). Without it, or below retrieval.ann_min_passages passages, dense search stays
+exact (one memory-bound matrix-vector product, about 1 ms per 10^4 passages). The index is built with the matrix, saved
 in the same swapped-in folder (so it always belongs to the matrix's store generation) and memory-mapped on load.
 """
 
@@ -16,9 +16,6 @@ from typing import Any
 
 import numpy as np
 
-# Below this many passages exact search is fast (a few ms) and exact, so no ANN index is built.
-# A config key `retrieval.ann_min_passages` would carry it; until then tests and benches set this constant.
-ANN_MIN_PASSAGES = 50_000
 ANN_FORMAT = "faiss-ivf-pq4fs-ip.v1"
 ANN_FILE_NAME = "ann.faiss"
 LISTS_PER_SQRT = 2  # nlist = 2 * sqrt(N): 2,000 lists of ~500 vectors at 10^6 (faiss wiki: 1-16 x sqrt(N))
@@ -42,9 +39,9 @@ def load_faiss() -> ModuleType | None:
     return faiss
 
 
-def wants_ann(passages: int) -> bool:
-    """Whether a matrix of this many rows gets an ANN index (read at call time, so tests can lower the bar)."""
-    return passages >= ANN_MIN_PASSAGES and load_faiss() is not None
+def wants_ann(passages: int, min_passages: int | None) -> bool:
+    """Whether a matrix of this many rows gets an ANN index (retrieval.ann_min_passages; None: never)."""
+    return min_passages is not None and passages >= min_passages and load_faiss() is not None
 
 
 class AnnIndex:

@@ -1,5 +1,5 @@
 """Dense retrieval: passages of the latest versions -> unit vectors -> inner-product search (exact in numpy, or an
-ANN index's candidates re-scored exactly at ANN_MIN_PASSAGES passages and more).
+ANN index's candidates re-scored exactly at retrieval.ann_min_passages passages and more).
 
 Vectors are computed when documents are ingested (or by `veriground index --dense`), never by a query: each is
 cached in the store by model and text hash (re-ingesting or re-opening never re-embeds), and the matrix of the
@@ -8,7 +8,7 @@ large corpus reads no vectors until a query touches them. A query whose vectors 
 NotFoundError saying how to build them.
 
 Exact search is one matrix-vector product, done in blocks so a memory-mapped matrix is never copied whole: about
-1 ms per 10^4 passages, so 100+ ms at 10^6. From ANN_MIN_PASSAGES (retrieval/ann.py) on, when faiss is installed,
+1 ms per 10^4 passages, so 100+ ms at 10^6. From retrieval.ann_min_passages on, when faiss is installed,
 the matrix gets an IVF index of 4-bit product-quantizer codes, saved in the same folder (so it always matches the
 matrix's store generation and is rebuilt with it); a query takes the index's best CANDIDATES rows and re-scores
 them exactly against the float32 matrix. Without faiss, search stays exact and `ann_note` says why. Below the
@@ -76,24 +76,38 @@ class DenseIndex:
         self.ann: AnnIndex | None = None  # candidates for large matrices; None means exact search
 
     @classmethod
-    def build(cls, store: CorpusStore, embedder: Embedder, on_progress: ProgressCallback | None = None) -> DenseIndex:
+    def build(
+        cls,
+        store: CorpusStore,
+        embedder: Embedder,
+        on_progress: ProgressCallback | None = None,
+        *,
+        ann_min_passages: int | None = None,
+    ) -> DenseIndex:
         """Embed every latest passage not yet cached (`on_progress(done, total)` counts passages to embed), then
-        assemble the matrix and save it in the corpus directory."""
-        return cls._assemble(store, embedder, embed_missing=True, on_progress=on_progress)
+        assemble the matrix (and, from `ann_min_passages` rows, its ANN index) and save it in the corpus directory."""
+        return cls._assemble(store, embedder, True, on_progress, ann_min_passages)
 
     @classmethod
-    def open(cls, store: CorpusStore, embedder: Embedder) -> DenseIndex:
+    def open(cls, store: CorpusStore, embedder: Embedder, *, ann_min_passages: int | None = None) -> DenseIndex:
         """The saved index of the store's current generation, else one assembled from cached vectors (and saved);
         NotFoundError when some latest passage has no vector: a query never embeds the corpus."""
         key = embedding_key(embedder)
         saved = cls.load(store.corpus_dir, key)
         if saved is not None and saved.generation == store.generation:
+            if ann_min_passages is None or len(saved.passage_ids) < ann_min_passages:
+                saved.ann = None  # the config asks for exact search here
             return saved
-        return cls._assemble(store, embedder, embed_missing=False, on_progress=None)
+        return cls._assemble(store, embedder, False, None, ann_min_passages)
 
     @classmethod
     def _assemble(
-        cls, store: CorpusStore, embedder: Embedder, *, embed_missing: bool, on_progress: ProgressCallback | None
+        cls,
+        store: CorpusStore,
+        embedder: Embedder,
+        embed_missing: bool,
+        on_progress: ProgressCallback | None,
+        ann_min_passages: int | None,
     ) -> DenseIndex:
         """In chunks, so memory stays bounded at 10^6 passages: texts are hashed as they stream by (only ids and
         hashes are kept), missing vectors are embedded from texts fetched by id, and the matrix is filled from the
@@ -135,7 +149,7 @@ class DenseIndex:
         matrix = _filled_matrix(store, key, hashes, unique, embedder.dimension)
         index = cls(passage_ids, matrix, generation, key)
         index.embedded_now = len(missing)
-        if ann.wants_ann(len(passage_ids)):
+        if ann.wants_ann(len(passage_ids), ann_min_passages):
             index.ann = AnnIndex.build(matrix)
         try:
             index.save(store.corpus_dir)
@@ -199,9 +213,10 @@ class DenseIndex:
                 ) from None
         return index
 
-    def ann_note(self) -> str | None:
-        """Why a matrix large enough for an ANN index is searched exactly (None when it is not)."""
-        if self.ann is not None or len(self.passage_ids) < ann.ANN_MIN_PASSAGES:
+    def ann_note(self, ann_min_passages: int | None) -> str | None:
+        """Why a matrix large enough for an ANN index (retrieval.ann_min_passages) is searched exactly (None when it
+        is not)."""
+        if self.ann is not None or ann_min_passages is None or len(self.passage_ids) < ann_min_passages:
             return None
         if ann.load_faiss() is None:
             return (

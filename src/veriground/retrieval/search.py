@@ -153,19 +153,23 @@ class CorpusRetriever:
         """The dense index for the store's current generation; NotFoundError when vectors are missing (a search
         never embeds the corpus: ingest or `veriground index --dense` does)."""
         if self._dense is None or self._dense.generation != self._store.generation:
-            self._dense = DenseIndex.open(self._store, self._needs_embedder())
+            self._dense = DenseIndex.open(
+                self._store, self._needs_embedder(), ann_min_passages=self._config.ann_min_passages
+            )
             self._note_exact_search(self._dense)
         return self._dense
 
     def build_dense_index(self, on_progress: Callable[[int, int], None] | None = None) -> DenseIndex:
         """Embed the latest passages that have no vector yet and save the matrix; `on_progress(done, total)`
         counts the passages embedded."""
-        self._dense = DenseIndex.build(self._store, self._needs_embedder(), on_progress)
+        self._dense = DenseIndex.build(
+            self._store, self._needs_embedder(), on_progress, ann_min_passages=self._config.ann_min_passages
+        )
         self._note_exact_search(self._dense)
         return self._dense
 
     def _note_exact_search(self, index: DenseIndex) -> None:
-        note = index.ann_note()
+        note = index.ann_note(self._config.ann_min_passages)
         if note is not None and note not in self.notes:
             self.notes.append(note)
 
