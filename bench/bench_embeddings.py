@@ -17,32 +17,18 @@ query's top-10 neighbours among the passages that stay the same.
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import time
 from pathlib import Path
 
 import numpy as np
+from scale_corpus import read_paragraphs  # the paragraphs bench_scale.py builds its corpus from
 
 from veriground.backends.sentence_embedder import OnnxEmbedder, SentenceTransformerEmbedder
 
 CORPORA = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "domain-corpora"
-MIN_CHARS, MAX_CHARS = 200, 1500  # the ingest defaults for one passage
 TOP_K = 10
 WARM_UP_TEXTS = 64
-_BLANK_LINE = re.compile(r"\n\s*\n")
-
-
-def read_paragraphs(root: Path) -> list[str]:
-    paragraphs = []
-    for path in sorted(root.rglob("*.md")):
-        if path.name == "SOURCE.md":  # licence notes, not content
-            continue
-        for block in _BLANK_LINE.split(path.read_text(encoding="utf-8")):
-            block = block.strip()
-            if MIN_CHARS <= len(block) <= MAX_CHARS:
-                paragraphs.append(block)
-    return paragraphs
 
 
 def split_evenly(paragraphs: list[str], passages: int, queries: int) -> tuple[list[str], list[str]]:
