@@ -28,13 +28,14 @@ from importlib import resources
 from pathlib import Path
 
 from veriground.backends.registry import build_nli
+from veriground.claims import claim_types
 from veriground.config import load_config
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
 from veriground.engine import verify_text
 from veriground.evidence import spans, units
 from veriground.evidence.gather import CorpusEvidence
-from veriground.signals import coverage, support_features
+from veriground.signals import coverage, formal, support_features
 from veriground.text import quantities, sentences, terms
 from veriground.text.sentences import split_sentences
 
@@ -130,9 +131,11 @@ def clear_nli_cache(nli: object) -> None:
 
 
 _TEXT_MEMOS = (
-    terms._terms_of, terms._words_of, terms.normalise_text, quantities._quantities_of, quantities.remove_quantities,
+    terms._terms_of, terms._term, terms._words_of, terms.normalise_text,
+    quantities._quantities_of, quantities.remove_quantities,
     sentences._spans_of, coverage._entities_of, coverage._entity_pattern, coverage._normal_quantities, units._profile,
     spans.sentence_content, support_features.is_quoted, support_features._word_positions,
+    claim_types.classify_claim, formal.talks_about_physics,
 )  # fmt: skip
 
 

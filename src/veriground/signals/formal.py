@@ -61,6 +61,12 @@ class FormalProfile(Protocol):
     def dimensions_need_physics_context(self) -> bool: ...
 
 
+@lru_cache(maxsize=16_384)  # every claim that retrieves a passage asks it again
+def talks_about_physics(text: str) -> bool:
+    """Whether the text uses a physics word, so its symbols may be read as physical quantities."""
+    return _PHYSICS_CONTEXT.search(text) is not None
+
+
 def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: FormalProfile) -> FormalSignal:
     """Run the profile's formal checks on the claim; spans index `claim_text` and `evidence_texts[i]`."""
     enabled = set(profile.formal_checks)
@@ -76,7 +82,7 @@ def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: Form
         # Outside a physics profile, a_1 = a_0·r is a sequence, not an acceleration: symbols are read as physical
         # quantities only when the claim or its evidence talks about physics.
         physical = not profile.dimensions_need_physics_context or any(
-            _PHYSICS_CONTEXT.search(text) for text in (claim_text, *evidence_texts)
+            map(talks_about_physics, (claim_text, *evidence_texts))
         )
         if "dimensions" in enabled and physical:
             checks.extend(_dimension_checks(equations))

@@ -159,8 +159,13 @@ def extract_terms(text: str) -> list[Term]:
 
 @lru_cache(maxsize=16_384)  # a verifier reads the same claim and evidence sentences again and again
 def _terms_of(text: str) -> tuple[Term, ...]:
-    words = tokenize(text, CONTENT_WORDS)
-    return tuple(Term(surface, stem) for surface, stem in zip(words, stem_words(words), strict=True))
+    return tuple(map(_term, tokenize(text, CONTENT_WORDS)))
+
+
+@lru_cache(maxsize=65_536)  # a vocabulary: the same few thousand words make every sentence
+def _term(word: str) -> Term:
+    stem: str = _stemmer().stemWord(word)
+    return Term(word, stem)
 
 
 @lru_cache(maxsize=1)
