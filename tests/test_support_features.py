@@ -6,7 +6,7 @@ from difflib import SequenceMatcher
 import pytest
 
 from veriground.schema import NLIScores
-from veriground.signals.support_features import FEATURE_NAMES, _longest_common_run, support_features
+from veriground.signals.support_features import FEATURE_NAMES, _longest_common_run, _text_reading, support_features
 
 
 def _difflib_run(claim: tuple[str, ...], unit: tuple[str, ...]) -> int:
@@ -19,7 +19,7 @@ def test_longest_common_run_matches_difflib_on_random_sequences() -> None:
     for _ in range(3000):
         claim = tuple(rng.choice(vocabulary) for _ in range(rng.randint(1, 12)))
         unit = tuple(rng.choice(vocabulary) for _ in range(rng.randint(1, 40)))
-        assert _longest_common_run(claim, unit) == _difflib_run(claim, unit), (claim, unit)
+        assert _longest_common_run(claim, _text_reading(" ".join(unit))) == _difflib_run(claim, unit), (claim, unit)
 
 
 @pytest.mark.parametrize(
@@ -32,7 +32,7 @@ def test_longest_common_run_matches_difflib_on_random_sequences() -> None:
     ],
 )
 def test_longest_common_run_by_hand(claim: str, unit: str, expected: int) -> None:
-    assert _longest_common_run(tuple(claim.split()), tuple(unit.split())) == expected
+    assert _longest_common_run(tuple(claim.split()), _text_reading(unit)) == expected
 
 
 def test_contained_is_the_share_of_the_claim_quoted_in_order() -> None:

@@ -23,6 +23,7 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
 from veriground.backends.lexical_nli import LexicalNLIModel
@@ -72,8 +73,7 @@ def support_features(
     passages aligned with it (see corroborating_passages)."""
     reading = _LEXICAL.explain(unit_text, claim_text)
     cues = {str(cue["cue"]) for cue in reading["cues"]}
-    claim_terms = [term.stem for term in extract_terms(remove_quantities(claim_text))]
-    unit_terms = [term.stem for term in extract_terms(remove_quantities(unit_text))]
+    claim, unit = _text_reading(claim_text), _text_reading(unit_text)
     numeric = compute_numeric(claim_text, [unit_text])
     outcome = numeric.outcome if numeric.status == SignalStatus.COMPUTED else None
     values = {
@@ -82,7 +82,7 @@ def support_features(
         "lex_entail": float(reading["entail"]),
         "lex_contradict": float(reading["contradict"]),
         "alignment": alignment,
-        "bigram_coverage": _bigram_coverage(claim_terms, unit_terms),
+        "bigram_coverage": _bigram_coverage(claim, unit),
         "entity_coverage": _entity_coverage(claim_text, unit_text),
         "number_match": float(outcome == "match"),
         "number_mismatch": float(outcome == "mismatch"),
@@ -90,8 +90,8 @@ def support_features(
         "cue_negation": float("negation" in cues),
         "cue_antonym": float("antonym" in cues),
         "cue_equation": float("equation" in cues),
-        "unit_extra": min(1.0, len(set(unit_terms) - set(claim_terms)) / EXTRA_WORDS_SCALE),
-        "contained": _contained(claim_text, unit_text),
+        "unit_extra": min(1.0, len(unit.stem_set - claim.stem_set) / EXTRA_WORDS_SCALE),
+        "contained": _longest_common_run(claim.words, unit) / len(claim.words) if claim.words and unit.words else 0.0,
         "quoted": float(is_quoted(claim_text, unit_text)),
         "claim_words": min(1.0, len(claim_text.split()) / CLAIM_WORDS_SCALE),
         "entail_x_alignment": nli.entail * alignment,
@@ -99,6 +99,34 @@ def support_features(
         "corroboration": min(1.0, corroborating / CORROBORATION_SCALE),
     }
     return {name: round(float(values[name]), _DECIMALS) for name in FEATURE_NAMES}
+
+
+@dataclass(frozen=True)
+class _TextReading:
+    """What the features read of one text, read once: its content stems (numbers removed) in order, as a set and as
+    adjacent pairs; its words (all of them, lower-cased) and where each word occurs."""
+
+    stems: tuple[str, ...]
+    stem_set: frozenset[str]
+    stem_pairs: frozenset[tuple[str, str]]
+    words: tuple[str, ...]
+    positions: dict[str, tuple[int, ...]]
+
+
+@lru_cache(maxsize=16_384)  # every claim that retrieves a passage reads the same units, each claim many units
+def _text_reading(text: str) -> _TextReading:
+    stems = tuple(term.stem for term in extract_terms(remove_quantities(text)))
+    words = tuple(tokenize_words(text))
+    positions: dict[str, list[int]] = {}
+    for position, word in enumerate(words):
+        positions.setdefault(word, []).append(position)
+    return _TextReading(
+        stems=stems,
+        stem_set=frozenset(stems),
+        stem_pairs=frozenset(zip(stems, stems[1:], strict=False)),
+        words=words,
+        positions={word: tuple(found) for word, found in positions.items()},
+    )
 
 
 def corroborating_passages(best_alignments: Sequence[float]) -> list[int]:
@@ -109,18 +137,10 @@ def corroborating_passages(best_alignments: Sequence[float]) -> list[int]:
     return [total - int(own) for own in aligned]
 
 
-def _contained(claim_text: str, unit_text: str) -> float:
-    """The longest run of the claim's words (all words, in order) that the unit contains, as a share of the claim."""
-    claim, unit = tokenize_words(claim_text), tokenize_words(unit_text)
-    if not claim or not unit:
-        return 0.0
-    return _longest_common_run(tuple(claim), tuple(unit)) / len(claim)
-
-
-def _longest_common_run(claim: tuple[str, ...], unit: tuple[str, ...]) -> int:
-    """The length of the longest run of words both sequences hold contiguously (the size difflib's
+def _longest_common_run(claim: Sequence[str], unit: _TextReading) -> int:
+    """The length of the longest run of words the claim and the unit hold contiguously (the size difflib's
     find_longest_match gives without junk), found by extending from each place a claim word occurs in the unit."""
-    positions = _word_positions(unit)
+    positions, words = unit.positions, unit.words
     best = 0
     for start, word in enumerate(claim):
         if len(claim) - start <= best:
@@ -129,20 +149,12 @@ def _longest_common_run(claim: tuple[str, ...], unit: tuple[str, ...]) -> int:
             length = 1
             while (
                 start + length < len(claim)
-                and position + length < len(unit)
-                and claim[start + length] == unit[position + length]
+                and position + length < len(words)
+                and claim[start + length] == words[position + length]
             ):
                 length += 1
             best = max(best, length)
     return best
-
-
-@lru_cache(maxsize=16_384)  # every claim that retrieves a passage reads the same units
-def _word_positions(words: tuple[str, ...]) -> dict[str, tuple[int, ...]]:
-    positions: dict[str, list[int]] = {}
-    for position, word in enumerate(words):
-        positions.setdefault(word, []).append(position)
-    return {word: tuple(found) for word, found in positions.items()}
 
 
 @lru_cache(maxsize=8192)  # the atoms of one sentence ask the same (sentence, passage) question
@@ -164,12 +176,10 @@ def is_quoted(claim_text: str, unit_text: str) -> bool:
     return False
 
 
-def _bigram_coverage(claim_terms: list[str], unit_terms: list[str]) -> float:
-    claim_pairs = set(zip(claim_terms, claim_terms[1:], strict=False))
-    if not claim_pairs:
-        return 1.0 if set(claim_terms) <= set(unit_terms) else 0.0
-    unit_pairs = set(zip(unit_terms, unit_terms[1:], strict=False))
-    return len(claim_pairs & unit_pairs) / len(claim_pairs)
+def _bigram_coverage(claim: _TextReading, unit: _TextReading) -> float:
+    if not claim.stem_pairs:
+        return 1.0 if claim.stem_set <= unit.stem_set else 0.0
+    return len(claim.stem_pairs & unit.stem_pairs) / len(claim.stem_pairs)
 
 
 def _entity_coverage(claim_text: str, unit_text: str) -> float:
