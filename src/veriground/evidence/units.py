@@ -66,18 +66,22 @@ def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNI
     spans = _sentence_slices(chunk.text)
     if not spans:
         return []
-    profiles = [_profile(chunk.text[start:end], bool(claim.numbers)) for start, end in spans]
+    # What each sentence shares with the claim; a window shares the union of its sentences' shares.
+    shares = []
+    for start, end in spans:
+        stems, numbers = _profile(chunk.text[start:end], bool(claim.numbers))
+        shares.append((claim.stems & stems, claim.numbers & numbers))
     scored: list[tuple[float, int, int, int, int]] = []  # (-alignment, sentences, start, end, first sentence)
     for first in range(len(spans)):
-        stems: set[str] = set()
-        numbers: set[float] = set()
+        shared_stems: set[str] = set()
+        shared_numbers: set[float] = set()
         for last in range(first, min(first + MAX_WINDOW_SENTENCES, len(spans))):
             start, end = spans[first][0], spans[last][1]
             if last > first and end - start > MAX_UNIT_CHARS:
                 break
-            stems |= profiles[last][0]
-            numbers |= profiles[last][1]
-            shared = len(claim.stems & stems) + len(claim.numbers & numbers)
+            shared_stems |= shares[last][0]
+            shared_numbers |= shares[last][1]
+            shared = len(shared_stems) + len(shared_numbers)
             alignment = round(shared / claim.size, _DECIMALS) if claim.size else 0.0
             scored.append((-alignment, last - first + 1, start, end, first))
     scored.sort()
