@@ -142,3 +142,25 @@ def test_without_faiss_search_stays_exact_and_a_note_says_so(store, monkeypatch)
     exact = index.search(embedder.encode(["energy orbit"])[0], 5, exact=True)
     assert [chunk.passage_id for chunk in chunks] == [hit.passage_id for hit in exact]
     assert any("faiss is not installed" in note and "veriground[ann]" in note for note in retriever.notes)
+
+
+def test_a_tiny_corpus_never_gets_an_ann_index_whatever_the_config_says(tmp_path):
+    pytest.importorskip("faiss")
+    write_topic_files(tmp_path / "docs", range(1))
+    with CorpusStore(tmp_path / "corpus") as store:
+        ingest_paths([tmp_path / "docs"], store, IngestConfig(min_passage_chars=10))
+        config = RetrievalConfig(mode="dense", ann_min_passages=1)
+        index = CorpusRetriever(store, config, embedder=FakeEmbedder()).build_dense_index()
+        assert index.ann is None and len(index.passage_ids) < ann.MIN_ANN_ROWS
+
+
+def test_with_ann_off_a_damaged_ann_file_is_never_read(store):
+    pytest.importorskip("faiss")
+    embedder = FakeEmbedder()
+    built = CorpusRetriever(store, LOW_BAR, embedder=embedder).build_dense_index()
+    ann_file = dense_dir(store.corpus_dir, built.model_key) / ANN_FILE_NAME
+    ann_file.write_bytes(ann_file.read_bytes()[:100])
+    exact_only = RetrievalConfig(mode="dense", ann_min_passages=None)
+    assert CorpusRetriever(store, exact_only, embedder=embedder).retrieve("energy orbit")
+    with pytest.raises(StoreError, match="damaged"):
+        CorpusRetriever(store, LOW_BAR, embedder=embedder).retrieve("energy orbit")

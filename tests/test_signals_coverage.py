@@ -91,3 +91,9 @@ def test_values_are_always_in_range(claim: str, evidence: str):
     signal = compute_coverage(claim, [evidence])
     for value in (signal.entity_coverage, signal.number_coverage, signal.token_coverage, signal.jaccard):
         assert value is None or 0.0 <= value <= 1.0
+
+
+def test_a_number_never_takes_its_unit_from_the_next_passage():
+    signal = compute_coverage("The rod is 2 m long.", ["The rod in Section 2", "m is long, said Figure 3"])
+    assert signal.number_coverage == 0.0
+    assert compute_coverage("The rod is 2 m long.", ["The rod is 2 m long."]).number_coverage == 1.0

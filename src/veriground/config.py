@@ -317,9 +317,14 @@ def _merge(into: dict[str, dict[str, Any]], layer: Mapping[str, Any], origin: st
 def _describe(err: ValidationError) -> str:
     first = err.errors()[0]
     key = ".".join(str(part) for part in first["loc"])
-    field = next(str(part) for part in reversed(first["loc"]) if isinstance(part, str)) if first["loc"] else key
-    flag = "--" + field.replace("_", "-")  # a list item's index is not a flag: name the list's key
     if first["type"] == "extra_forbidden":
         return f"unknown config key {key}; see `veriground config` for the valid keys"
+    # A list item's index is not part of the key's name: name the list's key. Flags are named by each command
+    # (`--retrieval` sets retrieval.mode), so the command's --help is pointed at rather than a guessed flag.
+    names = [str(part) for part in first["loc"] if isinstance(part, str)]
+    env = ENV_PREFIX + "__".join(name.upper() for name in names[:2])
     value = first.get("input")
-    return f"{key} {first['msg'].lower()}, got {value!r} (fix it in {CONFIG_FILE_NAME} or with {flag})"
+    return (
+        f"{key} {first['msg'].lower()}, got {value!r} (fix it in {CONFIG_FILE_NAME}, in {env} or with the flag "
+        "the command's --help lists for it)"
+    )

@@ -136,7 +136,7 @@ def fit_aggregator(
     refute = _with_temperature(refute, refuting_dev, _refute_vector, _is_contradicted)
     thresholds, figures = _choose_thresholds(dev, refuting_dev, support, refute)
     return {
-        "name": f"{AGGREGATOR_VERSION}/{nli_name}@{data_sha256[:12]}",
+        "name": f"{AGGREGATOR_VERSION}/{nli_name}@{data_sha256[:12]}/units{units_per_passage}",
         "fit": {"monotone": monotone, "left_out": sorted(LEFT_OUT_FEATURES), "units_per_passage": units_per_passage},
         "features": list(FEATURE_NAMES),
         "support": support.to_json(),

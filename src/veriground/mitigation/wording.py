@@ -52,7 +52,11 @@ _POLICY_WORDS: Mapping[str, str] = {
 def flag_words(verdict: DisplayVerdict | str, reason: RejectionReason | str) -> str:
     """The words after a flagged claim's verdict: never a reason code."""
     code = RejectionReason(reason)
-    return _FLAG_WORDS_BY_VERDICT.get((DisplayVerdict(verdict), code)) or _FLAG_WORDS[code]
+    try:
+        key = (DisplayVerdict(verdict), code)
+    except ValueError:  # a verdict this table has no words for: the reason's own words
+        return _FLAG_WORDS[code]
+    return _FLAG_WORDS_BY_VERDICT.get(key) or _FLAG_WORDS[code]
 
 
 def flag_text(verdict: DisplayVerdict | str, reason: RejectionReason | str) -> str:

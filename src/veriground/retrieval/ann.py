@@ -27,6 +27,9 @@ DIMS_PER_CODE = 4  # one 4-bit product-quantizer code per 4 dimensions: 48 bytes
 PROBE_SHARE = 0.4
 CANDIDATES = 1000  # at least 2 x top_k
 MIN_PROBES = 16
+# faiss's 4-bit product quantizer needs 16 training points per code book; over a few dozen rows exact search is
+# instant anyway.
+MIN_ANN_ROWS = 64
 SEED = 20
 
 
@@ -40,8 +43,9 @@ def load_faiss() -> ModuleType | None:
 
 
 def wants_ann(passages: int, min_passages: int | None) -> bool:
-    """Whether a matrix of this many rows gets an ANN index (retrieval.ann_min_passages; None: never)."""
-    return min_passages is not None and passages >= min_passages and load_faiss() is not None
+    """Whether a matrix of this many rows gets an ANN index (retrieval.ann_min_passages; None: never). Never below
+    MIN_ANN_ROWS, whatever the config says: the quantizer cannot train on fewer."""
+    return min_passages is not None and passages >= max(min_passages, MIN_ANN_ROWS) and load_faiss() is not None
 
 
 class AnnIndex:

@@ -93,7 +93,7 @@ class DenseIndex:
         """The saved index of the store's current generation, else one assembled from cached vectors (and saved);
         NotFoundError when some latest passage has no vector: a query never embeds the corpus."""
         key = embedding_key(embedder)
-        saved = cls.load(store.corpus_dir, key)
+        saved = cls.load(store.corpus_dir, key, with_ann=ann_min_passages is not None)
         if saved is not None and saved.generation == store.generation:
             if ann_min_passages is None or len(saved.passage_ids) < ann_min_passages:
                 saved.ann = None  # the config asks for exact search here
@@ -181,8 +181,9 @@ class DenseIndex:
             ) from None
 
     @classmethod
-    def load(cls, corpus_dir: Path, model_key: str) -> DenseIndex | None:
-        """The saved matrix of this model (memory-mapped), or None when there is none."""
+    def load(cls, corpus_dir: Path, model_key: str, *, with_ann: bool = True) -> DenseIndex | None:
+        """The saved matrix of this model (memory-mapped), or None when there is none; its saved ANN index too unless
+        `with_ann` is false (the config asks for exact search: the ANN file is then not read at all)."""
         folder = dense_dir(corpus_dir, model_key)
         try:
             manifest = json.loads((folder / MANIFEST_NAME).read_text(encoding="utf-8"))
@@ -203,7 +204,7 @@ class DenseIndex:
                 "delete that folder and run `veriground index --dense`"
             )
         index = cls(passage_ids, matrix, int(manifest["generation"]), model_key)
-        if "ann" in manifest:
+        if with_ann and "ann" in manifest:
             try:
                 index.ann = AnnIndex.load(folder, manifest["ann"], len(passage_ids))
             except ValueError as err:

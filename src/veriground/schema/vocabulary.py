@@ -120,11 +120,11 @@ WORST_FIRST: tuple[DisplayVerdict, ...] = (
 def display_verdict_of(status: VerificationStatus, reason: RejectionReason) -> DisplayVerdict:
     """Seed 000 status and reason -> seed 001 display verdict: VERIFIED is Supported, LOW_CONFIDENCE Low Confidence,
     UNVERIFIED Unverified; REJECTED is Contradictory when the evidence says otherwise, else Unsupported."""
-    if status is VerificationStatus.VERIFIED:
+    if status == VerificationStatus.VERIFIED:
         return DisplayVerdict.SUPPORTED
-    if status is VerificationStatus.LOW_CONFIDENCE:
+    if status == VerificationStatus.LOW_CONFIDENCE:
         return DisplayVerdict.LOW_CONFIDENCE
-    if status is VerificationStatus.UNVERIFIED:
+    if status == VerificationStatus.UNVERIFIED:
         return DisplayVerdict.UNVERIFIED
     return DisplayVerdict.CONTRADICTORY if reason in CONTRADICTING_REASONS else DisplayVerdict.UNSUPPORTED
 

@@ -63,7 +63,8 @@ def compute_coverage(claim_text: str, evidence_texts: Sequence[str]) -> Coverage
     """Entity, number and content-word coverage of the claim by the evidence, and the best passage Jaccard.
 
     A part the claim lacks (no entities, no numbers) is None while the signal stays computed; token coverage
-    and entity coverage use all passages together, Jaccard the single most similar passage.
+    and entity coverage use all passages together, Jaccard the single most similar passage. Numbers are read
+    passage by passage, so a number never takes its unit from the start of the next passage.
     """
     passages = [normalise_text(text) for text in evidence_texts if text.strip()]
     if not passages:

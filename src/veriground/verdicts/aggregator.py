@@ -85,7 +85,7 @@ class LogisticModel:
 class SupportAggregator:
     """The fitted pair of models for one NLI backend, and what they were fitted on."""
 
-    name: str  # e.g. "calibrated-lr.v1/veriground-nli.v1@<sha256 prefix>"
+    name: str  # e.g. "calibrated-lr.v1/veriground-nli.v1@<data sha256 prefix>/units2"
     nli_name: str
     features: tuple[str, ...]
     support: LogisticModel | None  # None: raw mode
@@ -142,8 +142,19 @@ def load_aggregator(nli_name: str, mode: str = "calibrated", path: Path | None =
     aggregator was fitted for that NLI."""
     if mode == RAW_AGGREGATOR:
         return raw_aggregator(nli_name)
+    if path is not None and not Path(path).is_file():
+        raise ConfigError(
+            f"verification.aggregator_path {path} is not a file; give the file `veriground calibrate --out` wrote, "
+            "or leave the key unset for the shipped aggregators"
+        )
     fitted = _read_file(str(path or AGGREGATOR_FILE))
     entry = fitted.get(nli_name)
+    if entry is None and path is not None:
+        raise ConfigError(
+            f"aggregator file {path} has no aggregator for NLI {nli_name} "
+            f"(it has: {', '.join(sorted(fitted)) or 'none'}); "
+            f'fit one with `veriground calibrate --nli ... --out {path}`, or set verification.aggregator = "raw"'
+        )
     if entry is None:
         return raw_aggregator(nli_name)
     features = tuple(entry["features"])

@@ -1,0 +1,33 @@
+"""Which aggregator verification reads: the shipped one per NLI, with the units per passage it was fitted on; an
+explicitly given file that is missing or lacks the NLI is an error, never a silent fall back to the raw NLI."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from veriground.config import VerificationConfig
+from veriground.errors import ConfigError
+from veriground.verdicts.aggregator import load_aggregator, resolve_thresholds
+
+
+def test_the_shipped_aggregators_carry_the_units_they_were_fitted_on():
+    lexical, model = load_aggregator("lexical-nli.v1"), load_aggregator("veriground-nli.v1")
+    assert (lexical.units_per_passage, model.units_per_passage) == (1, 2)
+    assert lexical.name.endswith("/units1") and model.name.endswith("/units2")
+    assert resolve_thresholds(VerificationConfig(), lexical).units_per_passage == 1
+    assert resolve_thresholds(VerificationConfig(units_per_passage=3), lexical).units_per_passage == 3
+    assert resolve_thresholds(VerificationConfig(), load_aggregator("lexical-nli.v1", "raw")).units_per_passage == 2
+
+
+def test_a_missing_aggregator_file_is_an_error(tmp_path):
+    with pytest.raises(ConfigError, match="is not a file"):
+        load_aggregator("lexical-nli.v1", path=tmp_path / "typo.json")
+
+
+def test_a_file_without_this_nli_is_an_error_that_names_what_it_has(tmp_path):
+    path = tmp_path / "aggregator.json"
+    path.write_text(json.dumps({"aggregators": {"other-nli.v1": {}}}), encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"no aggregator for NLI lexical-nli.v1 \(it has: other-nli.v1\)"):
+        load_aggregator("lexical-nli.v1", path=path)
