@@ -134,7 +134,7 @@ _TEXT_MEMOS = (
     terms._terms_of, terms._term, terms._words_of, terms.normalise_text,
     quantities._quantities_of, quantities.remove_quantities,
     sentences._spans_of, coverage._entities_of, coverage._entity_pattern, coverage._normal_quantities, units._profile,
-    spans.sentence_content, support_features.is_quoted, support_features._text_reading,
+    spans.sentence_stems, spans.sentence_numbers, support_features.is_quoted, support_features._text_reading,
     claim_types.classify_claim, formal.talks_about_physics,
 )  # fmt: skip
 

@@ -25,7 +25,9 @@ def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
         return []
     scored = []
     for start, end in sentence_spans(chunk.text):
-        stems, numbers = sentence_content(chunk.text[start:end], bool(claim_numbers))
+        sentence = chunk.text[start:end]
+        stems = sentence_stems(sentence)
+        numbers = sentence_numbers(sentence) if claim_numbers else frozenset()
         shared = len(claim_stems & stems) + len(claim_numbers & numbers)
         if shared:
             scored.append((round(shared / size, _DECIMALS), start, end))
@@ -51,8 +53,12 @@ def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
 
 
 @lru_cache(maxsize=65_536)  # a passage is retrieved for many claims: its sentences are read once
-def sentence_content(sentence: str, with_numbers: bool) -> tuple[frozenset[str], frozenset[float]]:
-    """The sentence's content stems and (when asked) its numbers, as alignment counts them."""
-    stems = frozenset(term.stem for term in extract_terms(remove_quantities(sentence)))
-    numbers = frozenset(quantity.value for quantity in extract_quantities(sentence)) if with_numbers else frozenset()
-    return stems, numbers
+def sentence_stems(sentence: str) -> frozenset[str]:
+    """The sentence's content stems, numbers left out, as alignment counts them (evidence units read them too)."""
+    return frozenset(term.stem for term in extract_terms(remove_quantities(sentence)))
+
+
+@lru_cache(maxsize=65_536)
+def sentence_numbers(sentence: str) -> frozenset[float]:
+    """The values of the sentence's numbers, as written."""
+    return frozenset(quantity.value for quantity in extract_quantities(sentence))

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from veriground.evidence.spans import sentence_numbers, sentence_stems
 from veriground.schema import EvidenceChunk
 from veriground.text.quantities import extract_quantities, remove_quantities
 from veriground.text.sentences import sentence_spans
@@ -137,6 +138,4 @@ def _sentence_slices(text: str) -> list[tuple[int, int]]:
 def _profile(sentence: str, with_numbers: bool) -> tuple[frozenset[str], frozenset[float]]:
     """The sentence's content stems as a reader sees them (`mergeSort` is "merge sort", `$n\\log n$` is
     "n log n", as in readable_text) and its numbers as written."""
-    stems = frozenset(term.stem for term in extract_terms(remove_quantities(readable_text(sentence))))
-    numbers = frozenset(quantity.value for quantity in extract_quantities(sentence)) if with_numbers else frozenset()
-    return stems, numbers
+    return sentence_stems(readable_text(sentence)), sentence_numbers(sentence) if with_numbers else frozenset()
