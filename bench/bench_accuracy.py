@@ -47,9 +47,7 @@ def main() -> int:
         sentences = sample_sentences(store, args.property)
         for nli_name in args.nli.split(","):
             for aggregator in args.aggregator.split(","):
-                config = load_config(
-                    None, {"models.nli": nli_name, "verification.aggregator": aggregator}, environ={}
-                )
+                config = load_config(None, {"models.nli": nli_name, "verification.aggregator": aggregator}, environ={})
                 rows.append(_measure(config, nli_name, aggregator, args, store, sentences, Path(scratch)))
                 _print_table(rows)
         if not args.skip_golden:

@@ -14,8 +14,8 @@ from veriground.verdicts.aggregator import load_aggregator, resolve_thresholds
 
 def test_the_shipped_aggregators_carry_the_units_they_were_fitted_on():
     lexical, model = load_aggregator("lexical-nli.v1"), load_aggregator("veriground-nli.v1")
-    assert (lexical.units_per_passage, model.units_per_passage) == (1, 2)
-    assert lexical.name.endswith("/units1") and model.name.endswith("/units2")
+    assert (lexical.units_per_passage, model.units_per_passage) == (1, 1)
+    assert lexical.name.endswith("/units1") and model.name.endswith("/units1")
     assert resolve_thresholds(VerificationConfig(), lexical).units_per_passage == 1
     assert resolve_thresholds(VerificationConfig(units_per_passage=3), lexical).units_per_passage == 3
     assert resolve_thresholds(VerificationConfig(), load_aggregator("lexical-nli.v1", "raw")).units_per_passage == 2

@@ -38,8 +38,9 @@ def test_file_then_env_then_flags(tmp_path: Path):
     assert config.ingest.max_file_mb == 20  # a flag left unset (None) changes nothing
 
 
-def test_out_of_range_value_names_key_range_and_flag():
-    with pytest.raises(ConfigError, match=r"retrieval\.top_k .*less than or equal to 200.*got 500.*--top-k"):
+def test_out_of_range_value_names_key_range_and_where_to_fix_it():
+    # The library names the file and the environment variable; a CLI command puts its own flag in (cli/options.py).
+    with pytest.raises(ConfigError, match=r"retrieval\.top_k .*less than or equal to 200.*got 500.*RETRIEVAL__TOP_K"):
         load_config(overrides={"retrieval.top_k": 500}, environ={})
 
 

@@ -152,36 +152,49 @@ def test_bad_uploads_are_refused_and_nothing_is_written_outside(demo_corpus, cli
 
 
 def test_malformed_and_mistyped_bodies_name_the_problem(client):
-    assert_problem(client.post("/verify", content=b"{bad", headers={"content-type": "application/json"}), 422,
-                   "not valid JSON")
+    assert_problem(
+        client.post("/verify", content=b"{bad", headers={"content-type": "application/json"}), 422, "not valid JSON"
+    )
     assert_problem(client.post("/verify", content=b"plain words"), 422, "not a JSON object")
     assert_problem(client.post("/verify", json={"text": 5}), 422, "text: Input should be a valid string")
     assert_problem(client.post("/verify", json={}), 422, "text is required")
     assert_problem(client.post("/verify", json={"text": "x", "colour": 1}), 422, "colour is not a known field")
     assert_problem(client.post("/qa", json={"query": KINETIC, "mode": "long"}), 422, "mode")
-    assert_problem(client.post("/qa/verify", json={"answer": "x [1]", "evidence": {"passages": []}}), 422,
-                   "evidence.passages")
+    assert_problem(
+        client.post("/qa/verify", json={"answer": "x [1]", "evidence": {"passages": []}}), 422, "evidence.passages"
+    )
     assert_problem(client.post("/documents"), 422, "file is required")
 
 
 def test_unknown_passage_and_pack_ids_are_404_and_422(client):
     assert_problem(client.get("/passages/no-such%23000000000000"), 404, "no passage 'no-such#000000000000'")
     pack = {"passages": [{"passage_id": "ghost#123456789abc"}]}
-    assert_problem(client.post("/qa/verify", json={"answer": "Energy is conserved. [1]", "evidence": pack}), 422,
-                   "passage 1 gives only passage_id 'ghost#123456789abc'", "give its text or fix the id")
+    assert_problem(
+        client.post("/qa/verify", json={"answer": "Energy is conserved. [1]", "evidence": pack}),
+        422,
+        "passage 1 gives only passage_id 'ghost#123456789abc'",
+        "give its text or fix the id",
+    )
 
 
 def test_a_10_mb_body_is_413_with_the_key_that_raises_it(client):
     big = b'{"text": "' + b"a" * (10 * 1024 * 1024) + b'"}'
-    assert_problem(client.post("/verify", content=big, headers={"content-type": "application/json"}), 413,
-                   "service.max_body_mb=2", "VERIGROUND_SERVICE__MAX_BODY_MB")
+    assert_problem(
+        client.post("/verify", content=big, headers={"content-type": "application/json"}),
+        413,
+        "service.max_body_mb=2",
+        "VERIGROUND_SERVICE__MAX_BODY_MB",
+    )
 
     def chunks():  # no Content-Length: the limit is counted as the body streams in
         for _ in range(12):
             yield b"a" * (1024 * 1024)
 
-    assert_problem(client.post("/verify", content=chunks(), headers={"content-type": "application/json"}), 413,
-                   "service.max_body_mb")
+    assert_problem(
+        client.post("/verify", content=chunks(), headers={"content-type": "application/json"}),
+        413,
+        "service.max_body_mb",
+    )
     assert client.get("/health").status_code == 200
 
 
@@ -291,8 +304,11 @@ def test_engine_queue_refuses_past_max_pending_and_keeps_order():
         ("/verify", '{"text": "Kinetic energy is energy of motion.", "query": "q\\ud800"}', "query"),
         ("/qa", '{"query": "What is kinetic energy?", "filters": {"doc": "\\ud800"}}', "filters.doc"),
         ("/qa/verify", '{"answer": "Energy \\ud800.", "evidence": {"passages": [{"text": "Energy."}]}}', "answer"),
-        ("/qa/verify", '{"answer": "E.", "evidence": {"passages": [{"text": "x", "source_id": "\\ud800"}]}}',
-         "evidence.passages.0.source_id"),
+        (
+            "/qa/verify",
+            '{"answer": "E.", "evidence": {"passages": [{"text": "x", "source_id": "\\ud800"}]}}',
+            "evidence.passages.0.source_id",
+        ),
     ],
 )
 def test_lone_surrogates_are_422_not_500(client, path, body, where):
@@ -307,8 +323,12 @@ def test_hostile_run_of_characters_is_verified_in_linear_time(demo_corpus):
 
 
 def test_a_run_on_sentence_over_the_server_limit_is_413_before_it_queues(client):
-    body = assert_problem(client.post("/verify", json={"text": "a=" * 40_000}), 413,
-                          "a sentence of 80,000 characters", "service.max_sentence_chars=3,000")
+    body = assert_problem(
+        client.post("/verify", json={"text": "a=" * 40_000}),
+        413,
+        "a sentence of 80,000 characters",
+        "service.max_sentence_chars=3,000",
+    )
     assert "VERIGROUND_SERVICE__MAX_SENTENCE_CHARS" in body["detail"]
 
 

@@ -63,8 +63,10 @@ def test_concurrent_uploads_and_checks_keep_the_store_whole(demo_corpus):
     async def hammer(base: str) -> list[httpx.Response]:
         async with httpx.AsyncClient(base_url=base, timeout=120) as client:
             jobs = [client.post("/documents", files={"file": (name, text.encode())}) for name, text in uploads]
-            jobs += [client.post("/verify", json={"text": f"The quokka number {n} lives on Rottnest Island."})
-                     for n in range(8)]
+            jobs += [
+                client.post("/verify", json={"text": f"The quokka number {n} lives on Rottnest Island."})
+                for n in range(8)
+            ]
             jobs += [client.post("/qa", json={"query": "What is kinetic energy?"}) for _ in range(4)]
             jobs += [client.post("/verify", content=b"{broken")]
             return await asyncio.gather(*jobs)

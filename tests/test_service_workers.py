@@ -290,11 +290,14 @@ def test_worker_count_comes_from_config_or_the_nli_and_the_cores(monkeypatch):
     assert env.service.engine_workers == 2
 
 
-def test_the_engine_workers_key_names_its_flag_when_out_of_range():
+def test_the_engine_workers_key_names_its_flag_when_out_of_range(demo_corpus, capsys):
     from veriground.errors import ConfigError
 
-    with pytest.raises(ConfigError, match="service.engine_workers.*--engine-workers"):
+    with pytest.raises(ConfigError, match="service.engine_workers.*VERIGROUND_SERVICE__ENGINE_WORKERS"):
         lexical_config(**{"service.engine_workers": 0})
+    code = main(["serve", "--corpus", str(demo_corpus), "--nli", "lexical", "--engine-workers", "0", "--port", "0"])
+    assert code != 0
+    assert "--engine-workers" in capsys.readouterr().err
 
 
 def test_serve_engine_workers_flag_sets_the_thread_count(demo_corpus, monkeypatch, capsys):

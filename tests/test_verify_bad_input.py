@@ -155,6 +155,15 @@ def test_bad_contradiction_policy_lists_the_valid_ones(tmp_path, corpus, capsys)
     )
 
 
+def test_a_bad_value_names_the_flag_this_command_has_for_the_key(tmp_path, corpus, capsys):
+    # retrieval.mode is --retrieval on verify (a flag named after the key's field, --mode, is ask's answer.mode).
+    text = write_file(tmp_path, "notes.md", GOOD_TEXT)
+    code, _, err = verify(capsys, corpus, str(text), "--retrieval", "bogus")
+    assert code == CONFIG_ERROR
+    assert_one_line_error(err, "retrieval.mode", "'bogus'", "--retrieval", "VERIGROUND_RETRIEVAL__MODE")
+    assert "--mode" not in err
+
+
 # --- evidence packs ---------------------------------------------------------------------------------------
 
 

@@ -15,7 +15,8 @@ from typing import Annotated, Any, get_args, get_origin
 
 import typer
 
-from veriground.config import Config, load_config
+from veriground.config import FLAG_HINT, Config, load_config
+from veriground.errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -38,8 +39,31 @@ def flag_overrides(command: Callable[..., Any], values: Mapping[str, Any]) -> di
 
 def command_config(command: Callable[..., Any], values: Mapping[str, Any], **extra: Any) -> Config:
     """The config a command runs with: --config file (values["config_file"]), then env, then its keyed flags and
-    `extra` dotted keys (None: not given)."""
-    return load_config(values.get("config_file"), {**flag_overrides(command, values), **extra})
+    `extra` dotted keys (None: not given). A bad value's error names this command's flag for the key."""
+    try:
+        return load_config(values.get("config_file"), {**flag_overrides(command, values), **extra})
+    except ConfigError as err:
+        message = str(err)
+        key = message.split(" ", 1)[0]
+        flag = _flags_by_key(command).get(key)
+        if flag is None or FLAG_HINT not in message:
+            raise
+        raise ConfigError(message.replace(FLAG_HINT, f"with {flag}")) from None
+
+
+def _flags_by_key(command: Callable[..., Any]) -> dict[str, str]:
+    """{config key: the command's flag that sets it}."""
+    flags = {}
+    for name, parameter in inspect.signature(command, eval_str=True).parameters.items():
+        if get_origin(parameter.annotation) is not Annotated:
+            continue
+        markers = get_args(parameter.annotation)[1:]
+        option = next((marker for marker in markers if isinstance(marker, typer.models.OptionInfo)), None)
+        declared = [decl for decl in (option.param_decls or ()) if decl.startswith("--")] if option else []
+        for marker in markers:
+            if isinstance(marker, ConfigKey):
+                flags[marker.key] = declared[0].split("/")[0] if declared else "--" + name.replace("_", "-")
+    return flags
 
 
 # --- where and how ----------------------------------------------------------------------------------------------
