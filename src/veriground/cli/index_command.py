@@ -37,6 +37,9 @@ def build_dense_vectors(store: CorpusStore, config: Config, *, show_progress: bo
         "embedded_now": index.embedded_now,
         "seconds": round(seconds, 3),
         "passages_per_second": round(index.embedded_now / seconds, 1) if index.embedded_now and seconds else None,
+        # An ANN index is built from retrieval.ann_min_passages passages; the note says why a large one has none.
+        "ann_index": index.ann is not None,
+        "notes": list(retriever.notes),
     }
 
 
@@ -44,8 +47,13 @@ def print_dense_summary(done: dict[str, object]) -> None:
     rate = f" ({done['passages_per_second']} passages/s)" if done["passages_per_second"] else ""
     sys.stdout.write(
         f"dense vectors: {done['passages']} passages, {done['embedded_now']} embedded now in "
-        f"{done['seconds']} s{rate} by {done['embedder']} ({done['model_id']})\n"
+        f"{done['seconds']} s{rate} by {done['embedder']} ({done['model_id']})"
+        + ("; ANN index built" if done["ann_index"] else "")
+        + "\n"
     )
+    notes = done["notes"]
+    for note in notes if isinstance(notes, list) else ():
+        sys.stdout.write(f"note: {note}\n")
 
 
 @app.command()
