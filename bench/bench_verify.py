@@ -28,15 +28,12 @@ from importlib import resources
 from pathlib import Path
 
 from veriground.backends.registry import build_nli
-from veriground.claims import claim_types
 from veriground.config import load_config
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
 from veriground.engine import verify_text
-from veriground.evidence import spans, units
 from veriground.evidence.gather import CorpusEvidence
-from veriground.signals import coverage, formal, support_features
-from veriground.text import quantities, sentences, terms
+from veriground.text.memo import clear_text_memos
 from veriground.text.sentences import split_sentences
 
 SEED = 250
@@ -121,22 +118,12 @@ def differing_paths(first: object, second: object, path: str = "") -> Iterator[t
 
 
 def clear_nli_cache(nli: object) -> None:
-    """Empty the NLI's score cache and the text readings memoised by text (terms, quantities, entities, unit
-    profiles, quotation checks), so a timed run pays for every claim as a fresh note would."""
+    """Empty the NLI's score cache and every text memo (text/memo.py: words, terms, sentences, numbers, entities, the
+    lexical NLI's pair readings...), so a timed run pays for every claim as a fresh note would."""
     cache = getattr(nli, "score_cache", None)
     if cache is not None:
         cache.clear()
-    for memo in _TEXT_MEMOS:
-        memo.cache_clear()
-
-
-_TEXT_MEMOS = (
-    terms._terms_of, terms._term, terms._words_of, terms.normalise_text,
-    quantities._quantities_of, quantities.remove_quantities,
-    sentences._spans_of, coverage._entities_of, coverage._entity_pattern, coverage._normal_quantities, units._profile,
-    spans.sentence_stems, spans.sentence_numbers, support_features.is_quoted, support_features._text_reading,
-    claim_types.classify_claim, formal.talks_about_physics,
-)  # fmt: skip
+    clear_text_memos()
 
 
 def timed_run(note: str, config: object, store: CorpusStore, nli: object) -> tuple[float, dict[str, float], object]:

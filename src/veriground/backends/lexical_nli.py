@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TypedDict
 
 from veriground.schema import NLIScores
 from veriground.text.cues import antonym_stems, extract_equations, negated_stems
+from veriground.text.memo import text_memo
 from veriground.text.quantities import (
     NormalQuantity,
     comparable_quantities,
@@ -111,7 +111,7 @@ class LexicalNLIModel:
 
 # The verifier asks for the same pair twice: once as the NLI backend's prediction, once for the aggregator's cue
 # features (signals/support_features.py). A reading is a pure function of the two texts.
-@lru_cache(maxsize=8192)
+@text_memo(maxsize=8192)
 def _read_pair(premise: str, hypothesis: str) -> _Reading:
     claim = _profile_text(hypothesis)
     size = len(claim.stems) + len(claim.quantities)
@@ -192,7 +192,7 @@ def _missing_terms(hypothesis: str, premise: _TextProfile) -> list[str]:
     return list(dict.fromkeys(missing))
 
 
-@lru_cache(maxsize=8192)
+@text_memo(maxsize=8192)
 def _profile_text(text: str) -> _TextProfile:
     normal = normalise_text(text)
     words = tokenize_words(normal)

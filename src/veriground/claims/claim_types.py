@@ -25,10 +25,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from veriground.claims.equations import find_equations
 from veriground.schema import ClaimType
+from veriground.text.memo import text_memo
 
 _COMPLEXITY = re.compile(
     r"(?<![\w])(?:O|Θ|Ω|o|ω|\\Theta|\\Omega|\\mathcal\{O\})\s*\(\s*[^()\s]|\bbig[- ]?(?:o|theta|omega)\b"
@@ -129,7 +129,7 @@ TYPE_RULES: tuple[TypeRule, ...] = (
 )
 
 
-@lru_cache(maxsize=16_384)  # extraction, the domain hooks and the report ask about the same claim
+@text_memo(maxsize=16_384)  # extraction, the domain hooks and the report ask about the same claim
 def classify_claim(text: str) -> ClaimType:
     """The type of the first rule in TYPE_RULES that fires on `text` (URLs left out); FACTUAL when none does."""
     text = _URL.sub(" ", text)

@@ -4,9 +4,8 @@ content, with offsets into the chunk text (so a report can highlight the span in
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from veriground.schema import AlignedSpan, EvidenceChunk, EvidenceSpan
+from veriground.text.memo import text_memo
 from veriground.text.quantities import extract_quantities, remove_quantities
 from veriground.text.sentences import sentence_spans
 from veriground.text.terms import extract_terms
@@ -52,13 +51,13 @@ def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
     ]
 
 
-@lru_cache(maxsize=65_536)  # a passage is retrieved for many claims: its sentences are read once
+@text_memo(maxsize=65_536)  # a passage is retrieved for many claims: its sentences are read once
 def sentence_stems(sentence: str) -> frozenset[str]:
     """The sentence's content stems, numbers left out, as alignment counts them (evidence units read them too)."""
     return frozenset(term.stem for term in extract_terms(remove_quantities(sentence)))
 
 
-@lru_cache(maxsize=65_536)
+@text_memo(maxsize=65_536)
 def sentence_numbers(sentence: str) -> frozenset[float]:
     """The values of the sentence's numbers, as written."""
     return frozenset(quantity.value for quantity in extract_quantities(sentence))

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from veriground.evidence.spans import sentence_numbers, sentence_stems
 from veriground.schema import EvidenceChunk
+from veriground.text.memo import text_memo
 from veriground.text.quantities import extract_quantities, remove_quantities
 from veriground.text.sentences import sentence_spans
 from veriground.text.terms import extract_terms
@@ -134,7 +134,7 @@ def _sentence_slices(text: str) -> list[tuple[int, int]]:
     return slices
 
 
-@lru_cache(maxsize=65_536)
+@text_memo(maxsize=65_536)
 def _profile(sentence: str, with_numbers: bool) -> tuple[frozenset[str], frozenset[float]]:
     """The sentence's content stems as a reader sees them (`mergeSort` is "merge sort", `$n\\log n$` is
     "n log n", as in readable_text) and its numbers as written."""

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from veriground.signals.math_parse import MathParseError, parse_math
+from veriground.text.memo import text_memo
 from veriground.text.sentences import sentence_spans
 
 if TYPE_CHECKING:
@@ -208,7 +208,7 @@ class _RawBound:
     resource_hint: str = ""
 
 
-@lru_cache(maxsize=4096)
+@text_memo(maxsize=4096)
 def _canonical_cached(argument: str, written: bool) -> str:
     import sympy  # imported on first use: it adds ~0.4 s to start-up
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
 from veriground.schema import FormalCheck
 from veriground.signals.complexity import Bound, find_bounds, same_subject
+from veriground.text.memo import text_memo
 from veriground.text.sentences import sentence_spans
 
 # A claim sentence that shares this share of its words (both ways, bounds left out) with an evidence sentence restates
@@ -21,7 +21,7 @@ _WORD = re.compile(r"[a-z]{3,}")
 
 
 # The same evidence passages serve many claims of one text: each is read once.
-@lru_cache(maxsize=1024)
+@text_memo(maxsize=1024)
 def _evidence_bounds(text: str) -> tuple[Bound, ...]:
     return tuple(find_bounds(text, carry_algorithm=True)[0])
 

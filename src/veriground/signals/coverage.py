@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
 from veriground.schema import CoverageSignal, SignalStatus
+from veriground.text.memo import text_memo
 from veriground.text.quantities import (
     NormalQuantity,
     extract_quantities,
@@ -97,7 +97,7 @@ def compute_coverage(claim_text: str, evidence_texts: Sequence[str]) -> Coverage
     )
 
 
-@lru_cache(maxsize=16_384)  # a passage is retrieved for many claims: its numbers are read once
+@text_memo(maxsize=16_384)  # a passage is retrieved for many claims: its numbers are read once
 def _normal_quantities(passage: str) -> tuple[NormalQuantity, ...]:
     return tuple(normalise_leniently(quantity) for quantity in extract_quantities(passage))
 
@@ -107,7 +107,7 @@ def extract_entities(text: str) -> list[str]:
     return list(_entities_of(text))
 
 
-@lru_cache(maxsize=16_384)  # the same claim is read against every passage, the same passage for every claim
+@text_memo(maxsize=16_384)  # the same claim is read against every passage, the same passage for every claim
 def _entities_of(text: str) -> tuple[str, ...]:
     normal = _ABBREVIATIONS.sub(" ", remove_quantities(text))
     found: list[tuple[int, str]] = []
@@ -132,7 +132,7 @@ def mentions_entity(evidence: str, entity: str) -> bool:
     return _entity_pattern(entity).search(evidence) is not None
 
 
-@lru_cache(maxsize=16_384)  # a claim's entities are looked for in every passage it retrieves
+@text_memo(maxsize=16_384)  # a claim's entities are looked for in every passage it retrieves
 def _entity_pattern(entity: str) -> re.Pattern[str]:
     """The entity's words as whole words, joined by any run of spaces or hyphens; case-blind unless symbol-like."""
     words = [re.escape(word) for word in re.split(r"[\s-]+", entity) if word]

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Literal, Protocol, get_args
 
 from veriground.schema import FormalCheck, FormalOutcome, FormalSignal
@@ -25,6 +24,7 @@ from veriground.signals.constants import ConstantFinding, find_constant_findings
 from veriground.signals.dimensions import check_dimensions, describe_dimension, dimensionality_of, short_unit
 from veriground.signals.equation_check import LocatedEquation, compare_equation, find_parsed_equations
 from veriground.signals.unit_dimension import POUND_UNITS, UnitDimensionFinding, find_unit_dimension_findings
+from veriground.text.memo import text_memo
 from veriground.text.quantities import format_value
 from veriground.text.quantity_spans import LocatedQuantity, locate_quantities
 
@@ -61,7 +61,7 @@ class FormalProfile(Protocol):
     def dimensions_need_physics_context(self) -> bool: ...
 
 
-@lru_cache(maxsize=16_384)  # every claim that retrieves a passage asks it again
+@text_memo(maxsize=16_384)  # every claim that retrieves a passage asks it again
 def talks_about_physics(text: str) -> bool:
     """Whether the text uses a physics word, so its symbols may be read as physical quantities."""
     return _PHYSICS_CONTEXT.search(text) is not None
@@ -212,7 +212,7 @@ def _equation_checks(equations: list[LocatedEquation], evidence_texts: Sequence[
 EVIDENCE_CACHE_SIZE = 1024
 
 
-@lru_cache(maxsize=EVIDENCE_CACHE_SIZE)
+@text_memo(maxsize=EVIDENCE_CACHE_SIZE)
 def _evidence_equations(text: str) -> tuple[LocatedEquation, ...]:
     """Evidence equations that do not parse are the evidence's problem, not the claim's: they are left out."""
     return tuple(find_parsed_equations(text)[0])

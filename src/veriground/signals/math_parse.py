@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from veriground.errors import VerigroundError
+from veriground.text.memo import text_memo
 
 if TYPE_CHECKING:
     import sympy
@@ -153,7 +153,7 @@ def parse_math(text: str) -> sympy.Expr:
     return _parse_cached(text.strip())
 
 
-@lru_cache(maxsize=4096)
+@text_memo(maxsize=4096)
 def _parse_cached(text: str) -> sympy.Expr:
     import sympy  # imported on first use: it adds ~0.4 s to start-up
     from sympy.parsing.sympy_parser import parse_expr

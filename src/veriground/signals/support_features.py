@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.schema import NLIScores, SignalStatus
 from veriground.signals.coverage import extract_entities, mentions_entity
 from veriground.signals.numeric import compute_numeric
+from veriground.text.memo import text_memo
 from veriground.text.quantities import remove_quantities
 from veriground.text.sentences import sentence_spans
 from veriground.text.terms import extract_terms, normalise_text, tokenize_words
@@ -113,7 +113,7 @@ class _TextReading:
     positions: dict[str, tuple[int, ...]]
 
 
-@lru_cache(maxsize=16_384)  # every claim that retrieves a passage reads the same units, each claim many units
+@text_memo(maxsize=16_384)  # every claim that retrieves a passage reads the same units, each claim many units
 def _text_reading(text: str) -> _TextReading:
     stems = tuple(term.stem for term in extract_terms(remove_quantities(text)))
     words = tuple(tokenize_words(text))
@@ -157,7 +157,7 @@ def _longest_common_run(claim: Sequence[str], unit: _TextReading) -> int:
     return best
 
 
-@lru_cache(maxsize=8192)  # the atoms of one sentence ask the same (sentence, passage) question
+@text_memo(maxsize=8192)  # the atoms of one sentence ask the same (sentence, passage) question
 def is_quoted(claim_text: str, unit_text: str) -> bool:
     """Whether the claim is one of the text's sentences word for word (a quotation), or nearly all of one: every
     word of the claim, in order and unbroken, and at least QUOTED_SHARE of the sentence's words. A fragment of a

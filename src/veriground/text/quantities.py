@@ -14,6 +14,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from veriground.errors import UnitConversionError
+from veriground.text.memo import text_memo
 from veriground.text.terms import NEGATION_WORDS, STOPWORDS, normalise_text, stem_words
 
 if TYPE_CHECKING:
@@ -252,7 +253,7 @@ def extract_quantities(text: str) -> list[Quantity]:
     return list(_quantities_of(text))
 
 
-@lru_cache(maxsize=16_384)  # a verifier reads the same claim and evidence sentences again and again
+@text_memo(maxsize=16_384)  # a verifier reads the same claim and evidence sentences again and again
 def _quantities_of(text: str) -> tuple[Quantity, ...]:
     normal = normalise_text(text)
     found = []
@@ -276,7 +277,7 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=16_384)
+@text_memo(maxsize=16_384)
 def remove_quantities(text: str) -> str:
     """Normalised text with every number (and its unit) and every citation marker ("[1]", "[2, 3]") blanked."""
     normal = _CITATION_MARKER.sub(" ", normalise_text(text))
@@ -347,7 +348,7 @@ def _read_value(match: re.Match[str]) -> float | None:
     return value if math.isfinite(value) else None
 
 
-@lru_cache(maxsize=4096)  # a unit as written -> pint's spelling; the same few units recur everywhere
+@text_memo(maxsize=4096)  # a unit as written -> pint's spelling; the same few units recur everywhere
 def _pint_expression(unit: str) -> str:
     parts = []
     for part in _UNIT_PART.finditer(unit):
@@ -362,7 +363,7 @@ def _pint_expression(unit: str) -> str:
     return "".join(parts)
 
 
-@lru_cache(maxsize=4096)
+@text_memo(maxsize=4096)
 def _to_base_units(value: float, expression: str) -> tuple[float, str]:
     base = unit_registry().Quantity(value, expression).to_base_units()
     magnitude = float(base.magnitude)

@@ -17,9 +17,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import StrEnum
-from functools import cache, lru_cache
+from functools import cache
 from itertools import chain
 from typing import TYPE_CHECKING
+
+from veriground.text.memo import text_memo
 
 if TYPE_CHECKING:
     import pysbd
@@ -80,7 +82,7 @@ def sentence_cut_offsets(text: str) -> list[int]:
     return [boundary.end() for boundary in _BOUNDARIES[SentenceBoundary.PASSAGE].finditer(text)]
 
 
-@lru_cache(maxsize=16_384)  # every claim reads the same passages' sentences
+@text_memo(maxsize=16_384)  # every claim reads the same passages' sentences
 def _spans_of(text: str, boundary: SentenceBoundary) -> tuple[tuple[int, int], ...]:
     spans, start = [], 0
     for found in [*_BOUNDARIES[boundary].finditer(text), None]:

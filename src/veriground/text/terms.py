@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal, NamedTuple
 
+from veriground.text.memo import text_memo
+
 # Superscripts become caret exponents so "10⁸", "mc²" and "m/s²" read like "10^8", "mc^2", "m/s^2".
 _SUPERSCRIPTS = str.maketrans(
     {
@@ -103,7 +105,7 @@ class Term(NamedTuple):
     stem: str
 
 
-@lru_cache(maxsize=16_384)
+@text_memo(maxsize=16_384)
 def normalise_text(text: str) -> str:
     """Plain quotes and minus signs, micro sign → μ, superscripts → caret exponents."""
     plain = text.translate(_PLAIN_CHARS)
@@ -135,7 +137,7 @@ def tokenize_words(text: str) -> list[str]:
 
 # Cached: a verifier reads the same claim and evidence sentences again and again. BM25's word-chars reading is not:
 # ingest reads each passage once, and a cache of whole passages would only hold memory.
-@lru_cache(maxsize=16_384)
+@text_memo(maxsize=16_384)
 def _words_of(text: str) -> tuple[str, ...]:
     words = []
     for word in _NORMALISED_WORD.findall(normalise_text(text).lower()):
@@ -157,12 +159,12 @@ def extract_terms(text: str) -> list[Term]:
     return list(_terms_of(text))
 
 
-@lru_cache(maxsize=16_384)  # a verifier reads the same claim and evidence sentences again and again
+@text_memo(maxsize=16_384)  # a verifier reads the same claim and evidence sentences again and again
 def _terms_of(text: str) -> tuple[Term, ...]:
     return tuple(map(_term, tokenize(text, CONTENT_WORDS)))
 
 
-@lru_cache(maxsize=65_536)  # a vocabulary: the same few thousand words make every sentence
+@text_memo(maxsize=65_536)  # a vocabulary: the same few thousand words make every sentence
 def _term(word: str) -> Term:
     stem: str = _stemmer().stemWord(word)
     return Term(word, stem)
