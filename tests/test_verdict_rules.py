@@ -180,3 +180,16 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
     fired.add(decide(stale, config).rule)
     assert fired == {rule.name for rule in RULES}
     assert RULES[-1].name == "sufficient-evidence"
+
+
+def test_a_rationale_never_prints_a_value_equal_to_the_threshold_it_fell_short_of():
+    from veriground.schema import DecisionInputs, RejectionReason, RuleName, SignalStatus, VerificationStatus
+    from veriground.verdicts.explain import rationale
+    from veriground.verdicts.rules import Decision
+
+    config = VerificationConfig(min_entailment_prob=0.75, weak_entailment_prob=0.50, max_contradiction_prob=0.50)
+    inputs = DecisionInputs(
+        evidence_count=1, nli_status=SignalStatus.COMPUTED, max_entailment=0.498, max_contradiction=0.0
+    )
+    decision = Decision(RuleName.LOW_ENTAILMENT, VerificationStatus.REJECTED, RejectionReason.LOW_ENTAILMENT, inputs)
+    assert rationale(decision, config).endswith("best support 0.498 < 0.50")

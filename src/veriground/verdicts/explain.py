@@ -24,6 +24,7 @@ from veriground.schema import (
     SupportJudgement,
 )
 from veriground.schema.vocabulary import display_verdict_of
+from veriground.text.display import versus
 from veriground.verdicts.rules import Decision, contradiction_above_max, entailment_below_weak
 
 HIGH_BAND, MEDIUM_BAND = 0.70, 0.40
@@ -95,11 +96,11 @@ class _Reading:
 
     @property
     def entail(self) -> str:
-        return _fmt(self.inputs.max_entailment)
+        return _shown(self.inputs.max_entailment, self.config.min_entailment_prob, self.config.weak_entailment_prob)
 
     @property
     def contra(self) -> str:
-        return _fmt(self.inputs.max_contradiction)
+        return _shown(self.inputs.max_contradiction, self.config.max_contradiction_prob)
 
     @property
     def need_entail(self) -> str:
@@ -250,3 +251,11 @@ def _judge_reason(inputs: DecisionInputs, llm_judgements: Sequence[SupportJudgem
 
 def _fmt(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.2f}"
+
+
+def _shown(value: float | None, *thresholds: float | None) -> str:
+    """The value with as many decimals as it takes to differ, as printed, from every threshold a rationale compares it
+    with ("0.498 < 0.50", never "0.50 < 0.50"; text/display.versus)."""
+    if value is None:
+        return _fmt(value)
+    return max((versus(value, limit)[0] for limit in thresholds if limit is not None), key=len, default=_fmt(value))
