@@ -5,10 +5,10 @@ content, with offsets into the chunk text (so a report can highlight the span in
 from __future__ import annotations
 
 from veriground.schema import AlignedSpan, EvidenceChunk, EvidenceSpan
+from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
-from veriground.text.quantities import extract_quantities, remove_quantities
+from veriground.text.quantities import extract_quantities
 from veriground.text.sentences import sentence_spans
-from veriground.text.terms import extract_terms
 
 MAX_SPANS_PER_CHUNK = 2
 _DECIMALS = 6
@@ -17,7 +17,7 @@ _DECIMALS = 6
 def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
     """The chunk's best-aligned sentences (those tied for the highest share, at most MAX_SPANS_PER_CHUNK), in
     text order; none when no sentence shares a content word or number with the claim."""
-    claim_stems = {term.stem for term in extract_terms(remove_quantities(claim_text))}
+    claim_stems = content_stems(claim_text)
     claim_numbers = {quantity.value for quantity in extract_quantities(claim_text)}
     size = len(claim_stems) + len(claim_numbers)
     if size == 0:
@@ -25,7 +25,7 @@ def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
     scored = []
     for start, end in sentence_spans(chunk.text):
         sentence = chunk.text[start:end]
-        stems = sentence_stems(sentence)
+        stems = content_stems(sentence)
         numbers = sentence_numbers(sentence) if claim_numbers else frozenset()
         shared = len(claim_stems & stems) + len(claim_numbers & numbers)
         if shared:
@@ -52,12 +52,6 @@ def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
 
 
 @text_memo(maxsize=65_536)  # a passage is retrieved for many claims: its sentences are read once
-def sentence_stems(sentence: str) -> frozenset[str]:
-    """The sentence's content stems, numbers left out, as alignment counts them (evidence units read them too)."""
-    return frozenset(term.stem for term in extract_terms(remove_quantities(sentence)))
-
-
-@text_memo(maxsize=65_536)
 def sentence_numbers(sentence: str) -> frozenset[float]:
     """The values of the sentence's numbers, as written."""
     return frozenset(quantity.value for quantity in extract_quantities(sentence))

@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from veriground.evidence.spans import sentence_numbers, sentence_stems
+from veriground.evidence.spans import sentence_numbers
 from veriground.schema import EvidenceChunk
+from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
-from veriground.text.quantities import extract_quantities, remove_quantities
+from veriground.text.quantities import extract_quantities
 from veriground.text.sentences import sentence_spans
-from veriground.text.terms import extract_terms
 
 MAX_UNITS_PER_CHUNK = 2
 MAX_WINDOW_SENTENCES = 3
@@ -56,7 +56,7 @@ class ClaimContent:
 
 
 def claim_content(text: str) -> ClaimContent:
-    stems = frozenset(term.stem for term in extract_terms(remove_quantities(readable_text(text))))
+    stems = content_stems(readable_text(text))
     numbers = frozenset(quantity.value for quantity in extract_quantities(text))
     return ClaimContent(stems, numbers)
 
@@ -138,4 +138,4 @@ def _sentence_slices(text: str) -> list[tuple[int, int]]:
 def _profile(sentence: str, with_numbers: bool) -> tuple[frozenset[str], frozenset[float]]:
     """The sentence's content stems as a reader sees them (`mergeSort` is "merge sort", `$n\\log n$` is
     "n log n", as in readable_text) and its numbers as written."""
-    return sentence_stems(readable_text(sentence)), sentence_numbers(sentence) if with_numbers else frozenset()
+    return content_stems(readable_text(sentence)), sentence_numbers(sentence) if with_numbers else frozenset()

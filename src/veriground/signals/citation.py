@@ -12,8 +12,7 @@ from collections.abc import Callable, Sequence
 
 from veriground.errors import VerigroundError
 from veriground.schema import CitationSignal, Claim, SignalStatus
-from veriground.text.quantities import remove_quantities
-from veriground.text.terms import extract_terms
+from veriground.text.content import content_stems
 
 NO_CITATIONS_REASON = "claim has no citations"
 _DECIMALS = 6
@@ -68,8 +67,8 @@ def _passage_id(label: str, pack_order: Sequence[str]) -> str:
 
 def _overlap_ratio(claim_text: str, passages: list[str]) -> float | None:
     """None when nothing resolved or the claim has no content words to compare."""
-    claim_stems = {term.stem for term in extract_terms(remove_quantities(claim_text))}
+    claim_stems = content_stems(claim_text)
     if not passages or not claim_stems:
         return None
-    best = max(len(claim_stems & {term.stem for term in extract_terms(remove_quantities(p))}) for p in passages)
+    best = max(len(claim_stems & content_stems(p)) for p in passages)
     return round(best / len(claim_stems), _DECIMALS)

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from collections.abc import Set as AbstractSet
 
 from veriground.schema import CoverageSignal, SignalStatus
+from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
 from veriground.text.quantities import (
     NormalQuantity,
@@ -84,7 +86,7 @@ def compute_coverage(claim_text: str, evidence_texts: Sequence[str]) -> Coverage
         if not any(same_quantity(quantity, other) for other in evidence_quantities)
     ]
     claim_stems = {term.stem for term in terms}
-    passage_stems = [{term.stem for term in extract_terms(remove_quantities(passage))} for passage in passages]
+    passage_stems = [content_stems(passage) for passage in passages]
     evidence_stems = set().union(*passage_stems)
     missing_words = [term.surface for term in terms if term.stem not in evidence_stems]
     return CoverageSignal(
@@ -183,6 +185,6 @@ def _share_found(total: int, missing: int) -> float | None:
     return round((total - missing) / total, _DECIMALS) if total else None
 
 
-def _jaccard(first: set[str], second: set[str]) -> float:
+def _jaccard(first: AbstractSet[str], second: AbstractSet[str]) -> float:
     union = first | second
     return round(len(first & second) / len(union), _DECIMALS) if union else 0.0
