@@ -13,11 +13,17 @@ from veriground import __version__
 from veriground.backends.protocols import LLM, NLIModel
 from veriground.config import Config
 from veriground.evidence.gather import EvidenceSource
-from veriground.schema import BackendInfo, ClaimReport, EvidenceChunk, NLISignal, ReportManifest, SignalStatus
+from veriground.schema import (
+    BackendInfo,
+    BackendRole,
+    ClaimReport,
+    EvidenceChunk,
+    NLISignal,
+    ReportManifest,
+    SignalStatus,
+)
 from veriground.signals.llm_judge import JUDGE_NAME
 from veriground.verdicts.aggregator import SupportAggregator
-
-BackendRole = Literal["nli", "retriever", "embedder", "reranker", "llm", "aggregator"]
 
 # Config keys left out of a report's manifest: they say where LLM answers come from (the server or the call
 # cache), not what they are, so a report replayed from the cache is byte-identical to the one first made.

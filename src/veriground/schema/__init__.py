@@ -100,6 +100,7 @@ from veriground.schema.evaluation import (
 from veriground.schema.verdicts import (
     AnnotatedAnswer,
     BackendInfo,
+    BackendRole,
     CitationFormatterOutput,
     CitationPassage,
     CiteEvalSystemExample,
@@ -178,6 +179,7 @@ __all__ = [
     "ConfidenceBand",
     "AnswerTrace",
     "BackendInfo",
+    "BackendRole",
     "CRITIC_LABELS",
     "ChatMessage",
     "CitationFormatterOutput",

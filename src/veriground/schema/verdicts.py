@@ -147,8 +147,12 @@ class CiteEvalSystemExample(Record):
     pred: str
 
 
+# What a backend is in a report's manifest.
+BackendRole = Literal["nli", "retriever", "embedder", "reranker", "llm", "aggregator"]
+
+
 class BackendInfo(Record):
-    role: Literal["nli", "retriever", "embedder", "reranker", "llm", "aggregator"]
+    role: BackendRole
     name: str
     model_id: str
     checksum: str | None = None
