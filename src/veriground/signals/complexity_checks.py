@@ -7,7 +7,7 @@ same case (an evidence conflict, seed 000 T5).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from veriground.schema import FormalCheck
 from veriground.signals.complexity import Bound, find_bounds, same_subject
@@ -42,25 +42,7 @@ def complexity_checks(claim_text: str, evidence_texts: Sequence[str]) -> tuple[l
             if restated is not None:
                 checks.append(restated)
             continue
-        agreeing = [(index, other) for index, other in matching if other.order == bound.order]
-        index, other = (agreeing or matching)[0]
-        subject = f"{bound.algorithm}'s {_case_phrase(other.case)}{_resource_phrase(bound.resource)}"
-        if agreeing:
-            reason = f"the evidence gives {other.describe()} for {subject}, as the claim does"
-        else:
-            reason = f"the evidence gives {other.describe()} for {subject}; the claim says {bound.describe()}"
-        checks.append(
-            FormalCheck(
-                check="complexity",
-                outcome="ok" if agreeing else "complexity_mismatch",
-                reason=reason,
-                claim_span=(bound.start, bound.end),
-                claim_value=bound.describe(),
-                evidence_index=index,
-                evidence_span=(other.start, other.end),
-                evidence_value=other.describe(),
-            )
-        )
+        checks.append(_bound_check(bound, matching, _named_gives(bound)))
     return checks, problems, _bound_conflicts(evidence_bounds)
 
 
@@ -95,13 +77,29 @@ def _restated_bound(
     if not restated:
         return None
     # As for a named algorithm, one restated evidence sentence that agrees is enough (the claim's own sentence).
-    agreeing = [(index, other) for index, other in restated if other.order == bound.order]
-    index, other = (agreeing or restated)[0]
+    return _bound_check(
+        bound, restated, lambda other: f"the evidence sentence the claim restates gives {other.describe()}"
+    )
+
+
+def _named_gives(bound: Bound) -> Callable[[Bound], str]:
+    def gives(other: Bound) -> str:
+        subject = f"{bound.algorithm}'s {_case_phrase(other.case)}{_resource_phrase(bound.resource)}"
+        return f"the evidence gives {other.describe()} for {subject}"
+
+    return gives
+
+
+def _bound_check(bound: Bound, candidates: Sequence[tuple[int, Bound]], gives: Callable[[Bound], str]) -> FormalCheck:
+    """The claim's bound judged against the first evidence bound that agrees with it, else the first candidate;
+    `gives(other)` says what the evidence gives."""
+    agreeing = [(index, other) for index, other in candidates if other.order == bound.order]
+    index, other = (agreeing or candidates)[0]
     said = ", as the claim does" if agreeing else f"; the claim says {bound.describe()}"
     return FormalCheck(
         check="complexity",
         outcome="ok" if agreeing else "complexity_mismatch",
-        reason=f"the evidence sentence the claim restates gives {other.describe()}{said}",
+        reason=f"{gives(other)}{said}",
         claim_span=(bound.start, bound.end),
         claim_value=bound.describe(),
         evidence_index=index,
