@@ -20,6 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from timing import percentile, time_queries
+
 from veriground.config import IngestConfig, RetrievalConfig
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
@@ -43,20 +45,6 @@ def make_queries(rows: list[tuple[str, str]], count: int) -> list[str]:
         start = rng.randrange(0, len(tokens) - length)
         queries.append(" ".join(tokens[start : start + length]))
     return queries
-
-
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-def time_queries(search, queries: list[str]) -> list[float]:
-    timings = []
-    for query in queries:
-        start = time.perf_counter()
-        search(query)
-        timings.append((time.perf_counter() - start) * 1000)
-    return timings
 
 
 def bench_ingest(corpora: Path, corpus_dir: Path) -> list[tuple[str, str]]:

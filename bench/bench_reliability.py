@@ -28,6 +28,7 @@ from importlib import resources
 from pathlib import Path
 
 import httpx
+from timing import percentile
 
 from veriground.config import load_config
 from veriground.corpus.ingest import ingest_paths
@@ -114,13 +115,6 @@ def serve(corpus: Path, log_path: Path, env: dict[str, str]) -> Iterator[tuple[s
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
-
-
-def percentile(values: list[float], share: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
 
 
 async def client_loop(client: httpx.AsyncClient, rng: random.Random, stop_at: float, tally: Tally) -> None:

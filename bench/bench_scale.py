@@ -44,6 +44,7 @@ from scale_corpus import (
     synthetic_passages,
     write_files,
 )
+from timing import percentile, time_queries
 
 from veriground.config import RetrievalConfig, load_config
 from veriground.corpus.ingest import ingest_paths
@@ -77,20 +78,11 @@ def real_embedder(config) -> object:
         return build_embedder(config.models)
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def time_calls(call: Callable[[str], object], queries: list[str]) -> tuple[float, float]:
     """p50 and p95 ms of `call(query)` over the queries, after one untimed call (index loading is a one-time cost,
     reported by the build rows)."""
     call(queries[0])
-    timings = []
-    for query in queries:
-        started = time.perf_counter()
-        call(query)
-        timings.append((time.perf_counter() - started) * 1000)
+    timings = time_queries(call, queries)
     return percentile(timings, 0.5), percentile(timings, 0.95)
 
 
@@ -147,12 +139,11 @@ def ann_recall(index: DenseIndex, vectors: np.ndarray) -> float:
     return found / (RECALL_AT * len(vectors))
 
 
-def time_hybrid_parts(store, config, embedder, queries: list[str], row: dict[str, float]) -> None:
+def time_hybrid_parts(store, config, embedder, index: DenseIndex, queries: list[str], row: dict[str, float]) -> None:
     """p50 ms of each part of a hybrid query with the ANN index: the query embedding, the BM25 half, the dense half
     (both as deep as hybrid asks), and the rest (fusion and the passage lookup) as the hybrid p50 minus those."""
     pool = 2 * config.retrieval.top_k
     bm25 = BM25Retriever(store, config.retrieval)
-    index = CorpusRetriever(store, config.retrieval, embedder=embedder).dense_index()
     vectors = {query: embedder.encode([query])[0] for query in queries}
     row["part_embed_ms"] = time_calls(lambda query: embedder.encode([query]), queries)[0]
     row["part_bm25_ms"] = time_calls(lambda query: bm25.search_ids(query, pool), queries)[0]
@@ -182,7 +173,7 @@ def run_size(size: int, paragraphs: list[str], args: argparse.Namespace, work: P
             row[f"{label}_p50_ms"], row[f"{label}_p95_ms"] = time_calls(retriever.retrieve, queries)
         index = CorpusRetriever(store, config.retrieval, embedder=embedder).dense_index()
         row["ann_recall"] = ann_recall(index, embedder.encode(queries))
-        time_hybrid_parts(store, config, embedder, queries, row)
+        time_hybrid_parts(store, config, embedder, index, queries, row)
         note = make_note(passages, args.claims)
         source = CorpusEvidence(store, config.retrieval)
         verify_text(note, config=config, source=source, nli=_lexical(config))  # one-time loading
@@ -253,11 +244,7 @@ def time_matrix_search(size: int, queries: int, work: Path) -> tuple[float, floa
     index = DenseIndex([f"p{row}" for row in range(size)], np.load(path, mmap_mode="r"), 0, "synthetic")
     vectors = rng.standard_normal((queries, DIMENSION)).astype(np.float32)
     index.search(vectors[0], 10)  # page the matrix in once
-    timings = []
-    for vector in vectors:
-        started = time.perf_counter()
-        index.search(vector, 10)
-        timings.append((time.perf_counter() - started) * 1000)
+    timings = time_queries(lambda vector: index.search(vector, 10), vectors)
     megabytes = path.stat().st_size / 2**20
     path.unlink()
     return percentile(timings, 0.5), percentile(timings, 0.95), megabytes

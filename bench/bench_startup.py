@@ -7,7 +7,7 @@ Every figure is a fresh process on a warm disk (one untimed run first), median o
 
 - `import veriground.cli`, `veriground --help` and `veriground verify` (10 claims, BM25 over the ingested demo corpus);
 - in one fresh process: building the NLI, the first verify (imports on first use included) and its NLI predict
-  seconds, then the same verify again (the work alone);
+  seconds, then the same verify again with the NLI score cache and text memos emptied (the work alone);
 - start-up above the NLI = verify wall - (NLI build + NLI predict in the first verify); the goal is <= 2 s;
 - `python -X importtime -m veriground verify ...`: the slowest top-level imports, and which of the heavy packages
   (torch, transformers, sklearn, sympy, pint, networkx, matplotlib, fastapi, ...) each command imports;
@@ -27,6 +27,7 @@ import time
 from importlib import resources
 from pathlib import Path
 
+BENCH_DIR = Path(__file__).resolve().parent  # WORK_PROBE imports bench_verify from here
 GOAL_SECONDS = 2.0  # issue 20: verify of 10 claims <= 2 s wall above the NLI cost
 HEAVY = (
     "torch",
@@ -63,7 +64,8 @@ code = main(sys.argv[1:])
 sys.stdout.flush()
 sys.stderr.write("\\nMODULES " + " ".join(sorted({m.split('.')[0] for m in sys.modules})) + "\\n")
 """
-# Run in a fresh interpreter: NLI build, a cold verify with its NLI seconds, then the same verify warm.
+# Run in a fresh interpreter: NLI build, a cold verify with its NLI seconds, then the same verify again with the NLI
+# score cache and the text memos emptied (bench_verify.clear_nli_cache). argv: corpus, claims file, NLI, bench folder.
 WORK_PROBE = """
 import json, sys, time
 started = time.perf_counter()
@@ -79,25 +81,12 @@ config = load_config(None, {"corpus.dir": Path(sys.argv[1]), "models.nli": sys.a
 text = Path(sys.argv[2]).read_text(encoding="utf-8")
 nli = build_nli(config.models)
 built = time.perf_counter()
-
-class TimedNLI:
-    def __init__(self, inner):
-        self._inner, self.seconds = inner, 0.0
-        self.name, self.model_id, self.checksum = inner.name, inner.model_id, inner.checksum
-    def predict(self, pairs):
-        t = time.perf_counter()
-        try:
-            return self._inner.predict(pairs)
-        finally:
-            self.seconds += time.perf_counter() - t
-    def __getattr__(self, name):
-        return getattr(self._inner, name)
+sys.path.insert(0, sys.argv[4])
+from bench_verify import TimedNLI, clear_nli_cache  # untimed: after the NLI build, before the first verify
 
 def once():
     timed = TimedNLI(nli)
-    cache = getattr(nli, "score_cache", None)
-    if cache is not None:
-        cache.clear()
+    clear_nli_cache(nli)
     t = time.perf_counter()
     with CorpusStore(config.corpus.dir) as store:
         source = CorpusEvidence(store, config.retrieval, build_retriever(store, config))
@@ -179,7 +168,7 @@ def main() -> None:
         ]
         rebuilt = index_mtime(corpus) != mtime_before
         probe = subprocess.run(
-            [sys.executable, "-c", WORK_PROBE, str(corpus), str(claims), args.nli],
+            [sys.executable, "-c", WORK_PROBE, str(corpus), str(claims), args.nli, str(BENCH_DIR)],
             env=env,
             capture_output=True,
             text=True,

@@ -38,19 +38,24 @@ from veriground.text.sentences import split_sentences
 
 SEED = 250
 SEED_REFERENCE_SECONDS = 74.0  # seed 000, 250 claims, 12-core i7
-_PLAIN_SENTENCE = re.compile(r"^[A-Z][^$\\#*|`]{40,220}[.]$")
+# A corpus sentence fit for a note line (also bench_verify_batch's rows): capitalised, 42-222 characters, ending in a
+# full stop, without math, Markdown or table marks.
+PLAIN_SENTENCE = re.compile(r"^[A-Z][^$\\#*|`]{40,220}[.]$")
 
 
 def make_note(sentences: list[str], count: int) -> str:
     """A Markdown note of `count` one-claim lines: copied, perturbed and off-topic sentences in turn."""
-    lines = ["# Generated study note", "", *(f"- {sentence}" for sentence in perturbed(sentences, count, SEED))]
+    lines = [
+        "# Generated study note",
+        "",
+        *(f"- {sentence}" for sentence in perturbed(sentences, count, random.Random(SEED))),
+    ]
     return "\n".join(lines) + "\n"
 
 
-def perturbed(sentences: list[str], count: int, seed: int, rng: random.Random | None = None) -> Iterator[str]:
-    """`count` sentences drawn with a fixed seed: copied, with a number changed (or a negation inserted), and with
-    their words shuffled, in turn (also bench_verify_batch's rows)."""
-    rng = rng or random.Random(seed)
+def perturbed(sentences: list[str], count: int, rng: random.Random) -> Iterator[str]:
+    """`count` sentences drawn with `rng` (seeded by the caller): copied, with a number changed (or a negation
+    inserted), and with their words shuffled, in turn (also bench_verify_batch's rows)."""
     for index in range(count):
         sentence = rng.choice(sentences)
         if index % 3 == 1:
@@ -164,7 +169,7 @@ def main() -> None:
             ingest_paths([root], store, config.ingest)
             passages = [p for doc in store.list_documents() for p in store.passages_of(doc.doc_id, doc.version)]
             sentences = sorted(
-                {s for p in passages for s in split_sentences(p.text) if _PLAIN_SENTENCE.match(" ".join(s.split()))}
+                {s for p in passages for s in split_sentences(p.text) if PLAIN_SENTENCE.match(" ".join(s.split()))}
             )
             note = make_note([" ".join(s.split()) for s in sentences], args.claims)
             runs = []

@@ -31,7 +31,7 @@ import time
 from importlib import resources
 from pathlib import Path
 
-from bench_verify import perturbed
+from bench_verify import PLAIN_SENTENCE, perturbed
 
 from veriground.batch import default_workers
 from veriground.workspace import Workspace
@@ -39,14 +39,13 @@ from veriground.workspace import Workspace
 SEED = 2000
 CLAIMS_TARGET = 10**7
 NODE_CORES = (16, 64)  # common cloud node sizes the cost table is printed for
-_PLAIN_SENTENCE = re.compile(r"^[A-Z][^$\\#*|`]{40,220}[.]$")
 
 
 def make_rows(sentences: list[str], count: int) -> list[str]:
     """`count` JSONL lines: copied, perturbed and shuffled sentences; a pack every 10th row; the middle row broken."""
     rng = random.Random(SEED)
     lines = []
-    for index, sentence in enumerate(perturbed(sentences, count, SEED, rng)):
+    for index, sentence in enumerate(perturbed(sentences, count, rng)):
         row: dict[str, object] = {"id": f"row-{index:05d}", "text": sentence}
         if index % 10 == 9:
             row["evidence"] = [{"text": rng.choice(sentences), "source_id": "bench-pack"}]
@@ -62,7 +61,7 @@ def corpus_sentences(workspace: Workspace) -> list[str]:
         for chunk in workspace.search(query, 50)
     ]
     sentences = {part.strip() for text in texts for part in re.split(r"(?<=[.])\s+", text)}
-    return sorted(sentence for sentence in sentences if _PLAIN_SENTENCE.match(sentence))
+    return sorted(sentence for sentence in sentences if PLAIN_SENTENCE.match(sentence))
 
 
 def batch_command(source: Path, out: Path, corpus: Path, nli: str, *options: str) -> list[str]:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
+from veriground.text.sentences import SentenceBoundary, split_sentences
 from veriground.text.terms import STOPWORDS
 
 SEED = 20
@@ -25,7 +26,6 @@ FILES_PER_FOLDER = 1000
 DIMENSION = 384  # all-MiniLM-L6-v2
 TEXT_NOISE = 0.3  # weight of a text's own random direction: paraphrases with the same words differ a little
 _BLANK_LINE = re.compile(r"\n\s*\n")
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _WORD = re.compile(r"[a-z0-9]+")
 # Word-for-word substitutions a paraphrase may make (both directions); meaning-preserving in these corpora.
 SYNONYMS = {
@@ -62,7 +62,7 @@ def read_paragraphs(root: Path) -> list[str]:
 
 def paraphrase(text: str, rng: random.Random) -> str:
     """Sentences shuffled, about one word in twelve swapped for a synonym or with its neighbour."""
-    sentences = _SENTENCE_END.split(text)
+    sentences = split_sentences(text, SentenceBoundary.CAPITALISED)
     rng.shuffle(sentences)
     words = " ".join(sentences).split()
     for index in range(len(words)):
@@ -117,7 +117,10 @@ def make_note(passages: list[str], claims: int) -> str:
     rng = random.Random(SEED)
     lines = []
     while len(lines) < claims:
-        sentences = [s for s in _SENTENCE_END.split(rng.choice(passages)) if 40 <= len(s) <= 220 and s.endswith(".")]
+        passage = rng.choice(passages)
+        sentences = [
+            s for s in split_sentences(passage, SentenceBoundary.CAPITALISED) if 40 <= len(s) <= 220 and s.endswith(".")
+        ]
         if not sentences:
             continue
         sentence = rng.choice(sentences)

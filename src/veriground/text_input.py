@@ -10,8 +10,6 @@ from typing import Any, Protocol, TypeVar
 
 from veriground.errors import InputFileError, InputTextError, InputTooLargeError
 
-T = TypeVar("T")
-
 MAX_UTF8_BYTES_PER_CHAR = 4
 
 
@@ -111,21 +109,29 @@ def read_utf8_file(path: Path | _Readable, what: str, fix: str) -> str:
         ) from None
 
 
+class _Identified(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+T = TypeVar("T", bound=_Identified)
+
+
 def read_jsonl_records(
     path: Path,
     what: str,
     parse: Callable[[dict[str, Any], str], T],
-    record_id: Callable[[T], str],
     *,
-    record_name: str,
-    fields_fix: str,
-    duplicate_fix: str,
-    empty: tuple[str, str],
+    fields: str,
+    record_name: str = "a row",
+    plural: str = "rows",
+    duplicate_fix: str = "give each row its own id",
 ) -> list[T]:
-    """One record per non-blank line of a UTF-8 JSONL file: each line must be a JSON object, which
-    `parse(data, where)` turns into a record (raising InputFileError naming `where`, "<path> line N"); ids must be
-    unique, and a file with none raises `empty` (problem, fix). `record_name` ("a row") and `fields_fix` word the
-    error for a line that is JSON but not an object."""
+    """One record per non-blank line of a UTF-8 JSONL file ("the critic set": `what`): each line must be a JSON
+    object, which `parse(data, where)` turns into a record (raising InputFileError naming `where`, "<path> line N");
+    record ids must be unique, and a file with none is an error. `fields` lists the fields a row may have, for the
+    messages ("id, text, label"); `record_name` ("a row") words the error for a line that is JSON but not an
+    object, `plural` the one for an empty file."""
     text = read_utf8_file(path, what, "pass an existing JSONL file")
     records: list[T] = []
     first_line: dict[str, int] = {}
@@ -139,13 +145,13 @@ def read_jsonl_records(
             raise InputFileError(where, f"not valid JSON: {err.msg} at column {err.colno}") from None
         if not isinstance(data, dict):
             problem = f"{record_name} must be a JSON object, got {type(data).__name__}"
-            raise InputFileError(where, problem, fields_fix)
+            raise InputFileError(where, problem, f"fields: {fields}")
         record = parse(data, where)
-        key = record_id(record)
+        key = record.id
         if key in first_line:
             raise InputFileError(where, f"id {key!r} repeats line {first_line[key]}", duplicate_fix)
         first_line[key] = number
         records.append(record)
     if not records:
-        raise InputFileError(path, *empty)
+        raise InputFileError(path, f"no {plural}", f"write one JSON object per line with {fields}")
     return records

@@ -24,7 +24,7 @@ from veriground.evaluation.heldout import Part, rows_of_part
 from veriground.evaluation.metrics import (
     DetectionMetrics,
     MetricValue,
-    abstention_metrics,
+    abstention_of,
     accuracy,
     detection_metrics,
     macro_f1,
@@ -315,6 +315,7 @@ def _run_abstention(run: _BenchRun) -> BenchmarkResult:
     passage of a scratch corpus (a Workspace's, with the given NLI and no LLM); a question counts as abstained when
     the answer is insufficient_evidence."""
     from veriground.answering.pipeline import AnswerBackends, answer_question
+    from veriground.evaluation.golden_run import with_corpus_dir
     from veriground.schema import AnswerConfidence
     from veriground.workspace import Workspace
 
@@ -326,9 +327,7 @@ def _run_abstention(run: _BenchRun) -> BenchmarkResult:
         docs.mkdir()
         for title, paragraphs in squad.articles.items():
             (docs / f"{title.lower()}.md").write_text("\n\n".join(paragraphs) + "\n", encoding="utf-8")
-        local = run.config.model_copy(
-            update={"corpus": run.config.corpus.model_copy(update={"dir": Path(scratch) / "c"})}
-        )
+        local = with_corpus_dir(run.config, Path(scratch) / "c")
         # One passage per paragraph: no joining of short paragraphs, no cutting of long ones.
         one_per_paragraph = local.model_copy(
             update={"ingest": IngestConfig(min_passage_chars=1, max_passage_chars=100_000)}
@@ -341,8 +340,8 @@ def _run_abstention(run: _BenchRun) -> BenchmarkResult:
                 abstained.append(answer.confidence == AnswerConfidence.INSUFFICIENT_EVIDENCE)
                 run.report(done, len(questions))
     should_abstain = [question.impossible for question in questions]
-    scores = abstention_metrics(should_abstain, abstained)
-    binary = detection_metrics(should_abstain, abstained)  # the same P/R/F1/balanced accuracy, for the table
+    binary = detection_metrics(should_abstain, abstained)  # P/R/F1/balanced accuracy of abstaining, for the table
+    scores = abstention_of(binary)
     return run.result(
         value=scores.accuracy,
         rows_used=len(questions),

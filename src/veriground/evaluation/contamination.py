@@ -26,9 +26,9 @@ from veriground.errors import ConfigError, NotFoundError
 from veriground.evaluation.batching import MemoNLIModel, VerifyJob, verify_batched
 from veriground.evaluation.contamination_edits import ERROR_FAMILIES, ERROR_TYPES, ErrorType
 from veriground.evaluation.metrics import DetectionMetrics, MetricValue, detection_metrics
+from veriground.evaluation.pairs import rejecting_rules
 from veriground.evidence.gather import PackEvidence
-from veriground.schema import EvidencePack, PackPassage, VerificationReport
-from veriground.schema.vocabulary import HALLUCINATED_VERDICTS
+from veriground.schema import EvidencePack, PackPassage
 from veriground.text.sentences import split_sentences
 
 DEFAULT_RATES = (0.1, 0.2, 0.3)  # seed 000 §6.1
@@ -236,7 +236,7 @@ def check_rate(rate: float, *, written: str | None = None) -> None:
 def detect_error(text: str, passage_id: str, passage_text: str, *, config: Config, nli: NLIModel) -> bool:
     """Whether the verifier rejects `text` checked against exactly this passage."""
     report = verify_text(text, config=config, source=passage_source(passage_id, passage_text, config), nli=nli)
-    return _rejected(report)
+    return rejecting_rules(report) is not None
 
 
 def detect_errors(checks: Iterable[tuple[str, str, str]], *, config: Config, nli: NLIModel) -> Iterator[bool]:
@@ -244,7 +244,7 @@ def detect_errors(checks: Iterable[tuple[str, str, str]], *, config: Config, nli
     jobs = (
         VerifyJob(text, passage_source(passage_id, passage_text, config)) for text, passage_id, passage_text in checks
     )
-    return (_rejected(report) for report in verify_batched(jobs, config=config, nli=nli))
+    return (rejecting_rules(report) is not None for report in verify_batched(jobs, config=config, nli=nli))
 
 
 def score_rate(rate: float, claims: Sequence[ContaminatedClaim], detected: Sequence[bool]) -> RateResult:
@@ -300,10 +300,6 @@ def format_contamination(result: ContaminationResult) -> str:
 def passage_source(passage_id: str, passage_text: str, config: Config) -> PackEvidence:
     pack = EvidencePack(passages=(PackPassage(passage_id=passage_id, text=passage_text),))
     return PackEvidence(pack, config.retrieval)
-
-
-def _rejected(report: VerificationReport) -> bool:
-    return not report.claims or any(item.decision.status in HALLUCINATED_VERDICTS for item in report.claims)
 
 
 def claim_sentences(passage_text: str) -> list[str]:

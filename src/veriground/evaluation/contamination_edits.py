@@ -203,7 +203,6 @@ ERROR_FAMILIES = tuple(dict.fromkeys(error.family for error in ERROR_TYPES))
 
 # Exponents swapped for a dimension error, in the order tried on the right side of an equation.
 _EXPONENT_SWAPS = (("²", "³"), ("^{2}", "^{3}"), ("^2", "^3"), ("³", "²"), ("^{3}", "^{2}"), ("^3", "^2"))
-_SYMBOL_NEXT = re.compile(r"\s*[A-Za-zα-ωΑ-Ω(]")
 _SYMBOL = re.compile(r"[A-Za-zα-ωΔ](?:_\{[^{}]*\}|_\(?\w+\)?)?")
 # A unit of another dimension for a named quantity: a mass unit becomes a length, anything else a mass.
 _WRONG_UNIT = {"[mass]": "m"}
@@ -248,10 +247,11 @@ def change_equation(text: str) -> str | None:
     """An equation error: the first equation's right side scaled, an integer on it (not an index or exponent) plus
     one, else the side doubled ("KE = 1/2 m v^2" → "KE = 1/3 m v^2", "F = ma" → "F = 2(ma)")."""
     from veriground.signals.equation_check import find_parsed_equations
+    from veriground.signals.formal import has_written_unit
 
     for located in find_parsed_equations(text)[0]:
         written = text[located.start : located.end]
-        if _states_a_quantity(written):
+        if has_written_unit(written):
             continue  # "1 N = 0.225 lb", "g = 9.8 m/s^2": a value with a unit, not a formula
         sides = located.equation.sides
         right = next((side for side in sides[1:] if re.search(r"[A-Za-zα-ω]", side)), None)
@@ -329,13 +329,6 @@ FORMAL_ERROR_TYPES = tuple(
         ("out-of-range", push_out_of_range),
     )
 )
-
-
-def _states_a_quantity(equation: str) -> bool:
-    """A number with a unit in the equation that no symbol follows: "9.8 m/s^2", not the "2 m" of "1/2 m v^2"."""
-    from veriground.text.quantity_spans import locate_quantities
-
-    return any(not _SYMBOL_NEXT.match(equation, quantity.end) for quantity in locate_quantities(equation)[2])
 
 
 def _exponent_changed(equation: str) -> str | None:

@@ -36,9 +36,11 @@ from veriground.evaluation.contamination import (
 )
 from veriground.evaluation.contamination_edits import FORMAL_ERROR_TYPES, ErrorType
 from veriground.evaluation.metrics import MetricValue, detection_metrics
-from veriground.schema import RuleName, VerificationReport
-from veriground.schema.vocabulary import HALLUCINATED_VERDICTS
+from veriground.evaluation.pairs import rejecting_rules
+from veriground.schema import RuleName
 
+# The formal errors that change a sentence, each with the edited text, in FORMAL_ERROR_TYPES order.
+AppliedErrors = tuple[tuple[ErrorType, str], ...]
 AUTO_DOMAIN = "auto"
 FORMAL_RULE = RuleName.FORMAL_MISMATCH
 ALL_DOMAINS = "all"
@@ -149,14 +151,15 @@ def run_formal_contamination(
     folders, candidates = _candidates(store, domain)
     chosen = _choose(candidates, seed, max_per_domain)
     verdicts = _verify(
-        [(claim.text, name, claim) for name, claim in chosen], config, memo, progress, "formal clean claims"
+        [(claim.text, name, claim) for name, claim, _ in chosen], config, memo, progress, "formal clean claims"
     )
-    clean = [
-        FormalClaim(claim, name, false_alarm=rules is not None and rules <= {FORMAL_RULE})
-        for (name, claim), rules in zip(chosen, verdicts, strict=True)
+    kept = [
+        (FormalClaim(claim, name, false_alarm=rules is not None and rules <= {FORMAL_RULE}), applied)
+        for (name, claim, applied), rules in zip(chosen, verdicts, strict=True)
         if rules is None or rules <= {FORMAL_RULE}
     ]
-    edits = _inject_and_verify(clean, config, memo, progress)
+    clean = [formal for formal, _ in kept]
+    edits = _verify_edits(kept, config, memo, progress)
     scores = {name: score_domain(name, [c for c in clean if c.domain == name], edits) for name in sorted(candidates)}
     scores[ALL_DOMAINS] = score_domain(ALL_DOMAINS, clean, edits)
     return FormalResult(
@@ -168,43 +171,47 @@ def run_formal_contamination(
     )
 
 
-def _candidates(store: CorpusStore, domain: str) -> tuple[dict[str, tuple[str, str]], dict[str, list[CleanClaim]]]:
-    """(document folder -> (domain, why), domain -> the corpus sentences some formal error changes)."""
+def _candidates(
+    store: CorpusStore, domain: str
+) -> tuple[dict[str, tuple[str, str]], dict[str, list[tuple[CleanClaim, AppliedErrors]]]]:
+    """(document folder -> (domain, why), domain -> the corpus sentences some formal error changes, each with the
+    errors that change it)."""
     folders: dict[str, tuple[str, str]] = {}
-    candidates: dict[str, list[CleanClaim]] = defaultdict(list)
+    candidates: dict[str, list[tuple[CleanClaim, AppliedErrors]]] = defaultdict(list)
     for passage_id, passage_text in store.iter_latest_texts():
         folder = document_folder(passage_id)
         if folder not in folders:
             folders[folder] = folder_domain(folder, domain)
         for sentence in dict.fromkeys(claim_sentences(passage_text)):
-            if any(error.inject(sentence) not in (None, sentence) for error in FORMAL_ERROR_TYPES):
+            applied = tuple(
+                (error, edited)
+                for error in FORMAL_ERROR_TYPES
+                if (edited := error.inject(sentence)) not in (None, sentence)
+            )
+            if applied:
                 claim_id = hashlib.sha256(f"{passage_id}\n{sentence}".encode()).hexdigest()[:12]
-                candidates[folders[folder][0]].append(CleanClaim(claim_id, sentence, passage_id, passage_text))
+                claim = CleanClaim(claim_id, sentence, passage_id, passage_text)
+                candidates[folders[folder][0]].append((claim, applied))
     return folders, candidates
 
 
 def _choose(
-    candidates: dict[str, list[CleanClaim]], seed: int, max_per_domain: int | None
-) -> list[tuple[str, CleanClaim]]:
+    candidates: dict[str, list[tuple[CleanClaim, AppliedErrors]]], seed: int, max_per_domain: int | None
+) -> list[tuple[str, CleanClaim, AppliedErrors]]:
     """At most `max_per_domain` candidates of each domain, in a seeded order, domains in name order."""
-    chosen: list[tuple[str, CleanClaim]] = []
+    chosen: list[tuple[str, CleanClaim, AppliedErrors]] = []
     for name in sorted(candidates):
-        pool = sorted(candidates[name], key=lambda claim: claim.claim_id)
+        pool = sorted(candidates[name], key=lambda candidate: candidate[0].claim_id)
         random.Random(f"{seed}:{name}").shuffle(pool)
-        chosen.extend((name, claim) for claim in pool[:max_per_domain])
+        chosen.extend((name, claim, applied) for claim, applied in pool[:max_per_domain])
     return chosen
 
 
-def _inject_and_verify(
-    clean: Sequence[FormalClaim], config: Config, nli: NLIModel, progress: Progress | None
+def _verify_edits(
+    kept: Sequence[tuple[FormalClaim, AppliedErrors]], config: Config, nli: NLIModel, progress: Progress | None
 ) -> list[FormalEdit]:
     """Every formal error that changes a clean sentence, injected alone, and the verifier's reading of the edit."""
-    planned = [
-        (formal, error, edited)
-        for formal in clean
-        for error in FORMAL_ERROR_TYPES
-        if (edited := error.inject(formal.claim.text)) not in (None, formal.claim.text)
-    ]
+    planned = [(formal, error, edited) for formal, applied in kept for error, edited in applied]
     checked = _verify(
         [(edited, formal.domain, formal.claim) for formal, _, edited in planned],
         config,
@@ -303,15 +310,8 @@ def _verify(
             for i in indexes
         )
         for index, report in zip(indexes, verify_batched(jobs, config=domain_config, nli=nli), strict=True):
-            out[index] = _rejecting_rules(report)
+            out[index] = rejecting_rules(report)
             done += 1
             if progress is not None:
                 progress(task, done, len(items))
     return out
-
-
-def _rejecting_rules(report: VerificationReport) -> frozenset[str] | None:
-    if not report.claims:
-        return frozenset({"no-claim"})
-    rules = frozenset(item.decision.rule for item in report.claims if item.decision.status in HALLUCINATED_VERDICTS)
-    return rules or None

@@ -25,9 +25,9 @@ from veriground import __version__
 from veriground.config import Config
 from veriground.errors import InputFileError
 from veriground.evaluation import metrics as m
-from veriground.evaluation.jsonl_rows import read_id_rows
 from veriground.evaluation.run_files import write_run
 from veriground.schema import CRITIC_LABELS, CriticExample, CriticReport
+from veriground.text_input import read_jsonl_records
 
 CRITIC_SET_FILE = "critic_set.jsonl"
 RUN_ID_CHARS = 12
@@ -55,7 +55,7 @@ def demo_critic_set_path() -> Any:
 
 def read_critic_set(path: Path) -> list[CriticExample]:
     """Parse and validate a JSONL critic set; errors name the file, the line and the field."""
-    return read_id_rows(path, "the critic set", _parse_row, fields=ROW_FIELDS)
+    return read_jsonl_records(path, "the critic set", _parse_row, fields=ROW_FIELDS)
 
 
 def run_critic_eval(

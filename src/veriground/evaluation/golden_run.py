@@ -51,14 +51,13 @@ class RunResult:
 
 @dataclass(frozen=True)
 class GoldenInputs:
-    """What every run over one golden set and corpus shares: the queries of the split, the open corpus, and the
+    """What every run over one golden set and corpus shares: the queries of the split, the corpus folder, and the
     hashes and labels the manifest records."""
 
     queries: list[GoldenQuery]
     split: str
     golden_label: str
     golden_sha: str
-    store: CorpusStore
     corpus_dir: Path
     corpus_label: str
     corpus_sha: str
@@ -89,23 +88,23 @@ def run_golden(
 def open_golden_inputs(
     *, golden: Path | None, corpus: Path | None, split: str, config: Config
 ) -> Iterator[GoldenInputs]:
-    """Read the golden set (default: the shipped demo set) and open the corpus (default: the demo corpus, ingested
+    """Read the golden set (default: the shipped demo set) and hash the corpus (default: the demo corpus, ingested
     with `config.ingest` into a temporary folder removed on exit)."""
     with ExitStack() as stack:
         golden_path = golden if golden is not None else stack.enter_context(_demo_golden_file())
         golden_bytes = _read_bytes(golden_path)
         queries = [q for q in read_golden(golden_path) if split == "all" or q.split == split]
         corpus, corpus_label = given_or_demo_corpus(stack, corpus, config, prefix="veriground-eval-")
-        store = stack.enter_context(CorpusStore(corpus, create=False))
+        with CorpusStore(corpus, create=False) as store:
+            corpus_sha = corpus_sha256(store)
         yield GoldenInputs(
             queries=queries,
             split=split,
             golden_label=str(golden_path) if golden else "bundled demo golden set",
             golden_sha=hashlib.sha256(golden_bytes).hexdigest(),
-            store=store,
             corpus_dir=corpus,
             corpus_label=corpus_label,
-            corpus_sha=corpus_sha256(store),
+            corpus_sha=corpus_sha,
         )
 
 

@@ -148,7 +148,12 @@ class AbstentionMetrics(DetectionMetrics):
 def abstention_metrics(should_abstain: Iterable[bool], abstained: Iterable[bool]) -> AbstentionMetrics:
     """Accuracy (right to answer or to abstain), precision (abstentions that were due), recall (due abstentions
     made), F1, balanced accuracy and the share of questions abstained on."""
-    detection = detection_metrics(should_abstain, abstained)  # the same scores, of abstaining
+    return abstention_of(detection_metrics(should_abstain, abstained))
+
+
+def abstention_of(detection: DetectionMetrics) -> AbstentionMetrics:
+    """The abstention scores of a detection whose positive class is "should abstain": its scores and the share of
+    questions abstained on."""
     counts = detection.counts
     scores = {f.name: getattr(detection, f.name) for f in fields(detection)}
     return AbstentionMetrics(

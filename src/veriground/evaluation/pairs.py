@@ -28,7 +28,6 @@ from veriground.backends.protocols import NLIModel
 from veriground.config import Config
 from veriground.errors import InputFileError, InputTextError, NotFoundError
 from veriground.evaluation.batching import DEFAULT_BATCH_ROWS, VerifyJob, verify_batched
-from veriground.evaluation.jsonl_rows import read_id_rows
 from veriground.evaluation.metrics import (
     Calibration,
     DetectionMetrics,
@@ -44,24 +43,15 @@ from veriground.schema import (
     EvidencePack,
     LabelledPair,
     PackPassage,
-    RuleName,
     SignalStatus,
     VerificationReport,
 )
 from veriground.schema.vocabulary import HALLUCINATED_VERDICTS
+from veriground.text_input import read_jsonl_records
+from veriground.verdicts.explain import HARD_REJECTIONS
 
 # A claim verdict in HALLUCINATED_VERDICTS (Contradictory, Unsupported, Unverified) makes its text "hallucinated";
 # Unverified is there because an uncomputed signal is no support.
-# Rules that reject a claim whatever the NLI reads (verdicts.explain.decision_confidence gives them confidence 0).
-HARD_REJECTION_RULES = frozenset(
-    {
-        RuleName.DANGLING_CITATION,
-        RuleName.NO_EVIDENCE,
-        RuleName.NUMERIC_MISMATCH,
-        RuleName.FORMAL_MISMATCH,
-        RuleName.LLM_JUDGE_CONTRADICTED,
-    }
-)
 TEXT_EVIDENCE_ID = "evidence-{}"  # pack passage ids of a row's evidence texts, numbered from 1
 LABELS = typing.get_args(LabelledPair.model_fields["label"].annotation)
 ROW_FIELDS = ", ".join(LabelledPair.model_fields)
@@ -201,12 +191,21 @@ def predict_pair(row: LabelledPair, report: VerificationReport) -> PairPredictio
         id=row.id,
         label=row.label,
         group=row.group,
-        hallucinated=not verdicts or any(verdict in HALLUCINATED_VERDICTS for verdict in verdicts),
+        hallucinated=rejecting_rules(report) is not None,
         support_prob=support_probability(report),
         verdicts=verdicts,
         rules=tuple(claim.decision.rule for claim in report.claims),
         explanations=tuple(claim.decision.explanation for claim in report.claims),
     )
+
+
+def rejecting_rules(report: VerificationReport) -> frozenset[str] | None:
+    """Why the prediction rule rejects a verified text: the rules of its claims whose verdict is in
+    HALLUCINATED_VERDICTS, {"no-claim"} when it has no claim; None when the text is not rejected."""
+    if not report.claims:
+        return frozenset({"no-claim"})
+    rules = frozenset(item.decision.rule for item in report.claims if item.decision.status in HALLUCINATED_VERDICTS)
+    return rules or None
 
 
 def support_probability(report: VerificationReport) -> float | None:
@@ -215,7 +214,7 @@ def support_probability(report: VerificationReport) -> float | None:
         return None
     per_claim = []
     for claim in report.claims:
-        if claim.decision.rule in HARD_REJECTION_RULES:
+        if claim.decision.rule in HARD_REJECTIONS:  # confidence 0 whatever the NLI reads
             per_claim.append(0.0)
         elif claim.inputs.nli_status != SignalStatus.COMPUTED or claim.inputs.max_entailment is None:
             return None
@@ -247,7 +246,7 @@ def summarize_predictions(predictions: Sequence[PairPrediction]) -> PairsSummary
 def read_pairs(path: Path) -> list[LabelledPair]:
     """Parse and validate a JSONL file of LabelledPair rows (blank lines skipped); errors name the file, the line
     and the field."""
-    return read_id_rows(path, "the labelled pairs", _parse_row, fields=ROW_FIELDS)
+    return read_jsonl_records(path, "the labelled pairs", _parse_row, fields=ROW_FIELDS)
 
 
 def _parse_row(data: dict[str, Any], where: str) -> LabelledPair:

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from veriground.errors import InputFileError
-from veriground.evaluation.jsonl_rows import read_id_rows
 from veriground.evaluation.metrics import RUBRIC_DIMENSIONS, MetricValue, cohen_kappa, rubric_kappas
+from veriground.text_input import read_jsonl_records
 
 Score = int | float
 NOTE_FIELD = "note"
@@ -160,7 +160,7 @@ def format_agreement(result: RubricAgreement) -> str:
 
 def read_rubric(path: Path) -> list[RubricRating]:
     """Parse and validate one rater's JSONL file (blank lines skipped); errors name the file, line and field."""
-    return read_id_rows(
+    return read_jsonl_records(
         path,
         "the rubric file",
         _parse_rating,

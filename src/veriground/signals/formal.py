@@ -126,7 +126,7 @@ def _dimension_checks(equations: list[LocatedEquation]) -> list[FormalCheck]:
         text = located.equation.text
         if _FUNCTION_NOTATION.search(text) or _APPROXIMATION.search(text):
             continue
-        if _has_written_unit(text):  # "x_f = 10 cm": units written out, not symbols
+        if has_written_unit(text):  # "x_f = 10 cm": units written out, not symbols
             continue
         verdict = check_dimensions(located.equation.expressions)
         if not verdict.applies:
@@ -175,7 +175,7 @@ def _pound_force(first: LocatedQuantity, second: LocatedQuantity) -> bool:
     return pounds and pair == {force, "[mass]"}
 
 
-def _has_written_unit(text: str) -> bool:
+def has_written_unit(text: str) -> bool:
     """A quantity such as "10 cm" inside an equation; "1/2 m v^2" reads m as a symbol, since a symbol follows."""
     return any(not _SYMBOL_AFTER.match(text, quantity.end) for quantity in locate_quantities(text)[2])
 
