@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from veriground.cli import main
-from veriground.config import Config
-from veriground.evaluation.ablations import ABLATIONS, BASE_LABEL, with_overrides
+from veriground.config import Config, with_overrides
+from veriground.evaluation.ablations import ABLATIONS, BASE_LABEL
 
 pytest.importorskip("matplotlib", reason="the eval extra: pip install 'veriground[eval]' (make test installs it)")
 

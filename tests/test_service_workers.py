@@ -281,6 +281,7 @@ def test_worker_count_comes_from_config_or_the_nli_and_the_cores(monkeypatch):
     assert EngineWorker(lexical_config(**{"service.engine_workers": 3})).workers == 3
     assert lexical_config().service.engine_workers is None  # reports record no machine-dependent default
     model = {"models.nli": "veriground-nli"}
+    monkeypatch.delattr("os.sched_getaffinity", raising=False)  # the cores are os.cpu_count()'s, as off Linux
     for cores, expected in ((1, 1), (2, 1), (4, 2), (64, MAX_AUTO_ENGINE_WORKERS), (None, 1)):
         monkeypatch.setattr("os.cpu_count", lambda cores=cores: cores)
         assert engine_worker_count(lexical_config(**model)) == expected

@@ -270,10 +270,24 @@ def load_config(
     _merge(layered, _read_env(os.environ if environ is None else environ), origin="environment")
     dotted = {key: value for key, value in (overrides or {}).items() if value is not None}
     _merge(layered, _undot(dotted), origin="command line")
+    return _validate(layered)
+
+
+def with_overrides(config: Config, dotted: Mapping[str, Any]) -> Config:
+    """`config` with the dotted keys (`retrieval.top_k`) set, None values included, checked as `load_config`
+    checks its layers (no file, no environment)."""
+    if not dotted:
+        return config
+    layered = config.model_dump()
+    _merge(layered, _undot(dotted), origin="overrides")
+    return _validate(layered)
+
+
+def _validate(layered: dict[str, dict[str, Any]]) -> Config:
     try:
         return Config.model_validate(layered)
     except ValidationError as err:
-        raise ConfigError(_describe(err)) from None
+        raise _invalid(err) from None
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
@@ -317,14 +331,16 @@ def _merge(into: dict[str, dict[str, Any]], layer: Mapping[str, Any], origin: st
         into.setdefault(section, {}).update(values)
 
 
-def _describe(err: ValidationError) -> str:
+def _invalid(err: ValidationError) -> ConfigError:
+    """The first problem as a ConfigError; a bad value's error carries its key (the CLI names its flag for it)."""
     first = err.errors()[0]
     key = ".".join(str(part) for part in first["loc"])
     if first["type"] == "extra_forbidden":
-        return f"unknown config key {key}; see `veriground config` for the valid keys"
+        return ConfigError(f"unknown config key {key}; see `veriground config` for the valid keys")
     # A list item's index is not part of the key's name: name the list's key. Flags are named by each command
     # (`--retrieval` sets retrieval.mode), so the command's --help is pointed at rather than a guessed flag.
     names = [str(part) for part in first["loc"] if isinstance(part, str)]
     env = ENV_PREFIX + "__".join(name.upper() for name in names[:2])
     value = first.get("input")
-    return f"{key} {first['msg'].lower()}, got {value!r} (fix it in {CONFIG_FILE_NAME}, in {env} or {FLAG_HINT})"
+    message = f"{key} {first['msg'].lower()}, got {value!r} (fix it in {CONFIG_FILE_NAME}, in {env} or {FLAG_HINT})"
+    return ConfigError(message, key=key)

@@ -26,9 +26,13 @@ class VerigroundError(Exception):
 
 
 class ConfigError(VerigroundError):
-    """A configuration value is invalid."""
+    """A configuration value is invalid; `key` is the dotted config key whose value is bad, when one is."""
 
     exit_code = 2
+
+    def __init__(self, message: str, key: str | None = None) -> None:
+        super().__init__(message)
+        self.key = key
 
 
 class InputFileError(VerigroundError):

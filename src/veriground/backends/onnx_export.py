@@ -107,13 +107,17 @@ def write_atomically(path: Path, write: Callable[[str], None], what: str) -> Non
             Path(temporary).unlink(missing_ok=True)
 
 
+def usable_cores() -> int:
+    """The CPU cores this process may run on: its affinity mask on Linux, else every core (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def inference_workers() -> int:
     """How many single-threaded runs to keep going at once: the CPU cores this process may use (at most 8)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not on Linux
-        cores = os.cpu_count() or 1
-    return max(1, min(8, cores))
+    return min(8, usable_cores())
 
 
 def onnx_session(onnx_path: Path, *, providers: Sequence[str], threads: int | None = None) -> Any:

@@ -5,13 +5,13 @@ when one worker is asked for). Pairs come back in completion order; the runner p
 from __future__ import annotations
 
 import multiprocessing
-import os
 import signal
 from collections.abc import Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from itertools import islice
 
+from veriground.backends.onnx_export import usable_cores
 from veriground.batch.row_verifier import RowVerifier
 from veriground.batch.rows import RowTask
 from veriground.config import Config
@@ -28,10 +28,7 @@ _WORKER_VERIFIER: RowVerifier | None = None
 
 def default_workers() -> int:
     """One worker per core this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
+    return usable_cores()
 
 
 class LocalPoolExecutor:

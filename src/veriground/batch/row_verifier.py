@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from veriground.batch.rows import RowTask, error_record, report_record
 from veriground.config import Config
 from veriground.errors import InputTextError, VerigroundError
+from veriground.evidence.pack import pack_from_data
 from veriground.schema import EvidencePack
 
 _PACK_HINT = 'an evidence pack is {"query": ..., "passages": [{"text": ...}, ...]} or just the list of passages'
@@ -45,14 +46,13 @@ def evidence_pack(data: Any) -> EvidencePack | None:
     """A row's `evidence` (a pack or the list of its passages, as JSON data) as an EvidencePack; None: the corpus."""
     if data is None:
         return None
-    if isinstance(data, list):
-        data = {"passages": data}
-    if not isinstance(data, dict) or not data.get("passages"):
-        raise InputTextError(f"evidence has no passages; {_PACK_HINT}")
     try:
-        return EvidencePack.model_validate(data)
+        pack = pack_from_data(data) if isinstance(data, (dict, list)) else None
     except ValidationError as err:
         first = err.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "the top level"
         problem = "unknown field" if first["type"] == "extra_forbidden" else first["msg"].lower()
         raise InputTextError(f"evidence at {where}: {problem}; {_PACK_HINT}") from None
+    if pack is None:
+        raise InputTextError(f"evidence has no passages; {_PACK_HINT}")
+    return pack

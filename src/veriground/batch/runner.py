@@ -23,8 +23,7 @@ from veriground.batch.rows import (
 )
 from veriground.config import Config
 from veriground.errors import ConfigError, InputFileError, StoreError
-
-ProgressCallback = Callable[[int, int], None]
+from veriground.schema.progress import ProgressCallback
 
 
 class BatchExecutor(Protocol):
@@ -169,14 +168,12 @@ def _with_absolute_corpus(config: Config) -> Config:
 def _prepare_corpus(config: Config) -> bool:
     """Bring the BM25 index up to the store's generation once, here, so that workers load it instead of each
     rebuilding it at the same time. False when there is no corpus (fine if every row brings its evidence)."""
-    from veriground.corpus.store import DB_FILE_NAME
-    from veriground.retrieval.search import BM25Retriever
     from veriground.workspace import Workspace
 
-    if not (config.corpus.dir / DB_FILE_NAME).is_file():
-        return False
     with Workspace(config) as workspace:  # only the BM25 side: the configured retriever could load an embedder
-        BM25Retriever(workspace.store, config.retrieval).refresh()
+        if not workspace.has_corpus:
+            return False
+        workspace.refresh_bm25()
     return True
 
 

@@ -12,8 +12,6 @@ from veriground.cli import options
 from veriground.cli.app import app, open_workspace, print_json, read_text_argument
 from veriground.errors import ConfigError, StoreError
 
-CORPUS_DATABASE = "corpus.sqlite3"
-
 
 @app.command()
 def critic(
@@ -48,8 +46,10 @@ def critic(
         if report is not None:
             check_critic_report_path(report)
         if corpus is not None and not workspace.has_corpus:
+            from veriground.corpus.store import DB_FILE_NAME
+
             raise StoreError(
-                f"--corpus {corpus} holds no corpus ({CORPUS_DATABASE} is missing); ingest one with "
+                f"--corpus {corpus} holds no corpus ({DB_FILE_NAME} is missing); ingest one with "
                 f"`veriground ingest FILES --corpus {corpus}`, or leave --corpus out to skip L3"
             )
         text = read_text_argument(source, config.verification.max_input_chars)

@@ -53,7 +53,8 @@ def eval_run(
     config_file: options.ConfigFile = None,
 ) -> None:
     """Answer every golden query; write summary.json, metrics.csv, predictions.jsonl, manifest.json, figures."""
-    from veriground.evaluation.ablations import ABLATIONS, with_overrides
+    from veriground.config import with_overrides
+    from veriground.evaluation.ablations import ABLATIONS
     from veriground.evaluation.golden_run import run_golden
 
     _check_split(split)

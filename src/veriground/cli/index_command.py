@@ -70,11 +70,9 @@ def index(
     """Bring the search indexes up to date: BM25 always, dense vectors with --dense (only passages not yet embedded).
 
     Searches never embed the corpus: with --retrieval dense or hybrid they need the vectors this builds."""
-    from veriground.retrieval.search import BM25Retriever
-
     with open_workspace(index, locals()) as workspace:
         store, config = workspace.store, workspace.config
-        bm25_passages = len(BM25Retriever(store, config.retrieval).refresh().passage_ids)
+        bm25_passages = workspace.refresh_bm25()
         vectors = build_dense_vectors(store, config, show_progress=not as_json) if dense else None
     if as_json:
         print_json({"bm25_passages": bm25_passages, **({"dense": vectors} if vectors is not None else {})})

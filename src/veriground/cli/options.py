@@ -28,42 +28,42 @@ class ConfigKey:
 
 def flag_overrides(command: Callable[..., Any], values: Mapping[str, Any]) -> dict[str, Any]:
     """{config key: value} for every parameter of `command` whose option carries a ConfigKey."""
-    overrides = {}
-    for name, parameter in inspect.signature(command, eval_str=True).parameters.items():
-        if get_origin(parameter.annotation) is Annotated:
-            for marker in get_args(parameter.annotation)[1:]:
-                if isinstance(marker, ConfigKey):
-                    overrides[marker.key] = values[name]
-    return overrides
+    return {option.key: values[option.name] for option in _keyed_options(command)}
 
 
 def command_config(command: Callable[..., Any], values: Mapping[str, Any], **extra: Any) -> Config:
     """The config a command runs with: --config file (values["config_file"]), then env, then its keyed flags and
     `extra` dotted keys (None: not given). A bad value's error names this command's flag for the key."""
+    keyed = _keyed_options(command)
+    overrides = {option.key: values[option.name] for option in keyed}
     try:
-        return load_config(values.get("config_file"), {**flag_overrides(command, values), **extra})
+        return load_config(values.get("config_file"), {**overrides, **extra})
     except ConfigError as err:
-        message = str(err)
-        key = message.split(" ", 1)[0]
-        flag = _flags_by_key(command).get(key)
-        if flag is None or FLAG_HINT not in message:
+        flag = {option.key: option.flag for option in keyed}.get(err.key or "")
+        if flag is None:
             raise
-        raise ConfigError(message.replace(FLAG_HINT, f"with {flag}")) from None
+        raise ConfigError(str(err).replace(FLAG_HINT, f"with {flag}"), key=err.key) from None
 
 
-def _flags_by_key(command: Callable[..., Any]) -> dict[str, str]:
-    """{config key: the command's flag that sets it}."""
-    flags = {}
+@dataclass(frozen=True)
+class _KeyedOption:
+    name: str  # the parameter
+    key: str  # the config key it sets
+    flag: str  # the command's flag for it
+
+
+def _keyed_options(command: Callable[..., Any]) -> list[_KeyedOption]:
+    """Every parameter of `command` whose option carries a ConfigKey, in signature order."""
+    keyed: list[_KeyedOption] = []
     for name, parameter in inspect.signature(command, eval_str=True).parameters.items():
         if get_origin(parameter.annotation) is not Annotated:
             continue
         markers = get_args(parameter.annotation)[1:]
         option = next((marker for marker in markers if isinstance(marker, typer.models.OptionInfo)), None)
         declared = [decl for decl in (option.param_decls or ()) if decl.startswith("--")] if option else []
-        for marker in markers:
-            if isinstance(marker, ConfigKey):
-                flags[marker.key] = declared[0].split("/")[0] if declared else "--" + name.replace("_", "-")
-    return flags
+        flag = declared[0].split("/")[0] if declared else "--" + name.replace("_", "-")
+        keyed.extend(_KeyedOption(name, marker.key, flag) for marker in markers if isinstance(marker, ConfigKey))
+    return keyed
 
 
 # --- where and how ----------------------------------------------------------------------------------------------

@@ -29,13 +29,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
+from veriground.schema.progress import ProgressCallback
+
 __all__ = ["ProgressCallback", "ProgressGroup", "progress_bar", "progress_group", "progress_wanted"]
 
-ProgressCallback = Callable[[int, int], None]
 NO_PROGRESS_ENV = "VERIGROUND_NO_PROGRESS"
 
 

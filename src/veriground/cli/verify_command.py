@@ -89,15 +89,16 @@ def _verify(
 ) -> VerificationReport:
     """`text` checked against the corpus, or only against the pack file `evidence` (its passages given by id are
     read from the corpus when there is one; `query` defaults to the pack's)."""
-    from veriground.evidence.pack import read_pack
+    from veriground.evidence.pack import pack_chunks, read_pack
 
-    pack = None
+    chunks = None
     if evidence is not None:
         resolve = (lambda passage_id: workspace.store.passage(passage_id).text) if workspace.has_corpus else None
-        pack = read_pack(evidence, resolve)
-        query = query or None  # an empty --query leaves the pack's
+        pack = read_pack(evidence, resolve)  # complete: its chunks go to the workspace as they are
+        chunks = pack_chunks(pack)
+        query = query or pack.query  # an empty --query leaves the pack's
     with progress_bar(VERIFY_LABEL, enabled=show_progress) as on_progress:
-        return workspace.verify(text, evidence=pack, question=query, on_progress=on_progress)
+        return workspace.verify(text, evidence=chunks, question=query, on_progress=on_progress)
 
 
 def _write_graph(result: VerificationReport, path: Path) -> None:

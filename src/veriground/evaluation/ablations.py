@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from veriground.config import Config
+from veriground.config import Config, with_overrides
 from veriground.evaluation.golden_run import GoldenInputs, planned_run_id, run_config
 
 BASE_LABEL = "B3"
@@ -64,15 +64,6 @@ class AblationRun:
     run_id: str | None
     summary: Mapping[str, Any]
     note: str
-
-
-def with_overrides(config: Config, overrides: Mapping[str, Any]) -> Config:
-    """`config` with dotted keys set (None included, unlike load_config's flags), validated again."""
-    data = config.model_dump(mode="python")
-    for key, value in overrides.items():
-        section, _, field = key.partition(".")
-        data[section][field] = value
-    return Config.model_validate(data)
 
 
 def run_ablations(

@@ -10,6 +10,7 @@ import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -32,15 +33,23 @@ def read_pack(path: Path, resolve: Callable[[str], str] | None = None) -> Eviden
         raise InputFileError(path, f"not valid JSON: {err.msg} at line {err.lineno} column {err.colno}") from None
     except ValueError as err:
         raise InputFileError(path, f"cannot be read: {err}", "fix the evidence pack's JSON") from None
+    try:
+        pack = pack_from_data(data)
+    except ValidationError as err:
+        raise InputFileError(path, *_describe(err)) from None
+    if pack is None:
+        raise InputFileError(path, "the evidence pack has no passages", 'add a "passages" list with at least one')
+    return complete_pack(pack, resolve, origin=str(path))
+
+
+def pack_from_data(data: Any) -> EvidencePack | None:
+    """A pack as JSON data (the pack, or just the list of its passages) -> the validated EvidencePack, not yet a
+    `complete_pack`; None when it holds no passages. A bad or unknown field raises pydantic's ValidationError."""
     if isinstance(data, list):
         data = {"passages": data}
     if isinstance(data, dict) and not data.get("passages"):
-        raise InputFileError(path, "the evidence pack has no passages", 'add a "passages" list with at least one')
-    try:
-        pack = EvidencePack.model_validate(data)
-    except ValidationError as err:
-        raise InputFileError(path, *_describe(err)) from None
-    return complete_pack(pack, resolve, origin=str(path))
+        return None
+    return EvidencePack.model_validate(data)
 
 
 def pack_chunks(pack: EvidencePack) -> list[EvidenceChunk]:

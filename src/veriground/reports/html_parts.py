@@ -81,10 +81,14 @@ def render_definitions(rows: Sequence[tuple[str, str]]) -> str:
     return f"<dl>{items}</dl>"
 
 
-def render_table(header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "") -> str:
-    """Rows hold already-escaped cell HTML (`<td>...</td>`), so a cell may carry a link, a badge or a colspan."""
+def render_table(
+    header: Sequence[str], rows: Sequence[Sequence[str]], css: str = "", *, row_attributes: Sequence[str] = ()
+) -> str:
+    """Rows hold already-escaped cell HTML (`<td>...</td>`), so a cell may carry a link, a badge or a colspan;
+    `row_attributes`, when given, holds each row's already-escaped attributes (' data-outcome="failed"')."""
     head = "".join(f"<th>{escape(name)}</th>" for name in header)
-    body = "".join(f"<tr>{''.join(cells)}</tr>" for cells in rows)
+    attributes = [*row_attributes, *[""] * (len(rows) - len(row_attributes))]
+    body = "".join(f"<tr{extra}>{''.join(cells)}</tr>" for extra, cells in zip(attributes, rows, strict=True))
     kind = f' class="{escape(css)}"' if css else ""
     return f'<div class="scroll"><table{kind}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>'
 

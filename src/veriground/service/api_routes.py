@@ -31,6 +31,7 @@ from veriground.service import jobs
 from veriground.service.admission import answer_units, check_text_limits, upload_units, verify_units
 from veriground.service.cancellation import ServerBusyError, client_gone, whole_seconds
 from veriground.service.engine_worker import EngineContext, EngineWorker
+from veriground.service.facets import CorpusFacets
 from veriground.service.request_log import answer_fields, report_fields
 
 T = TypeVar("T")
@@ -139,13 +140,14 @@ async def upload_document(
 async def store_upload(
     request: Request, name: str, data: bytes, source_type: str | None, source_id: str | None, *, replace: bool
 ) -> IngestReport:
-    """Ingest one upload on the engine and refresh /health's counts (the API and the Documents page share it)."""
+    """Ingest one upload on the engine and refresh /health's counts and the forms' facets (the API and the
+    Documents page share it)."""
 
-    def ingest(ctx: EngineContext) -> tuple[IngestReport, ServiceHealth]:
-        return jobs.ingest_upload(ctx, name, data, source_type, source_id, replace=replace), jobs.health(ctx)
+    def ingest(ctx: EngineContext) -> tuple[IngestReport, tuple[ServiceHealth, CorpusFacets]]:
+        return jobs.ingest_upload(ctx, name, data, source_type, source_id, replace=replace), jobs.status(ctx)
 
-    report, health = await run_job(request, ingest, units=upload_units(len(data)), writes=True)
-    worker(request).health = health
+    report, (health, facets) = await run_job(request, ingest, units=upload_units(len(data)), writes=True)
+    worker(request).health, worker(request).facets = health, facets
     request.state.log_fields.update(upload=name, outcomes=[item.outcome for item in report.items])
     return report
 

@@ -66,12 +66,13 @@ def _engine_lifespan(engine: EngineWorker) -> Callable[[FastAPI], AbstractAsyncC
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        from veriground.service.jobs import health
+        from veriground.service.jobs import status
 
         switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(min(switch_interval, SERVING_SWITCH_INTERVAL_S))  # see service/health_probe.py
         engine.start()
-        engine.health = await engine.run(health)  # /health answers from this snapshot, never from the queue
+        # /health answers from this snapshot, never from the queue; the forms offer the facets taken with it.
+        engine.health, engine.facets = await engine.run(status)
         try:
             yield
         finally:

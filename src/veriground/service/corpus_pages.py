@@ -6,7 +6,6 @@ Uploads go through the same engine job as POST /documents, so the page and the A
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from html import escape
 from typing import Annotated
 
@@ -14,6 +13,7 @@ from fastapi import APIRouter, Form, Request, UploadFile
 from fastapi.responses import HTMLResponse
 
 from veriground.errors import VerigroundError
+from veriground.reports.html_parts import render_table, text_cells
 from veriground.schema import DocumentInfo, IngestReport, Passage, SourceType
 from veriground.service import jobs
 from veriground.service.api_routes import run_job, store_upload
@@ -32,43 +32,6 @@ OUTCOME_TEXT = {
     "failed": "failed",
     "removed": "removed",
 }
-
-
-@dataclass(frozen=True)
-class CorpusFacets:
-    """What the forms offer as choices: folder prefixes and sources of the live documents, a suggested domain."""
-
-    folders: tuple[str, ...]
-    sources: tuple[str, ...]
-    suggested_domain: str
-    suggestion_reason: str
-
-
-def corpus_facets(ctx: EngineContext, max_folders: int = 200) -> CorpusFacets:
-    """Run on the engine thread: the corpus's folders (every proper prefix of a doc id) and source ids."""
-    from veriground.domains.selection import suggest_domain
-
-    documents = ctx.store.list_documents()
-    folders = sorted(
-        {"/".join(parts[:depth]) for doc in documents for parts in [doc.doc_id.split("/")] for depth in
-         range(1, len(parts))}
-    )  # fmt: skip
-    top = sorted({doc.doc_id.split("/")[1] for doc in documents if doc.doc_id.count("/") >= 2})
-    domain, reason = suggest_domain((doc.source_type.value for doc in documents), top)
-    return CorpusFacets(
-        folders=tuple(folders[:max_folders]),
-        sources=tuple(sorted({doc.source_id for doc in documents})),
-        suggested_domain=domain,
-        suggestion_reason=reason,
-    )
-
-
-def _table(columns: tuple[str, ...], rows: list[str], css: str) -> str:
-    head = "".join(f'<th scope="col">{escape(name)}</th>' for name in columns)
-    return (
-        f'<div class="scroll"><table class="{css}"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
-    )
 
 
 def _upload_form() -> str:
@@ -94,11 +57,13 @@ def _upload_form() -> str:
     )
 
 
-def _document_rows(documents: list[DocumentInfo]) -> list[str]:
+def _document_rows(documents: list[DocumentInfo]) -> list[list[str]]:
     return [
-        f'<tr><td><a href="{escape(document_href(doc.doc_id))}">{escape(doc.doc_id)}</a></td>'
-        f"<td>{escape(doc.title or '')}</td><td>{escape(doc.source_id)}</td><td>{escape(doc.source_type.value)}</td>"
-        f"<td>{doc.version} of {doc.versions}</td><td>{doc.n_passages}</td></tr>"
+        [
+            f'<td><a href="{escape(document_href(doc.doc_id))}">{escape(doc.doc_id)}</a></td>',
+            *text_cells((doc.title or "", doc.source_id, doc.source_type.value)),
+            f"<td>{doc.version} of {doc.versions}</td><td>{doc.n_passages}</td>",
+        ]
         for doc in documents
     ]
 
@@ -108,26 +73,29 @@ def _documents_section(documents: list[DocumentInfo]) -> str:
         return '<section id="documents"><h2>Documents</h2><p>The corpus holds no documents yet.</p></section>'
     return (
         f'<section id="documents"><h2>Documents ({len(documents)})</h2>'
-        f"{_table(DOCUMENT_COLUMNS, _document_rows(documents), 'documents')}</section>"
+        f"{render_table(DOCUMENT_COLUMNS, _document_rows(documents), 'documents')}</section>"
     )
 
 
 def _ingest_result(report: IngestReport) -> str:
-    rows = []
+    rows, outcomes = [], []
     for item in report.items:
         doc = f'<a href="{escape(document_href(item.doc_id))}">{escape(item.doc_id)}</a>' if item.doc_id else "none"
         rows.append(
-            f'<tr data-outcome="{escape(item.outcome)}"><td>{escape(item.path)}</td>'
-            f"<td>{escape(OUTCOME_TEXT.get(item.outcome, item.outcome))}</td><td>{doc}</td>"
-            f"<td>{item.version or ''}</td><td>{item.n_passages}</td><td>{escape(item.problem or '')}</td></tr>"
+            [
+                *text_cells((item.path, OUTCOME_TEXT.get(item.outcome, item.outcome))),
+                f"<td>{doc}</td><td>{item.version or ''}</td><td>{item.n_passages}</td>",
+                *text_cells((item.problem or "",)),
+            ]
         )
+        outcomes.append(f' data-outcome="{escape(item.outcome)}"')
     counts = (
         f"{report.added} added, {report.new_version} new version(s), {report.unchanged} unchanged, "
         f"{report.skipped} skipped, {report.failed} failed; {report.passages_indexed:,} passages now searchable."
     )
     return (
         f'<section id="ingest-result" role="status"><h2>Upload result</h2><p>{escape(counts)}</p>'
-        f"{_table(INGEST_COLUMNS, rows, 'ingest')}</section>"
+        f"{render_table(INGEST_COLUMNS, rows, 'ingest', row_attributes=outcomes)}</section>"
     )
 
 

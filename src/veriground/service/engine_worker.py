@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import os
 import queue
 import threading
 import time
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
     from veriground.corpus.store import CorpusStore
     from veriground.retrieval.search import CorpusRetriever
     from veriground.schema import ServiceHealth, ServiceReadiness
+    from veriground.service.facets import CorpusFacets
     from veriground.workspace import Workspace
 
 T = TypeVar("T")
@@ -120,13 +120,14 @@ def engine_worker_count(config: Config) -> int:
     clients x 30 s, 2 cores), 2 workers against 1: 54-58 /verify per second against 59-61 on a quiet machine,
     /health p99 35-39 ms against 29-37 ms; on a busy one (other jobs at load 2-3), a /health p99 over 1 s in 3 of
     5 runs against 37-91 ms. What a second one buys is a short request not waiting behind a long one."""
+    from veriground.backends.onnx_export import usable_cores
     from veriground.backends.registry import LEXICAL_NLI
 
     if config.service.engine_workers is not None:
         return config.service.engine_workers
     if config.models.nli == LEXICAL_NLI:
         return 1
-    return max(1, min(MAX_AUTO_ENGINE_WORKERS, (os.cpu_count() or 1) // CORES_PER_MODEL_WORKER))
+    return max(1, min(MAX_AUTO_ENGINE_WORKERS, usable_cores() // CORES_PER_MODEL_WORKER))
 
 
 @dataclass
@@ -156,6 +157,7 @@ class EngineWorker:
         self.meter = CostMeter()
         self._health: ServiceHealth | None = None
         self.health_body: bytes | None = None  # the snapshot as the JSON /health sends
+        self.facets: CorpusFacets | None = None  # what the forms offer, taken with the health snapshot
 
     def start(self) -> None:
         """Open every worker's engine now, so a bad corpus or model fails at start-up, not on the first request."""

@@ -16,6 +16,7 @@ from veriground.errors import InputFileError, InputTextError, InputTooLargeError
 from veriground.schema import DisplayVerdict, QAVerifyResult, ServiceHealth, SourceType
 from veriground.service.admission import claim_limit, too_many_claims
 from veriground.service.engine_worker import EngineContext
+from veriground.service.facets import CorpusFacets, corpus_facets
 
 if TYPE_CHECKING:
     from veriground.schema import (
@@ -72,7 +73,7 @@ def verify_candidate(ctx: EngineContext, request: QAVerifyRequest) -> QAVerifyRe
     from veriground.answering.pipeline import qa_verification
     from veriground.engine import verify_text
     from veriground.evidence.gather import PackEvidence
-    from veriground.evidence.pack import complete_pack
+    from veriground.evidence.pack import complete_pack, pack_chunks
 
     pack = complete_pack(request.evidence, lambda passage_id: ctx.store.passage(passage_id).text, origin="evidence")
     text = request.answer if isinstance(request.answer, str) else cited_text(request.answer)
@@ -84,7 +85,8 @@ def verify_candidate(ctx: EngineContext, request: QAVerifyRequest) -> QAVerifyRe
     )
     check_claim_count(ctx, text)
     config = qa_verification(ctx.config)  # seed 003: one direct citation per claim, as grounded QA verifies
-    report = verify_text(text, config=config, source=PackEvidence(pack, config.retrieval), nli=ctx.nli, query=query)
+    source = PackEvidence(pack_chunks(pack), config.retrieval)  # the pack completed above, once
+    report = verify_text(text, config=config, source=source, nli=ctx.nli, query=query)
     failing = [item for item in report.claims if item.decision.status not in PASSING_VERDICTS]
     codes = sorted({item.decision.reason.value for item in failing})
     return QAVerifyResult(passed=bool(report.claims) and not failing, reason_codes=tuple(codes), report=report)
@@ -140,6 +142,11 @@ def health(ctx: EngineContext) -> ServiceHealth:
         retrieval=ctx.config.retrieval.mode,
         llm=ctx.config.llm.model if ctx.llm is not None else None,
     )
+
+
+def status(ctx: EngineContext) -> tuple[ServiceHealth, CorpusFacets]:
+    """What /health reports and what the forms offer, taken together at start-up and after each upload."""
+    return health(ctx), corpus_facets(ctx.store.list_documents())
 
 
 def check_upload_name(filename: str | None) -> str:

@@ -9,7 +9,6 @@ Content-Security-Policy forbids both): the report's style is served as /static/r
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from html import escape
 from typing import Annotated
@@ -22,10 +21,10 @@ from veriground.schema import QARequest, SourceType
 from veriground.service import jobs
 from veriground.service.access import TOKEN_COOKIE
 from veriground.service.admission import answer_units, check_text_limits, verify_units
-from veriground.service.api_routes import run_job
+from veriground.service.api_routes import run_job, worker
 from veriground.service.cancellation import ServerBusyError
-from veriground.service.corpus_pages import CorpusFacets, corpus_facets
 from veriground.service.exports import ExportFormat, render_export
+from veriground.service.facets import CorpusFacets
 from veriground.service.page_shell import STATIC_DIR, alert, page_response, passage_href
 from veriground.service.problems import engine_retry_after_s, status_for
 from veriground.service.request_log import answer_fields, report_fields
@@ -40,7 +39,6 @@ EXAMPLE_TEXT = (
 TextField = Annotated[str, Form()]
 SERVER_INPUT_LIMIT_HINT = "VERIGROUND_VERIFICATION__MAX_INPUT_CHARS on the server"
 # The Ask form's filter fields -> the `ask --filter` keys (answering/pipeline.py FILTER_KEYS).
-FACETS_WAIT_S = 2.0  # how long a form waits for the engine to list the corpus's folders and sources
 FILTER_FIELDS = {"filter_doc": "doc", "filter_source": "source", "filter_source_type": "source_type"}
 
 
@@ -129,15 +127,6 @@ def _exports(export_id: str) -> str:
     )
 
 
-async def _facets(request: Request) -> CorpusFacets | None:
-    """What the forms suggest (folders, sources, a domain); a busy engine leaves the suggestions out rather than
-    keep the form waiting behind a long job."""
-    try:
-        return await asyncio.wait_for(run_job(request, corpus_facets), timeout=FACETS_WAIT_S)
-    except (VerigroundError, TimeoutError):
-        return None
-
-
 @router.get("/static/report.css")
 async def report_css() -> Response:
     """The audit report's style (reports.html.REPORT_STYLE), as a file so the pages need no inline <style>."""
@@ -148,12 +137,12 @@ async def report_css() -> Response:
 
 @router.get("/", response_class=HTMLResponse)
 async def verify_page(request: Request) -> HTMLResponse:
-    return page_response("Check a text", _verify_form(facets=await _facets(request)))
+    return page_response("Check a text", _verify_form(facets=worker(request).facets))
 
 
 @router.get("/ask", response_class=HTMLResponse)
 async def ask_page(request: Request) -> HTMLResponse:
-    return page_response("Ask a question", _ask_form(facets=await _facets(request)))
+    return page_response("Ask a question", _ask_form(facets=worker(request).facets))
 
 
 @router.post("/ui/verify", response_class=HTMLResponse)

@@ -17,9 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from veriground.config import Config, load_config
+from veriground.config import Config, load_config, with_overrides
 from veriground.errors import ConfigError, InputTextError, StoreError
 from veriground.schema import Claim, EvidenceChunk, EvidencePack, PackPassage
 from veriground.workspace.inputs import as_list, given_claims, pack_passage
@@ -72,7 +70,7 @@ class Workspace:
         if corpus_dir is not None:
             dotted["corpus.dir"] = Path(corpus_dir)
         if isinstance(config, Config):
-            return cls(_with_overrides(config, dotted))
+            return cls(with_overrides(config, dotted))
         if config is not None and not isinstance(config, (str, os.PathLike)):
             raise ConfigError(
                 f"config must be a Config or the path of a TOML file, got {type(config).__name__}; "
@@ -158,19 +156,23 @@ class Workspace:
         `on_progress(done, total)` counts the files; `embed=False` leaves embedding the new passages (which
         retrieval.mode dense or hybrid needs) to the caller."""
         from veriground.corpus.ingest import ingest_paths
-        from veriground.retrieval.search import BM25Retriever
 
         targets = [Path(paths)] if isinstance(paths, (str, os.PathLike)) else [Path(path) for path in paths]
         store = self._open_store(create=True)
         report = ingest_paths(targets, store, self._config.ingest, on_item, prune=prune, on_progress=on_progress)
         if embed and self._config.retrieval.mode != "bm25":  # new passages get vectors now; a search never embeds
             self.retriever.build_dense_index()
-        # The BM25 index is brought up to date now, not by the first search (and without loading an embedder).
-        if self._retriever is not None:
-            self._retriever.passages_indexed()
-        else:
-            BM25Retriever(store, self._config.retrieval).refresh()
+        self.refresh_bm25()  # now, not by the first search
         return report
+
+    def refresh_bm25(self) -> int:
+        """Bring the BM25 index up to the corpus's latest passages (loading it, or rebuilding and saving it, without
+        loading an embedder) and return how many passages it holds; the corpus must exist."""
+        if self._retriever is not None:
+            return self._retriever.passages_indexed()
+        from veriground.retrieval.search import BM25Retriever
+
+        return len(BM25Retriever(self.store, self._config.retrieval).refresh().passage_ids)
 
     def search(self, query: str, k: int | None = None) -> list[EvidenceChunk]:
         """The best `k` evidence passages for `query` (default retrieval.top_k), best first."""
@@ -277,7 +279,7 @@ class Workspace:
     def _evidence_source(self, evidence: object) -> tuple[EvidenceSource, str | None]:
         """The corpus (evidence None) or exactly the given passages; and the pack's query, if it has one."""
         from veriground.evidence.gather import CorpusEvidence, PackEvidence
-        from veriground.evidence.pack import complete_pack
+        from veriground.evidence.pack import complete_pack, pack_chunks
 
         if evidence is None:
             return CorpusEvidence(self.store, self._config.retrieval, self.retriever), None
@@ -289,7 +291,8 @@ class Workspace:
                 return PackEvidence(items, self._config.retrieval), None
             pack = EvidencePack(passages=tuple(pack_passage(item) for item in items))
         resolve = (lambda passage_id: self.store.passage(passage_id).text) if self.has_corpus else None
-        return PackEvidence(complete_pack(pack, resolve), self._config.retrieval), pack.query
+        chunks = pack_chunks(complete_pack(pack, resolve))  # completed here, once
+        return PackEvidence(chunks, self._config.retrieval), pack.query
 
 
 def _dotted(overrides: Mapping[str, Any]) -> dict[str, Any]:
@@ -302,25 +305,3 @@ def _dotted(overrides: Mapping[str, Any]) -> dict[str, Any]:
         if value is not None:
             dotted[f"{section}.{key}"] = value
     return dotted
-
-
-def _with_overrides(config: Config, dotted: Mapping[str, Any]) -> Config:
-    """`config` with the dotted keys replaced, validated as load_config validates (no file, no environment)."""
-    if not dotted:
-        return config
-    data = config.model_dump()
-    for key, value in dotted.items():
-        section, _, field = key.partition(".")
-        if section not in data:
-            known = ", ".join(Config.model_fields)
-            raise ConfigError(f"unknown config section {section!r} in override {key}; known sections: {known}")
-        data[section][field] = value
-    try:
-        return Config.model_validate(data)
-    except ValidationError as err:
-        first = err.errors()[0]
-        key = ".".join(str(part) for part in first["loc"])
-        raise ConfigError(
-            f"override {key}: {first['msg'].lower()}, got {first.get('input')!r}; see `veriground config` "
-            "for the valid keys and values"
-        ) from None
