@@ -3,6 +3,8 @@ whatever the batch size and however the model fails, while the model sees one pr
 
 from __future__ import annotations
 
+import hashlib
+import json
 import threading
 from collections.abc import Sequence
 
@@ -166,6 +168,34 @@ def test_memo_scores_each_pair_once():
     assert model.calls == [[("a b", "a"), ("c d", "c")], [("e f", "e")]]
     assert again == [first[1], LexicalNLIModel().predict([("e f", "e")])[0], first[0]]
     assert memo.name == model.name
+
+
+def test_memo_file_keeps_scores_between_runs_under_the_sha256_of_name_checksum_and_pair(tmp_path):
+    path = tmp_path / "nli-cache.jsonl"
+    model = CountingNLIModel(LexicalNLIModel())
+    first = MemoNLIModel(model, path).predict([("a b", "a"), ("c d", "c"), ("a b", "a")])
+    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+    parts = (model.name, model.checksum or "", "a b", "a")
+    assert lines[0]["key"] == hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    assert len(lines) == 2
+    with path.open("a", encoding="utf-8") as file:
+        file.write('{"key": "cut sh')  # an interrupted run's last line
+    rerun = MemoNLIModel(model, path).predict([("c d", "c"), ("e f", "e"), ("a b", "a")])
+    assert model.calls == [[("a b", "a"), ("c d", "c")], [("e f", "e")]]
+    assert rerun == [first[1], LexicalNLIModel().predict([("e f", "e")])[0], first[0]]
+
+
+def test_memo_around_a_memoising_model_keeps_each_pair_in_one_place():
+    pytest.importorskip("onnxruntime")
+    from veriground.backends.shipped_nli import ShippedNLIModel
+
+    model = ShippedNLIModel()
+    pairs = [("Merge sort is stable.", "Merge sort is stable."), ("Heaps are trees.", "Merge sort is stable.")]
+    memo = MemoNLIModel(model)
+    assert memo.predict([*pairs, pairs[0]]) == model.predict([*pairs, pairs[0]])
+    memo.predict(pairs)
+    assert len(memo._cache) == 2 and (memo._cache.hits, memo._cache.misses) == (3, 2)
+    assert (model.score_cache.hits, model.score_cache.misses) == (1, 2)  # only its own predict call went there
 
 
 @pytest.mark.slow

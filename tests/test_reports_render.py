@@ -18,9 +18,9 @@ from veriground.config import Config
 from veriground.engine import verify_text
 from veriground.evidence.gather import PackEvidence
 from veriground.reports import terminal
+from veriground.reports.evidence_facts import citation_targets
 from veriground.reports.html import REPORT_STYLE, render_html, render_verification_body
 from veriground.reports.markdown import render_markdown
-from veriground.reports.report_facts import citation_targets
 from veriground.reports.verification_view import print_verification
 from veriground.schema import (
     AnnotatedAnswer,

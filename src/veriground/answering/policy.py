@@ -26,11 +26,10 @@ from veriground.schema import (
     SupportingCitation,
 )
 
+# A comparative claim needs this many supporting passages, unless a passage states the comparison itself word for
+# word (RuleName.QUOTED decided every atom): two passages guard a comparison drawn across sources, not one a
+# textbook makes ("the expected running time of quicksort is no worse when the array holds duplicates").
 COMPARATIVE_MIN_PASSAGES = 2
-# ... unless a passage states the comparison itself word for word (the `quoted` rule decided every atom): two
-# passages guard a comparison drawn across sources, not one a textbook makes ("the expected running time of
-# quicksort is no worse when the array holds duplicates").
-QUOTED_RULE = RuleName.QUOTED
 HIGH_RISK = (AnswerClaimClass.COMPARATIVE, AnswerClaimClass.SCOPE)
 
 
@@ -127,7 +126,7 @@ def _judge(
     if worst.decision.status != DisplayVerdict.SUPPORTED:
         reason = f"verification: {worst.decision.status} ({worst.decision.rationale})"
         return AnswerClaimTrace(**base, **facts, kept=False, reason=reason, supporting_passages=supporting), None
-    stated = all(report.decision.rule == QUOTED_RULE for report in item.reports)
+    stated = all(report.decision.rule == RuleName.QUOTED for report in item.reports)
     if draft.claim_class is AnswerClaimClass.COMPARATIVE and len(supporting) < COMPARATIVE_MIN_PASSAGES and not stated:
         reason = f"a comparative claim needs {COMPARATIVE_MIN_PASSAGES} supporting passages (seed 003 §6.2)"
         return AnswerClaimTrace(**base, **facts, kept=False, reason=reason, supporting_passages=supporting), None

@@ -157,6 +157,10 @@ class SequencePairNLIModel:
             self._encode_windows(pairs)  # re-raises numbered over all the pairs, as an uncached call words it
             raise
 
+    def predict_uncached(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
+        """What `predict` gives, without reading or filling `score_cache`: for a caller that keeps its own."""
+        return self._score_pairs(pairs) if pairs else []
+
     def _score_pairs(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
         windows, owners = self._encode_windows(pairs)
         entail = np.zeros(len(windows))

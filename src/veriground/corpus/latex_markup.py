@@ -86,30 +86,11 @@ def find_tex_title(source: str) -> str | None:
     match = _TEX_TITLE.search(uncommented)
     if match is None:
         return None
-    group = _balanced_group(uncommented, match.end() - 1, MAX_TEX_TITLE_SOURCE_CHARS)
-    if group is None:
+    window = uncommented[match.end() - 1 : match.end() - 1 + MAX_TEX_TITLE_SOURCE_CHARS]  # from the title's `{`
+    close = _match_braces(window).get(0)
+    if close is None:
         return None
-    return collapse_spaces(_TexConverter().convert(_TEX_TITLE_BREAK.sub(" ", group))) or None
-
-
-def _balanced_group(source: str, open_at: int, limit: int) -> str | None:
-    """The text inside the `{...}` that opens at `open_at`; None if it does not close within `limit` characters."""
-    depth = 0
-    end = min(len(source), open_at + limit)
-    index = open_at
-    while index < end:
-        char = source[index]
-        if char == "\\":
-            index += 2  # \{ and \} are literal braces
-            continue
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return source[open_at + 1 : index]
-        index += 1
-    return None
+    return collapse_spaces(_TexConverter().convert(_TEX_TITLE_BREAK.sub(" ", window[1:close]))) or None
 
 
 class _TexConverter:

@@ -18,15 +18,13 @@ from veriground.claims.equations import find_equations
 from veriground.domains.profiles import DomainProfileSpec, get_profile
 from veriground.domains.step_detection import find_proof_step, find_pseudocode
 from veriground.schema import ClaimType, ProfileSignal
+from veriground.schema.claims import ProfileHook, ProfileOutcome
 from veriground.signals.complexity import find_bounds
 from veriground.signals.equation_check import find_parsed_equations
+from veriground.text.memo import text_memo
 from veriground.text.quantities import extract_quantities
 from veriground.text.quantity_spans import locate_quantities
 
-Hook = Literal["pre_verification", "evidence_match", "quality_gate"]  # the values of ProfileSignal.hook
-Outcome = Literal[  # the values of ProfileSignal.outcome
-    "ok", "claim_type_not_allowed", "out_of_scope", "evidence_type_missing", "units_missing", "equation_unparsed"
-]
 _THEOREM_OR_PROOF = re.compile(
     r"\b(?:theorem|lemma|corollary|proposition|proof|prove[sd]?|QED|by induction|by contradiction|"
     r"it follows that|we conclude)\b|∎",
@@ -68,6 +66,7 @@ def pre_verify(claim_text: str, profile: DomainProfileSpec | str) -> ProfileSign
     return signal("ok", f"{a_claim}, in the {profile.display_name} profile's scope", span)
 
 
+@text_memo(maxsize=16_384)  # a passage is read for every claim it is retrieved for
 def evidence_kinds_in(text: str) -> frozenset[str]:
     """Which EVIDENCE_KINDS an evidence text holds."""
     kinds = set()
@@ -127,15 +126,16 @@ def check_quality(claim_text: str, profile: DomainProfileSpec | str) -> ProfileS
 
 @dataclass(frozen=True)
 class _SignalMaker:
-    """Makes one hook's ProfileSignals for one claim: the parts every outcome shares are given once."""
+    """Makes one hook's ProfileSignals for one claim: the parts every outcome shares are given once (a class, not a
+    functools.partial of ProfileSignal, so mypy checks each outcome's spelling)."""
 
-    hook: Hook
+    hook: ProfileHook
     profile: DomainProfileSpec
     claim_type: ClaimType
 
     def __call__(
         self,
-        outcome: Outcome,
+        outcome: ProfileOutcome,
         reason: str,
         claim_span: tuple[int, int] | None = None,
         *,

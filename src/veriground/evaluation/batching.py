@@ -13,14 +13,14 @@ model, fakes; a torch model's float sums can move a score in the 6th decimal wit
 
 from __future__ import annotations
 
-import hashlib
-import json
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from itertools import islice
 from pathlib import Path
 
+from veriground.backends.nli_cache import NLIScoreCache
 from veriground.backends.protocols import NLIModel
 from veriground.config import Config
 from veriground.engine import verify_text
@@ -152,44 +152,19 @@ class MemoNLIModel:
     """Remembers every pair's scores and sends the model only pairs it has not scored: for a run that verifies the
     same claims again (contamination re-checks the clean claims at every rate). With `path`, the scores also persist
     as JSONL keyed by the SHA-256 of (model name, checksum, premise, hypothesis), so a rerun (`calibrate` after a
-    feature change) scores only new pairs."""
+    feature change) scores only new pairs. The memory is an NLIScoreCache without a bound; a model that keeps its
+    own (the shipped one) is asked through `predict_uncached`, so a pair is remembered once."""
 
     def __init__(self, model: NLIModel, path: Path | None = None) -> None:
         self.model = model
         self.name, self.model_id, self.checksum = model.name, model.model_id, model.checksum
-        self._scores: dict[Pair, NLIScores] = {}
-        self._path = path
-        self._stored: dict[str, NLIScores] = _read_memo(path) if path is not None else {}
+        # Looked up on the class: a wrapper that delegates unknown names (service/guarded_backends.py) keeps its own
+        # `predict` in the path.
+        uncached = getattr(type(model), "predict_uncached", None)
+        self._score: Callable[[Sequence[Pair]], list[NLIScores]] = (
+            model.predict if uncached is None else partial(uncached, model)
+        )
+        self._cache = NLIScoreCache(f"{model.name}\x1f{model.checksum or ''}", max_entries=None, path=path)
 
     def predict(self, pairs: Sequence[Pair]) -> list[NLIScores]:
-        for pair in dict.fromkeys(pairs):
-            if pair not in self._scores and (stored := self._stored.get(self._key(pair))) is not None:
-                self._scores[pair] = stored
-        missing = [pair for pair in dict.fromkeys(pairs) if pair not in self._scores]
-        if missing:
-            scores = self.model.predict(missing)
-            if len(scores) != len(missing):
-                raise ValueError(f"returned {len(scores)} scores for {len(missing)} pairs")
-            self._scores.update(zip(missing, scores, strict=True))
-            if self._path is not None:
-                with self._path.open("a", encoding="utf-8") as file:
-                    for pair, score in zip(missing, scores, strict=True):
-                        file.write(json.dumps({"key": self._key(pair), **score.model_dump()}) + "\n")
-        return [self._scores[pair] for pair in pairs]
-
-    def _key(self, pair: Pair) -> str:
-        parts = (self.name, self.checksum or "", *pair)
-        return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def _read_memo(path: Path) -> dict[str, NLIScores]:
-    if not path.exists():
-        return {}
-    stored = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        try:
-            data = json.loads(line)
-            stored[data.pop("key")] = NLIScores(**data)
-        except (ValueError, KeyError, TypeError):
-            continue  # a line cut short by an interrupted run is scored again
-    return stored
+        return self._cache.predict(pairs, self._score)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from html import escape
 
+from veriground.reports.evidence_facts import passage_location
+from veriground.reports.html import passage_link
 from veriground.reports.html_parts import (
     render_badge,
     render_definitions,
@@ -19,7 +21,7 @@ from veriground.reports.html_parts import (
     text_cells,
     verdict_badge,
 )
-from veriground.reports.report_facts import format_list, format_number, passage_location
+from veriground.reports.report_facts import format_list, format_number
 from veriground.schema import (
     AnswerClaimTrace,
     AnswerTrace,
@@ -72,12 +74,6 @@ def _passage_anchors(trace: AnswerTrace | None) -> dict[str, str]:
     evidence = trace.evidence if trace else ()
     ids = dict.fromkeys(chunk.passage_id for chunk in evidence)
     return {passage_id: f"passage-{number}" for number, passage_id in enumerate(ids, start=1)}
-
-
-def _passage_link(passage_id: str, links: dict[str, str], label: str | None = None) -> str:
-    text = escape(label if label is not None else passage_id)
-    href = links.get(passage_id)
-    return f'<a href="{escape(href)}">{text}</a>' if href else text
 
 
 def _summary(answer: GroundedAnswer) -> str:
@@ -139,7 +135,9 @@ def _references(answer: GroundedAnswer, links: dict[str, str], *, nearest: bool)
     items = []
     for number, reference in enumerate(answer.references, start=1):
         named = f" ({escape(reference.title)})" if reference.title else ""
-        passages = ", ".join(_passage_link(pid, links) for pid in reference.passage_ids) or "no passage listed"
+        passages = (
+            ", ".join(passage_link(pid, links.get(pid) or None) for pid in reference.passage_ids) or "no passage listed"
+        )
         items.append(
             f'<li id="ref-{number}">[{number}] {escape(reference.work_id)}{named}, '
             f"source {escape(reference.source_id or 'not recorded')}; passages: {passages}</li>"
@@ -200,7 +198,7 @@ def _gate(gate: EvidenceGate | None) -> str:
 
 
 def _trace_row(number: int, claim: AnswerClaimTrace, links: dict[str, str]) -> list[str]:
-    cited = ", ".join(_passage_link(pid, links) for pid in claim.cited_ids) or "none"
+    cited = ", ".join(passage_link(pid, links.get(pid) or None) for pid in claim.cited_ids) or "none"
     verdict = verdict_badge(claim.verdict) if claim.verdict else "not verified"
     outcome = "kept" if claim.kept else "removed"
     return [

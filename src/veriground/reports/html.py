@@ -10,6 +10,15 @@ import re
 from collections.abc import Callable
 from html import escape
 
+from veriground.reports.evidence_facts import (
+    EvidenceView,
+    citation_targets,
+    evidence_views,
+    highlight_segments,
+    missing_primary,
+    passage_location,
+    span_offsets,
+)
 from veriground.reports.html_parts import (
     REPORT_STYLE,
     render_definitions,
@@ -25,35 +34,28 @@ from veriground.reports.report_facts import (
     MITIGATION_TEXT,
     NLI_COLUMNS,
     RAW_SIGNAL_COLUMNS,
-    EvidenceView,
     actions_text,
     answer_warning_segments,
-    citation_targets,
     claim_fact_rows,
     claim_origin,
     conflict_cells,
     decision_input_rows,
-    evidence_views,
     format_number,
-    highlight_segments,
     llm_judgement_rows,
     mean_confidence_text,
-    missing_primary,
     mitigation_summary_text,
     named_signals,
     nli_backend_lines,
     nli_signal_cells,
-    passage_location,
     raw_signal_cells,
     reference_lines,
     signal_rows,
-    span_offsets,
     summary_stats_text,
     verdict_counts,
 )
 from veriground.schema import ClaimReport, DisplayVerdict, VerificationReport
 
-__all__ = ["REPORT_STYLE", "render_html", "render_verification_body"]
+__all__ = ["REPORT_STYLE", "passage_link", "render_html", "render_verification_body"]
 
 TRACE_COLUMNS = ("claim", "claim text", "verdict", "citations → passage", "primary evidence", "evidence span")
 # Where a passage id links: the server's passage view on the page; None in the offline export, whose reference list
@@ -116,10 +118,16 @@ def _link(claim_id: str) -> str:
     return f'<a href="#claim-{escape(claim_id)}">{escape(claim_id)}</a>'
 
 
-def _passage_ref(passage_id: str, passage_href: PassageHref) -> str:
-    if passage_href is None:
+def passage_link(passage_id: str, href: str | None, css_class: str | None = None) -> str:
+    """The passage id, escaped, as a link to `href` (with `css_class`), or as plain text when there is no href."""
+    if href is None:
         return escape(passage_id)
-    return f'<a class="passage-link" href="{escape(passage_href(passage_id))}">{escape(passage_id)}</a>'
+    css = f' class="{css_class}"' if css_class else ""
+    return f'<a{css} href="{escape(href)}">{escape(passage_id)}</a>'
+
+
+def _passage_ref(passage_id: str, passage_href: PassageHref) -> str:
+    return passage_link(passage_id, None if passage_href is None else passage_href(passage_id), "passage-link")
 
 
 def _header(report: VerificationReport, passage_href: PassageHref) -> str:

@@ -5,6 +5,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from veriground.reports.evidence_facts import (
+    evidence_views,
+    highlight_segments,
+    missing_primary,
+    passage_location,
+    span_offsets,
+)
 from veriground.reports.report_facts import (
     CONFLICT_COLUMNS,
     LLM_JUDGEMENT_COLUMNS,
@@ -15,19 +22,14 @@ from veriground.reports.report_facts import (
     config_json,
     conflict_cells,
     decision_input_rows,
-    evidence_views,
-    highlight_segments,
     llm_judgement_rows,
     manifest_rows,
     mean_confidence_text,
-    missing_primary,
     named_signals,
     nli_backend_lines,
     nli_signal_cells,
-    passage_location,
     reference_lines,
     signal_rows,
-    span_offsets,
     summary_stats_text,
     verdict_counts,
 )

@@ -9,6 +9,7 @@ import math
 import re
 
 from veriground.mitigation.wording import describe_action
+from veriground.reports.evidence_facts import status_text
 from veriground.schema import (
     BackendInfo,
     CitationSignal,
@@ -33,19 +34,6 @@ DISPLAY_VERDICTS: tuple[DisplayVerdict, ...] = (
     DisplayVerdict.CONTRADICTORY,
     DisplayVerdict.UNSUPPORTED,
     DisplayVerdict.UNVERIFIED,
-)
-# Where evidence points (passages, spans, citations) lives in evidence_facts.py; its names stay importable here.
-from veriground.reports.evidence_facts import (  # noqa: E402, F401
-    CitationTarget,
-    EvidenceView,
-    citation_targets,
-    evidence_views,
-    highlight_segments,
-    missing_primary,
-    passage_location,
-    span_offsets,
-    span_points_into,
-    status_text,
 )
 
 NOT_AVAILABLE = "n/a"

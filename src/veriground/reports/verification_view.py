@@ -11,6 +11,13 @@ from rich.text import Text
 
 from veriground.reports import report_facts as facts
 from veriground.reports import terminal
+from veriground.reports.evidence_facts import (
+    EvidenceView,
+    evidence_views,
+    missing_primary,
+    passage_location,
+    span_offsets,
+)
 from veriground.schema import ClaimReport, DisplayVerdict, VerificationReport
 
 # Colour is a second cue only: every verdict is also printed as its text label.
@@ -95,18 +102,18 @@ def _print_signals(item: ClaimReport, out: Console) -> None:
         out.print(_fields(name, facts.signal_rows(signal)))
 
 
-def _print_passage(view: facts.EvidenceView, out: Console) -> None:
+def _print_passage(view: EvidenceView, out: Console) -> None:
     role = "Primary evidence" if view.is_primary else "Evidence"
     out.print(Text.assemble((f"{role}: ", "bold"), (view.chunk.passage_id, "bold cyan")))
-    out.print(Text(f"   {facts.passage_location(view.chunk)}", style="dim"))
+    out.print(Text(f"   {passage_location(view.chunk)}", style="dim"))
     out.print(Text("   " + terminal.snippet(view.chunk.text)))
     for span in view.spans:
-        out.print(Text.assemble(f"   evidence span ({facts.span_offsets(span)}): ", (span.text, "bold")))
+        out.print(Text.assemble(f"   evidence span ({span_offsets(span)}): ", (span.text, "bold")))
 
 
 def _print_evidence(item: ClaimReport, out: Console) -> None:
-    views, loose = facts.evidence_views(item)
-    absent = facts.missing_primary(item)
+    views, loose = evidence_views(item)
+    absent = missing_primary(item)
     if absent:
         out.print(Text(f"Primary evidence {absent} is not among the retrieved passages."))
     if not views:
@@ -114,7 +121,7 @@ def _print_evidence(item: ClaimReport, out: Console) -> None:
     for view in views:
         _print_passage(view, out)
     for span in loose:
-        where = f"evidence span outside these passages: {span.passage_id or span.doc_id} ({facts.span_offsets(span)}): "
+        where = f"evidence span outside these passages: {span.passage_id or span.doc_id} ({span_offsets(span)}): "
         out.print(Text.assemble(where, (span.text, "bold")))
 
 
@@ -135,7 +142,7 @@ def _print_claim_brief(position: int, item: ClaimReport, out: Console) -> None:
     if decision.explanation:
         out.print(Text(f"   {decision.explanation}"))
     out.print(Text(f"   rule {decision.rule} ({reason}): {decision.rationale}", style="dim"))
-    views, _ = facts.evidence_views(item)
+    views, _ = evidence_views(item)
     primary = next((view for view in views if view.is_primary), None)
     if primary is not None:
         out.print(Text.assemble("   evidence ", (primary.chunk.passage_id, "cyan")))

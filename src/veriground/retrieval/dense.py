@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from veriground.errors import BackendError, NotFoundError, StoreError
 from veriground.retrieval import ann
 from veriground.retrieval.ann import AnnIndex
 from veriground.retrieval.index_folders import index_swap
+from veriground.schema.progress import ProgressCallback
 
 EMBED_BATCH = 256  # texts per encode call while filling the cache (and per progress step)
 ASSEMBLE_CHUNK = 10_000  # stored vectors read at a time (15 MB at 384 dimensions)
@@ -43,8 +43,6 @@ SEARCH_BLOCK_ROWS = 262_144  # rows per matrix-vector product: 384 MB of float32
 BUILD_HINT = (
     "build them with `veriground index --dense` (or ingest with --retrieval hybrid), or search with --retrieval bm25"
 )
-
-ProgressCallback = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -110,8 +108,8 @@ class DenseIndex:
         ann_min_passages: int | None,
     ) -> DenseIndex:
         """In chunks, so memory stays bounded at 10^6 passages: texts are hashed as they stream by (only ids and
-        hashes are kept), missing vectors are embedded from texts fetched by id, and the matrix is filled from the
-        store's vectors chunk by chunk."""
+        hashes are kept), the matrix is filled from the store's vectors chunk by chunk (each read once), and missing
+        vectors are embedded from texts fetched by id and written into the store and the matrix."""
         generation = store.generation
         key = embedding_key(embedder)
         passage_ids: list[str] = []
@@ -119,17 +117,11 @@ class DenseIndex:
         for passage_id, text in store.iter_latest_texts():
             passage_ids.append(passage_id)
             hashes.append(hashlib.sha256(text.encode("utf-8")).hexdigest())
-        first_id: dict[str, str] = {}  # text hash -> the first passage holding that text, in index order
-        for passage_id, text_hash in zip(passage_ids, hashes, strict=True):
-            first_id.setdefault(text_hash, passage_id)
-        width = embedder.dimension * np.dtype(np.float32).itemsize
-        missing: list[str] = []
-        unique = list(first_id)
-        for start in range(0, len(unique), ASSEMBLE_CHUNK):
-            chunk = unique[start : start + ASSEMBLE_CHUNK]
-            found = store.cached_embeddings(key, chunk)
-            # a damaged row is embedded again, never read as garbage
-            missing.extend(text_hash for text_hash in chunk if len(found.get(text_hash, b"")) != width)
+        rows_of: dict[str, list[int]] = {}  # text hash -> the rows holding that text, in index order
+        for row, text_hash in enumerate(hashes):
+            rows_of.setdefault(text_hash, []).append(row)
+        matrix = np.zeros((len(hashes), embedder.dimension), dtype=np.float32)
+        missing = _fill_cached(store, key, rows_of, matrix)
         if missing and not embed_missing:
             raise NotFoundError(
                 f"{len(missing):,} of {len(passage_ids):,} passages in {store.corpus_dir} have no dense vectors for "
@@ -139,14 +131,14 @@ class DenseIndex:
             on_progress(0, len(missing))
         for start in range(0, len(missing), EMBED_BATCH):
             batch = missing[start : start + EMBED_BATCH]
-            texts = store.latest_passages([first_id[text_hash] for text_hash in batch])
-            vectors = _checked(
-                embedder, embedder.encode([texts[first_id[text_hash]].text for text_hash in batch]), len(batch)
-            )
+            first_ids = [passage_ids[rows_of[text_hash][0]] for text_hash in batch]
+            texts = store.latest_passages(first_ids)
+            vectors = _checked(embedder, embedder.encode([texts[first].text for first in first_ids]), len(batch))
             store.save_embeddings(key, [(h, vector.tobytes()) for h, vector in zip(batch, vectors, strict=True)])
+            for text_hash, vector in zip(batch, vectors, strict=True):
+                matrix[rows_of[text_hash]] = vector
             if on_progress is not None:
                 on_progress(start + len(batch), len(missing))
-        matrix = _filled_matrix(store, key, hashes, unique, embedder.dimension)
         index = cls(passage_ids, matrix, generation, key)
         index.embedded_now = len(missing)
         if ann.wants_ann(len(passage_ids), ann_min_passages):
@@ -262,16 +254,23 @@ class DenseIndex:
         ]
 
 
-def _filled_matrix(store: CorpusStore, key: str, hashes: list[str], unique: list[str], dimension: int) -> np.ndarray:
-    """The matrix of every row's cached vector (rows sharing a text share its vector), read chunk by chunk."""
-    matrix = np.zeros((len(hashes), dimension), dtype=np.float32)
-    rows_of: dict[str, list[int]] = {}
-    for row, text_hash in enumerate(hashes):
-        rows_of.setdefault(text_hash, []).append(row)
+def _fill_cached(store: CorpusStore, key: str, rows_of: dict[str, list[int]], matrix: np.ndarray) -> list[str]:
+    """Write every cached vector into its rows (rows sharing a text share its vector), reading the store chunk by
+    chunk; the text hashes with no usable vector, in index order (a damaged row is embedded again, never read as
+    garbage)."""
+    width = matrix.shape[1] * np.dtype(np.float32).itemsize
+    unique = list(rows_of)
+    missing: list[str] = []
     for start in range(0, len(unique), ASSEMBLE_CHUNK):
-        for text_hash, vector in store.cached_embeddings(key, unique[start : start + ASSEMBLE_CHUNK]).items():
-            matrix[rows_of[text_hash]] = np.frombuffer(vector, dtype=np.float32)
-    return matrix
+        chunk = unique[start : start + ASSEMBLE_CHUNK]
+        found = store.cached_embeddings(key, chunk)
+        for text_hash in chunk:
+            vector = found.get(text_hash, b"")
+            if len(vector) == width:
+                matrix[rows_of[text_hash]] = np.frombuffer(vector, dtype=np.float32)
+            else:
+                missing.append(text_hash)
+    return missing
 
 
 def _checked(embedder: Embedder, vectors: np.ndarray, count: int) -> np.ndarray:

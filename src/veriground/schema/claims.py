@@ -156,15 +156,19 @@ class FormalSignal(Record):
         return tuple(check for check in self.checks if check.outcome != "ok")
 
 
+ProfileHook = Literal["pre_verification", "evidence_match", "quality_gate"]
+ProfileOutcome = Literal[
+    "ok", "claim_type_not_allowed", "out_of_scope", "evidence_type_missing", "units_missing", "equation_unparsed"
+]
+
+
 class ProfileSignal(Record):
     """A domain profile hook's finding for one claim (issue 17): before verification (claim type, scope), on the
     evidence (the kind of evidence the claim type needs), or after it (units present, equations parse)."""
 
-    hook: Literal["pre_verification", "evidence_match", "quality_gate"]
+    hook: ProfileHook
     status: Literal["computed", "not_applicable"]
-    outcome: Literal[
-        "ok", "claim_type_not_allowed", "out_of_scope", "evidence_type_missing", "units_missing", "equation_unparsed"
-    ]
+    outcome: ProfileOutcome
     reason: str  # one line
     domain: str
     claim_type: ClaimType | None = None
