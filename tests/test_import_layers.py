@@ -23,7 +23,7 @@ ARCHITECTURE = Path(__file__).resolve().parents[1] / "ARCHITECTURE.md"
 LAYERS: tuple[frozenset[str], ...] = tuple(
     frozenset(names.split())
     for names in (
-        "schema config errors",  # 0 records, every default, one exception tree
+        "schema config errors heap",  # 0 records, every default, one exception tree, collector passes
         "text text_input",  # 1 tokens, stems, sentences, quantities; text handed to veriground
         "corpus backends claims",  # 2
         "retrieval signals",  # 3

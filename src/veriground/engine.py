@@ -24,6 +24,7 @@ from veriground.domains import (
 from veriground.errors import InputTooLargeError
 from veriground.evidence.gather import EvidenceSource
 from veriground.evidence.spans import align_sentences
+from veriground.heap import fewer_collections
 from veriground.manifest import conflict_check_warning, nli_warnings, sha256_text, verification_manifest
 from veriground.mitigation.rewrite import ClaimOutcome, rewrite_answer
 from veriground.schema import (
@@ -54,6 +55,7 @@ CONFLICT_CHECK_OFF = "evidence_conflict_check_off: verification.contradictions i
 CONFLICT_CHECK_UNAVAILABLE = "evidence_conflict_check_unavailable"
 
 
+@fewer_collections()
 def verify_text(
     text: str,
     *,
@@ -103,6 +105,7 @@ def answer_id_of(text: str) -> str:
     return "ans_" + sha256_text(text)[:12]
 
 
+@fewer_collections()
 def verify_claims(
     text: str,
     claims: Sequence[Claim],

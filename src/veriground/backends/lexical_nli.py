@@ -93,6 +93,12 @@ class LexicalNLIModel:
     def predict(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
         return [_read_pair(premise, hypothesis).scores for premise, hypothesis in pairs]
 
+    def cue_reading(self, premise: str, hypothesis: str) -> tuple[NLIScores, frozenset[str]]:
+        """The prediction and the names of the cues that fired ("negation", "antonym", "number", "equation"): what
+        the aggregator's features read, without the report's wording (`explain`)."""
+        reading = _read_pair(premise, hypothesis)
+        return reading.scores, frozenset(cue["cue"] for cue in reading.cues)
+
     def explain(self, premise: str, hypothesis: str) -> LexicalExplanation:
         """The cues behind one prediction, for reports."""
         reading = _read_pair(premise, hypothesis)

@@ -141,6 +141,8 @@ def find_bounds(text: str, *, carry_algorithm: bool = True) -> tuple[list[Bound]
         word = (match.group("word") or match.group("word2") or "").lower()
         order = _WORD_ORDERS[word] if word else "n*log(n)"
         raw.append(_RawBound(match.start(), match.end(), "upper", order, False, match.group("resource") or ""))
+    if not raw:  # most passages state no bound: nothing to attach an algorithm, case or resource to
+        return bounds, problems
     algorithms = [(m.start(), _algorithm_name(m)) for m in _ALGORITHM.finditer(text)]
     structures = [(m.start(), m.group()) for m in _STRUCTURE.finditer(text)]
     methods = [(m.start(), m.group("method")) for m in _METHOD.finditer(text)]

@@ -181,6 +181,8 @@ def has_written_unit(text: str) -> bool:
 
 
 def _equation_checks(equations: list[LocatedEquation], evidence_texts: Sequence[str]) -> list[FormalCheck]:
+    if not equations:  # the evidence's equations are read only when the claim states one
+        return []
     evidence = [list(_evidence_equations(text)) for text in evidence_texts]
     checks = []
     for located in equations:

@@ -71,16 +71,15 @@ def support_features(
 ) -> dict[str, float]:
     """The named values of one (claim, unit) pair, in FEATURE_NAMES order; `corroborating` counts the claim's other
     passages aligned with it (see corroborating_passages)."""
-    reading = _LEXICAL.explain(unit_text, claim_text)
-    cues = {str(cue["cue"]) for cue in reading["cues"]}
+    lexical, cues = _LEXICAL.cue_reading(unit_text, claim_text)
     claim, unit = _text_reading(claim_text), _text_reading(unit_text)
     numeric = compute_numeric(claim_text, [unit_text])
     outcome = numeric.outcome if numeric.status == SignalStatus.COMPUTED else None
     values = {
         "nli_entail": nli.entail,
         "nli_contradict": nli.contradict,
-        "lex_entail": float(reading["entail"]),
-        "lex_contradict": float(reading["contradict"]),
+        "lex_entail": lexical.entail,
+        "lex_contradict": lexical.contradict,
         "alignment": alignment,
         "bigram_coverage": _bigram_coverage(claim, unit),
         "entity_coverage": _entity_coverage(claim_text, unit_text),
