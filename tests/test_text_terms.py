@@ -10,6 +10,7 @@ from veriground.text.terms import (
     WORDS,
     TokenOptions,
     extract_terms,
+    normalise_text,
     tokenize,
     tokenize_words,
 )
@@ -50,3 +51,17 @@ def test_cached_readings_hand_out_fresh_lists() -> None:
     first = tokenize_words("kinetic energy")
     first.append("changed")
     assert tokenize_words("kinetic energy") == ["kinetic", "energy"]
+
+
+def test_normalise_text_changes_only_non_ascii_characters():
+    """normalise_text returns ASCII text as it is: every character its tables change lies outside ASCII."""
+    from veriground.text.terms import _PLAIN_CHARS, _SUPERSCRIPTS
+
+    assert all(code > 127 for code in (*_PLAIN_CHARS, *_SUPERSCRIPTS))
+    assert normalise_text("a 10^8 m/s 'quote'") == "a 10^8 m/s 'quote'"
+    assert normalise_text("3.00×10⁸ m/s, “it’s” −4 µm") == '3.00×10^8 m/s, "it\'s" -4 μm'
+
+
+def test_words_drop_possessives_with_or_without_the_fast_path():
+    assert tokenize_words("Newton's second law") == ["newton", "second", "law"]
+    assert tokenize_words("the law isn't broken") == ["the", "law", "isn't", "broken"]

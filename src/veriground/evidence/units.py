@@ -105,6 +105,7 @@ _CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
 _MATH_DELIMITERS = re.compile(r"\$+|\\[()\[\]]")
 
 
+@text_memo(maxsize=16_384)  # the NLI reads each unit and hypothesis through it, for every claim and passage
 def readable_text(text: str) -> str:
     """Inline LaTeX and code names made plain for reading: `$O(n\\log n)$` -> `O(n log n)`, `\\frac{a}{b}` ->
     `(a)/(b)`, `mergeSort` -> `merge Sort`."""

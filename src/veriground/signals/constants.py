@@ -105,6 +105,8 @@ class ConstantFinding:
 def find_constant_findings(text: str) -> list[ConstantFinding]:
     """Every stated value of a constant in CONSTANTS, judged against its range."""
     normal, offsets, located = locate_quantities(text)
+    if not located:  # a finding is a constant's name followed by a stated value
+        return []
     by_start = {quantity.quantity.start: quantity for quantity in located}
     findings: list[ConstantFinding] = []
     for constant in CONSTANTS:

@@ -32,6 +32,31 @@ def compute_numeric(claim_text: str, evidence_texts: Sequence[str]) -> NumericSi
     A claim unit pint cannot normalise makes the signal unavailable; such a unit in the evidence only makes
     that evidence quantity comparable with the same written unit.
     """
+    read = _read(claim_text, evidence_texts)
+    if isinstance(read, NumericSignal):
+        return read
+    claimed, evidence = read
+    outcomes, mismatches = _compare(claimed, evidence)
+    return NumericSignal(
+        status=SignalStatus.COMPUTED,
+        outcome=_outcome(outcomes),
+        claim_quantities=tuple(quantity.quantity.describe() for quantity in claimed),
+        evidence_quantities=tuple(dict.fromkeys(quantity.quantity.describe() for quantity in evidence)),
+        mismatches=tuple(mismatches),
+    )
+
+
+def numeric_outcome(claim_text: str, evidence_texts: Sequence[str]) -> str | None:
+    """compute_numeric's outcome ("match", "mismatch", "absent"), None where it computes none, without the record
+    (the aggregator's features read it for every claim and evidence unit)."""
+    read = _read(claim_text, evidence_texts)
+    return None if isinstance(read, NumericSignal) else _outcome(_compare(*read)[0])
+
+
+def _read(
+    claim_text: str, evidence_texts: Sequence[str]
+) -> tuple[list[NormalQuantity], list[NormalQuantity]] | NumericSignal:
+    """The claim's and the evidence's quantities, or the signal that says why there is nothing to compare."""
     found = extract_quantities(claim_text)
     if not found:
         return NumericSignal(status=SignalStatus.NOT_APPLICABLE, reason=NO_NUMBERS_REASON)
@@ -42,8 +67,11 @@ def compute_numeric(claim_text: str, evidence_texts: Sequence[str]) -> NumericSi
         claimed = [normalise_quantity(quantity) for quantity in found]
     except UnitConversionError as err:
         return NumericSignal(status=SignalStatus.UNAVAILABLE, reason=str(err))
-    evidence = [normalise_leniently(quantity) for text in passages for quantity in extract_quantities(text)]
+    return claimed, [normalise_leniently(quantity) for text in passages for quantity in extract_quantities(text)]
 
+
+def _compare(claimed: list[NormalQuantity], evidence: list[NormalQuantity]) -> tuple[list[str], list[str]]:
+    """Each claim quantity's outcome, and a line per mismatch naming the closest evidence value."""
     outcomes, mismatches = [], []
     for quantity in claimed:
         if any(same_quantity(quantity, other) for other in evidence):
@@ -56,19 +84,15 @@ def compute_numeric(claim_text: str, evidence_texts: Sequence[str]) -> NumericSi
         outcomes.append("mismatch")
         closest = min(rivals, key=lambda rival: _distance(quantity, rival))
         mismatches.append(f"claim {quantity.quantity.describe()} vs evidence {closest.quantity.describe()}")
+    return outcomes, mismatches
+
+
+def _outcome(outcomes: list[str]) -> str:
     if "mismatch" in outcomes:
-        outcome = "mismatch"
-    elif all(item == "match" for item in outcomes):
-        outcome = "match"
-    else:
-        outcome = "absent"
-    return NumericSignal(
-        status=SignalStatus.COMPUTED,
-        outcome=outcome,
-        claim_quantities=tuple(quantity.quantity.describe() for quantity in claimed),
-        evidence_quantities=tuple(dict.fromkeys(quantity.quantity.describe() for quantity in evidence)),
-        mismatches=tuple(mismatches),
-    )
+        return "mismatch"
+    if all(item == "match" for item in outcomes):
+        return "match"
+    return "absent"
 
 
 def _distance(first: NormalQuantity, second: NormalQuantity) -> float:

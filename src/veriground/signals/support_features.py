@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from veriground.backends.lexical_nli import LexicalNLIModel
-from veriground.schema import NLIScores, SignalStatus
+from veriground.schema import NLIScores
 from veriground.signals.coverage import extract_entities, mentions_entity
-from veriground.signals.numeric import compute_numeric
+from veriground.signals.numeric import numeric_outcome
 from veriground.text.memo import text_memo
 from veriground.text.quantities import remove_quantities
 from veriground.text.sentences import sentence_spans
@@ -73,8 +73,7 @@ def support_features(
     passages aligned with it (see corroborating_passages)."""
     lexical, cues = _LEXICAL.cue_reading(unit_text, claim_text)
     claim, unit = _text_reading(claim_text), _text_reading(unit_text)
-    numeric = compute_numeric(claim_text, [unit_text])
-    outcome = numeric.outcome if numeric.status == SignalStatus.COMPUTED else None
+    outcome = numeric_outcome(claim_text, [unit_text])
     values = {
         "nli_entail": nli.entail,
         "nli_contradict": nli.contradict,

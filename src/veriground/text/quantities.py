@@ -365,15 +365,28 @@ def _pint_expression(unit: str) -> str:
     return "".join(parts)
 
 
-@text_memo(maxsize=4096)
 def _to_base_units(value: float, expression: str) -> tuple[float, str]:
-    base = unit_registry().Quantity(value, expression).to_base_units()
-    magnitude = float(base.magnitude)
+    factor, dimension = _base_factor(expression)
+    magnitude = value * factor if factor is not None else _pint_base(value, expression)[0]
     if not math.isfinite(magnitude):
         raise ValueError(f"{value} {expression} is not finite in base units")
+    return magnitude, dimension
+
+
+@text_memo(maxsize=4096)  # the same few units recur everywhere, with many values
+def _base_factor(expression: str) -> tuple[float | None, str]:
+    """The unit's factor to SI base units and its dimension. pint converts a multiplicative unit as value × factor,
+    so value × (pint's reading of 1) is pint's own reading of the value, bit for bit; an offset or logarithmic unit
+    (°C, dB: 0 does not convert to 0) has no factor and is converted by pint value by value."""
+    one, dimension = _pint_base(1.0, expression)
+    return (one if _pint_base(0.0, expression)[0] == 0.0 else None), dimension
+
+
+def _pint_base(value: float, expression: str) -> tuple[float, str]:
+    base = unit_registry().Quantity(value, expression).to_base_units()
     if base.dimensionless:
-        return magnitude, str(base.units)  # "dimensionless", "radian" or "bit" never compare with each other
-    return magnitude, dimension_text(base.dimensionality)
+        return float(base.magnitude), str(base.units)  # "dimensionless", "radian" or "bit" never compare
+    return float(base.magnitude), dimension_text(base.dimensionality)
 
 
 @lru_cache(maxsize=1)

@@ -108,6 +108,8 @@ class Term(NamedTuple):
 @text_memo(maxsize=16_384)
 def normalise_text(text: str) -> str:
     """Plain quotes and minus signs, micro sign → μ, superscripts → caret exponents."""
+    if text.isascii():  # every character either table changes is outside ASCII
+        return text
     plain = text.translate(_PLAIN_CHARS)
     return SUPERSCRIPT_RUN.sub(lambda run: "^" + run.group(0).translate(_SUPERSCRIPTS), plain)
 
@@ -139,8 +141,11 @@ def tokenize_words(text: str) -> list[str]:
 # ingest reads each passage once, and a cache of whole passages would only hold memory.
 @text_memo(maxsize=16_384)
 def _words_of(text: str) -> tuple[str, ...]:
+    lowered = normalise_text(text).lower()
+    if "'s" not in lowered:  # no possessive to drop (a word is never empty)
+        return tuple(_NORMALISED_WORD.findall(lowered))
     words = []
-    for word in _NORMALISED_WORD.findall(normalise_text(text).lower()):
+    for word in _NORMALISED_WORD.findall(lowered):
         if word.endswith("'s"):
             word = word[:-2]
         if word:

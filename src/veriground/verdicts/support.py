@@ -77,12 +77,12 @@ def _plan_pairs(
             continue
         signals[claim.claim_id] = []
         hypothesis = hypotheses.get(claim.claim_id, claim.text)
-        content = claim_content(hypothesis)
+        content, readable = claim_content(hypothesis), readable_text(hypothesis)
         for chunk in chunks:
             rows = []
             for unit in select_units(content, chunk, units_per_passage):
                 rows.append((unit, len(pairs)))
-                pairs.append((readable_text(unit.text), readable_text(hypothesis)))
+                pairs.append((readable_text(unit.text), readable))
             slots.append((claim.claim_id, hypothesis, chunk, rows, content))
     return pairs, slots, signals
 
