@@ -137,3 +137,19 @@ def test_normalised_values_are_si_base():
 def test_a_decade_is_not_seconds():
     [decade] = extract_quantities("Quicksort was published in the 1960s.")
     assert (decade.text, decade.unit, decade.label) == ("1960s", None, "count:decade")
+
+
+@pytest.mark.parametrize(
+    "expression",
+    ["meter/second**2", "kilometer/hour", "kilogram*meter/second**2", "electron_volt", "degree_Celsius",
+     "degree_Fahrenheit", "micrometer", "light_year"],
+)  # fmt: skip
+def test_base_units_by_factor_equal_pints_own_reading(expression):
+    """_to_base_units multiplies by the unit's factor: bit for bit what pint gives value by value (offset units such
+    as °C have no factor and go through pint)."""
+    from veriground.text.quantities import _to_base_units, dimension_text, unit_registry
+
+    for value in (0.0, 1.0, 9.8, -40.0, 3.0e8, 1.6e-19, 6.674e-11, 123456.789):
+        base = unit_registry().Quantity(value, expression).to_base_units()
+        dimension = str(base.units) if base.dimensionless else dimension_text(base.dimensionality)
+        assert _to_base_units(value, expression) == (float(base.magnitude), dimension)
