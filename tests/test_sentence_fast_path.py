@@ -13,10 +13,13 @@ ONE = [
     "  Kinetic energy depends on mass and speed",
     "“Quoted sentences end inside their quotes.”",
     "Objects fall with an acceleration of 98 m/s²!",
+    "The heliocentric (sun-centered) model is simpler (and more accurate)",
 ]
 NOT_ONE = [
     "Use it to (a) find the displacement and (b) the velocity.",
     "- (a) 34 s (b) 75 m",
+    "Give the velocity at 5 s and (d) calculate the average velocity",
+    "Steps (1) and (2) differ, as do (iv) and (v)",
     "1. First item of a list",
     "It rains. It pours.",
     "Two clauses; one sentence mark inside",

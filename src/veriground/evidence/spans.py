@@ -23,11 +23,8 @@ def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
     if size == 0:
         return []
     scored = []
-    for start, end in sentence_spans(chunk.text):
-        sentence = chunk.text[start:end]
-        stems = content_stems(sentence)
-        numbers = sentence_numbers(sentence) if claim_numbers else frozenset()
-        shared = len(claim_stems & stems) + len(claim_numbers & numbers)
+    for start, end, stems, numbers in sentence_contents(chunk.text):
+        shared = len(claim_stems & stems) + (len(claim_numbers & numbers) if claim_numbers else 0)
         if shared:
             scored.append((round(shared / size, _DECIMALS), start, end))
     if not scored:
@@ -49,6 +46,16 @@ def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
         )
         for alignment, start, end in chosen
     ]
+
+
+@text_memo(maxsize=16_384)  # a passage is retrieved for many claims: its sentences are read once
+def sentence_contents(text: str) -> tuple[tuple[int, int, frozenset[str], frozenset[float]], ...]:
+    """(start, end, content stems, number values) of each sentence of the text."""
+    contents = []
+    for start, end in sentence_spans(text):
+        sentence = text[start:end]
+        contents.append((start, end, content_stems(sentence), sentence_numbers(sentence)))
+    return tuple(contents)
 
 
 @text_memo(maxsize=65_536)  # a passage is retrieved for many claims: its sentences are read once

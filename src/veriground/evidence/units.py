@@ -64,14 +64,12 @@ def claim_content(text: str) -> ClaimContent:
 def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNITS_PER_CHUNK) -> list[EvidenceUnit]:
     """The chunk's best-aligned units, best first (at most `limit`, overlapping units allowed). A chunk that shares
     nothing with the claim still yields its first unit with alignment 0, so every chunk is judged, never skipped."""
-    spans = _sentence_slices(chunk.text)
-    if not spans:
+    contents = _slice_contents(chunk.text)
+    if not contents:
         return []
     # What each sentence shares with the claim; a window shares the union of its sentences' shares.
-    shares = []
-    for start, end in spans:
-        stems, numbers = _profile(chunk.text[start:end], bool(claim.numbers))
-        shares.append((claim.stems & stems, claim.numbers & numbers))
+    spans = [(start, end) for start, end, _, _ in contents]
+    shares = [(claim.stems & stems, claim.numbers & numbers) for _, _, stems, numbers in contents]
     scored: list[tuple[float, int, int, int, int]] = []  # (-alignment, sentences, start, end, first sentence)
     for first in range(len(spans)):
         shared_stems: set[str] = set()
@@ -125,18 +123,20 @@ def _command(name: str) -> str:
     return f" {word} " if word.isalpha() else word
 
 
-def _sentence_slices(text: str) -> list[tuple[int, int]]:
-    slices: list[tuple[int, int]] = []
+@text_memo(maxsize=16_384)  # a passage is retrieved for many claims: its sentences are read once
+def _slice_contents(text: str) -> tuple[tuple[int, int, frozenset[str], frozenset[float]], ...]:
+    """(start, end, content stems, number values) of each sentence of the text, a sentence longer than a unit cut
+    into half-overlapping slices; stems as a reader sees them (`mergeSort` is "merge sort", `$n\\log n$` is "n log
+    n", as in readable_text), numbers as written."""
+    contents = []
     for start, end in sentence_spans(text):
         while end - start > MAX_UNIT_CHARS:
-            slices.append((start, start + MAX_UNIT_CHARS))
+            contents.append(_slice_content(text, start, start + MAX_UNIT_CHARS))
             start += _SLICE_STEP
-        slices.append((start, end))
-    return slices
+        contents.append(_slice_content(text, start, end))
+    return tuple(contents)
 
 
-@text_memo(maxsize=65_536)
-def _profile(sentence: str, with_numbers: bool) -> tuple[frozenset[str], frozenset[float]]:
-    """The sentence's content stems as a reader sees them (`mergeSort` is "merge sort", `$n\\log n$` is
-    "n log n", as in readable_text) and its numbers as written."""
-    return content_stems(readable_text(sentence)), sentence_numbers(sentence) if with_numbers else frozenset()
+def _slice_content(text: str, start: int, end: int) -> tuple[int, int, frozenset[str], frozenset[float]]:
+    piece = text[start:end]
+    return start, end, content_stems(readable_text(piece)), sentence_numbers(piece)

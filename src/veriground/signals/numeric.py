@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from veriground.schema import NumericSignal, SignalStatus
 from veriground.text.quantities import (
@@ -33,8 +34,8 @@ def compute_numeric(claim_text: str, evidence_texts: Sequence[str]) -> NumericSi
     that evidence quantity comparable with the same written unit.
     """
     read = _read(claim_text, evidence_texts)
-    if isinstance(read, NumericSignal):
-        return read
+    if isinstance(read, _Nothing):
+        return NumericSignal(status=read.status, reason=read.reason)
     claimed, evidence = read
     outcomes, mismatches = _compare(claimed, evidence)
     return NumericSignal(
@@ -50,23 +51,31 @@ def numeric_outcome(claim_text: str, evidence_texts: Sequence[str]) -> str | Non
     """compute_numeric's outcome ("match", "mismatch", "absent"), None where it computes none, without the record
     (the aggregator's features read it for every claim and evidence unit)."""
     read = _read(claim_text, evidence_texts)
-    return None if isinstance(read, NumericSignal) else _outcome(_compare(*read)[0])
+    return None if isinstance(read, _Nothing) else _outcome(_compare(*read)[0])
 
 
-def _read(
-    claim_text: str, evidence_texts: Sequence[str]
-) -> tuple[list[NormalQuantity], list[NormalQuantity]] | NumericSignal:
-    """The claim's and the evidence's quantities, or the signal that says why there is nothing to compare."""
+class _Nothing(NamedTuple):
+    """Why there is nothing to compare: the status and reason of the signal."""
+
+    status: SignalStatus
+    reason: str
+
+
+_Read = tuple[list[NormalQuantity], list[NormalQuantity]]
+
+
+def _read(claim_text: str, evidence_texts: Sequence[str]) -> _Read | _Nothing:
+    """The claim's and the evidence's quantities, or why there is nothing to compare."""
     found = extract_quantities(claim_text)
     if not found:
-        return NumericSignal(status=SignalStatus.NOT_APPLICABLE, reason=NO_NUMBERS_REASON)
+        return _Nothing(SignalStatus.NOT_APPLICABLE, NO_NUMBERS_REASON)
     passages = [text for text in evidence_texts if text.strip()]
     if not passages:
-        return NumericSignal(status=SignalStatus.NOT_APPLICABLE, reason=NO_EVIDENCE_REASON)
+        return _Nothing(SignalStatus.NOT_APPLICABLE, NO_EVIDENCE_REASON)
     try:
         claimed = [normalise_quantity(quantity) for quantity in found]
     except UnitConversionError as err:
-        return NumericSignal(status=SignalStatus.UNAVAILABLE, reason=str(err))
+        return _Nothing(SignalStatus.UNAVAILABLE, str(err))
     return claimed, [normalise_leniently(quantity) for text in passages for quantity in extract_quantities(text)]
 
 

@@ -98,6 +98,8 @@ _EQUATION_NOISE = re.compile(r"[\s{}*·⋅×]")
 def negated_stems(normal: str) -> frozenset[str]:
     """Stems of the content words within NEGATION_SCOPE words after a negation, inside its clause (a comma or
     sentence mark ends the scope); "not only", "nothing but" and "no doubt" affirm, so they are skipped."""
+    if not any(map(is_negation, tokenize_words(normal))):  # a clause's words are words of the text
+        return frozenset()
     scoped: list[str] = []
     for clause in _CLAUSE_BREAK.split(normal):
         words = tokenize_words(clause)

@@ -181,14 +181,16 @@ def _locate(text: str, window_start: int, window_end: int) -> list[int]:
 
 def one_sentence(window: str) -> bool:
     """Whether pysbd can find no sentence boundary inside `window`: no sentence mark, colon or semicolon before its
-    end, no parenthesis (pysbd splits "(a) … (b) …" enumerations) and no list marker at its start. Checked equal
-    to pysbd's own reading on 17,000 such windows of the domain corpora, FEVER and SummEdits."""
+    end, no enumeration marker (pysbd splits "(c) give … and (d) calculate …") and no list marker at its start.
+    Checked equal to pysbd's own reading on 17,000 such windows of the domain corpora, FEVER and SummEdits; of their
+    2,954 sentences holding other parentheses ("(i.e., the tree's height)"), pysbd split none."""
     body = window.rstrip().rstrip(_CLOSERS).rstrip(".!?…")
-    return _SPLITTABLE.search(body) is None and "(" not in window and _LIST_START.match(window) is None
+    return _SPLITTABLE.search(body) is None and _ENUMERATION.search(window) is None and not _LIST_START.match(window)
 
 
 _SPLITTABLE = re.compile(r"[.!?…\n\r;:]")
 _LIST_START = re.compile(r"\s*(?:[-*+•]|\d+[.)]|[A-Za-z][.)])\s")
+_ENUMERATION = re.compile(r"\(\s*(?:[A-Za-z]|\d{1,2}|[ivxIVX]{1,4})\s*\)")
 _CLOSERS = "\"'”’)]»"
 
 
