@@ -312,3 +312,18 @@ def test_general_profile_reads_symbols_as_physics_only_in_a_physics_context():
     assert outcomes(compute_formal(sequence, [], "physics")) == {"dimension_mismatch"}
     energy = compute_formal("E = mc^3", ["The energy of a mass at rest."], "general")
     assert "dimension_mismatch" in outcomes(energy)
+
+
+@pytest.mark.parametrize(
+    ("text", "order"),
+    [
+        ("Insertion sort has quadratic running time.", "n^2"),
+        ("For heapsort, the time complexity is linearithmic.", "n log n"),
+        ("Merge sort makes n log n comparisons.", "n log n"),
+        ("Hashing gives constant-time lookups on average, so the cost is constant.", "1"),
+    ],
+)
+def test_bounds_written_in_words_are_found(text, order):
+    """Each spelling of _WORD_BOUND passes the cheap look before the scan (an order word and what it is of)."""
+    bounds, _ = find_bounds(text)
+    assert [bound.order for bound in bounds][:1] == [order]

@@ -44,13 +44,15 @@ _WORD_BOUND = re.compile(
     r"|(?<![\w(\\])(?P<nlogn>n\s*\\?log\s*n)(?=\s+(?:time|space|comparisons|steps|operations)\b)",
     re.IGNORECASE,
 )
-# Every _WORD_BOUND match holds one of these (an order word, or "log" of "n log n").
+# Every _WORD_BOUND match holds one of the first (an order word, or "log" of "n log n") and one of the second (what
+# the order is of).
 _ORDER_HINTS = ("constant", "log", "linear", "quadratic", "cubic", "exponential")
+_RESOURCE_HINTS = ("time", "space", "complexity", "cost", "comparisons", "steps", "operations")
 
 
 def _may_name_order(text: str) -> bool:
     lowered = text.lower()
-    return any(hint in lowered for hint in _ORDER_HINTS)
+    return any(hint in lowered for hint in _ORDER_HINTS) and any(hint in lowered for hint in _RESOURCE_HINTS)
 
 
 _SORT_PREFIXES = (

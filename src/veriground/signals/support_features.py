@@ -162,7 +162,7 @@ def is_quoted(claim_text: str, unit_text: str) -> bool:
     sentence ("its velocity is zero" out of "If the object is at rest, its velocity is zero") is not a quotation,
     and neither is a sentence with one word changed or inserted."""
     claim = tokenize_words(claim_text)
-    if len(claim) < QUOTED_MIN_WORDS or not set(claim) <= set(tokenize_words(unit_text)):
+    if len(claim) < QUOTED_MIN_WORDS or not _word_set(unit_text).issuperset(claim):
         return False  # most passages lack a word of the claim: no sentence of theirs can quote it
     run = f" {' '.join(claim)} "  # words hold no spaces, so an unbroken run of them is a substring
     pieces = [line[start:end] for line in unit_text.split("\n") for start, end in sentence_spans(line)]
@@ -172,6 +172,11 @@ def is_quoted(claim_text: str, unit_text: str) -> bool:
         if sentence and len(claim) >= QUOTED_SHARE * len(sentence) and run in f" {' '.join(sentence)} ":
             return True
     return False
+
+
+@text_memo(maxsize=16_384)  # a passage is asked whether it quotes each claim that retrieves it
+def _word_set(text: str) -> frozenset[str]:
+    return frozenset(tokenize_words(text))
 
 
 def _bigram_coverage(claim: _TextReading, unit: _TextReading) -> float:
