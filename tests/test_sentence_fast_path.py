@@ -14,6 +14,8 @@ ONE = [
     "“Quoted sentences end inside their quotes.”",
     "Objects fall with an acceleration of 98 m/s²!",
     "The heliocentric (sun-centered) model is simpler (and more accurate)",
+    "The speed of light is 3.0 × 10^8 m/s.",  # a decimal point is not a sentence mark
+    "It falls freely (i.e., air resistance is negligible) at 9.80 m/s2.",
 ]
 NOT_ONE = [
     "Use it to (a) find the displacement and (b) the velocity.",
@@ -25,7 +27,8 @@ NOT_ONE = [
     "Two clauses; one sentence mark inside",
     "Definition: a graph is a pair",
     "Line one\nline two",
-    "The speed of light is 3.0 × 10^8 m/s.",  # a decimal point: left to pysbd, which knows numbers
+    "Calculate a) the energy to melt 1 kg of ice and b) the energy to boil it",
+    "(40.278200, -76.584149) It is the seat of the local government",
 ]
 
 

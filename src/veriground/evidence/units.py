@@ -67,25 +67,56 @@ def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNI
     contents = _slice_contents(chunk.text)
     if not contents:
         return []
-    # What each sentence shares with the claim; a window shares the union of its sentences' shares.
-    spans = [(start, end) for start, end, _, _ in contents]
-    shares = [(claim.stems & stems, claim.numbers & numbers) for _, _, stems, numbers in contents]
+    hits = _hits(claim, chunk.text)
+    # A window shares the union of its sentences' shares; one that shares nothing is never chosen over one that does.
     scored: list[tuple[float, int, int, int, int]] = []  # (-alignment, sentences, start, end, first sentence)
-    for first in range(len(spans)):
+    for first in range(len(contents)):
         shared_stems: set[str] = set()
         shared_numbers: set[float] = set()
-        for last in range(first, min(first + MAX_WINDOW_SENTENCES, len(spans))):
-            start, end = spans[first][0], spans[last][1]
+        for last in range(first, min(first + MAX_WINDOW_SENTENCES, len(contents))):
+            start, end = contents[first][0], contents[last][1]
             if last > first and end - start > MAX_UNIT_CHARS:
                 break
-            shared_stems |= shares[last][0]
-            shared_numbers |= shares[last][1]
+            if last in hits:
+                shared_stems |= hits[last][0]
+                shared_numbers |= hits[last][1]
             shared = len(shared_stems) + len(shared_numbers)
-            alignment = round(shared / claim.size, _DECIMALS) if claim.size else 0.0
-            scored.append((-alignment, last - first + 1, start, end, first))
+            if shared:
+                scored.append((-round(shared / claim.size, _DECIMALS), last - first + 1, start, end, first))
+    if not scored:  # nothing shared: the first sentence, with alignment 0
+        return [EvidenceUnit(chunk, contents[0][0], contents[0][1], 1, 0.0)]
     scored.sort()
-    best = [item for item in scored if item[0] < 0][:limit] or scored[:1]
+    best = scored[:limit]
     return [EvidenceUnit(chunk, start, end, sentences, -negative) for negative, sentences, start, end, _ in best]
+
+
+def _hits(claim: ClaimContent, text: str) -> dict[int, tuple[set[str], set[float]]]:
+    """Per sentence (slice) of the text that shares something with the claim: the stems and numbers it shares."""
+    stem_index, number_index = _content_index(text)
+    hits: dict[int, tuple[set[str], set[float]]] = {}
+    for stem in claim.stems:
+        for position in stem_index.get(stem, ()):
+            hits.setdefault(position, (set(), set()))[0].add(stem)
+    for number in claim.numbers:
+        for position in number_index.get(number, ()):
+            hits.setdefault(position, (set(), set()))[1].add(number)
+    return hits
+
+
+@text_memo(maxsize=16_384)
+def _content_index(text: str) -> tuple[dict[str, tuple[int, ...]], dict[float, tuple[int, ...]]]:
+    """Content stem -> the sentences (slices) of the text holding it, and the same for number values."""
+    stems: dict[str, list[int]] = {}
+    numbers: dict[float, list[int]] = {}
+    for position, (_, _, slice_stems, slice_numbers) in enumerate(_slice_contents(text)):
+        for stem in slice_stems:
+            stems.setdefault(stem, []).append(position)
+        for number in slice_numbers:
+            numbers.setdefault(number, []).append(position)
+    return (
+        {stem: tuple(found) for stem, found in stems.items()},
+        {number: tuple(found) for number, found in numbers.items()},
+    )
 
 
 # LaTeX as textbooks write it inline -> the words and symbols a reader (and an NLI model) sees; offsets are untouched
