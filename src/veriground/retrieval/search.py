@@ -51,9 +51,12 @@ class KindFilter:
             self._generation = generation
         return self._left_out
 
-    def search(self, search: Callable[[int], list[_Hit]], depth: int) -> list[_Hit]:
-        """The best `depth` hits of `search(k)` (best first) whose passage is evidence."""
-        left_out = self.left_out()
+    def search(
+        self, search: Callable[[int], list[_Hit]], depth: int, left_out: frozenset[str] | None = None
+    ) -> list[_Hit]:
+        """The best `depth` hits of `search(k)` (best first) whose passage is evidence; `left_out` is left_out(),
+        when the caller has read it for a batch of queries."""
+        left_out = self.left_out() if left_out is None else left_out
         if not left_out:
             return search(depth)
         first = depth * OVERFETCH_FACTOR
@@ -98,7 +101,7 @@ class BM25Retriever:
     def retrieve_many(self, queries: Sequence[str], top_k: int | None = None) -> list[list[EvidenceChunk]]:
         """One ranked list per query, from one index load and one passage lookup for the whole batch."""
         k = _checked_top_k(self._config, top_k)
-        all_hits = [self.search_ids(query, k) for query in queries]
+        all_hits = self.search_ids_many(queries, k)
         passages = self._store.latest_passages(list(dict.fromkeys(pid for hits in all_hits for pid, _ in hits)))
         return [
             [
@@ -110,8 +113,16 @@ class BM25Retriever:
 
     def search_ids(self, query: str, depth: int) -> list[_Hit]:
         """(passage_id, bm25_score) of the best `depth` evidence passages for `query`, best first."""
-        index = self.refresh()
-        return self._kinds.search(lambda k: [(hit.passage_id, hit.bm25_score) for hit in index.search(query, k)], depth)
+        return self.search_ids_many([query], depth)[0]
+
+    def search_ids_many(self, queries: Sequence[str], depth: int) -> list[list[_Hit]]:
+        """search_ids of each query, the store's generation read once for the batch."""
+        index, left_out = self.refresh(), self._kinds.left_out()
+
+        def hits(query: str) -> Callable[[int], list[_Hit]]:
+            return lambda k: [(hit.passage_id, hit.bm25_score) for hit in index.search(query, k)]
+
+        return [self._kinds.search(hits(query), depth, left_out) for query in queries]
 
 
 class CorpusRetriever:
@@ -190,7 +201,7 @@ class CorpusRetriever:
         bm25: list[list[_Hit]] = [[] for _ in queries]
         dense: list[list[_Hit]] = [[] for _ in queries]
         if mode in ("bm25", "hybrid"):
-            bm25 = [self._bm25.search_ids(q, pool) for q in queries]
+            bm25 = self._bm25.search_ids_many(queries, pool)
         if mode in ("dense", "hybrid"):
             index = self.dense_index()
             vectors = self._needs_embedder().encode(list(queries))

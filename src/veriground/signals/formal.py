@@ -81,9 +81,9 @@ def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: Form
         problems.extend(equation_problems)
         # Outside a physics profile, a_1 = a_0·r is a sequence, not an acceleration: symbols are read as physical
         # quantities only when the claim or its evidence talks about physics.
-        physical = not profile.dimensions_need_physics_context or any(
-            map(talks_about_physics, (claim_text, *evidence_texts))
-        )
+        physical = bool(equations) and (
+            not profile.dimensions_need_physics_context or any(map(talks_about_physics, (claim_text, *evidence_texts)))
+        )  # without an equation there is nothing to read as physical
         if "dimensions" in enabled and physical:
             checks.extend(_dimension_checks(equations))
         if "equation" in enabled and evidence_texts:
