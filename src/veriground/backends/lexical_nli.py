@@ -37,7 +37,7 @@ from veriground.text.quantities import (
     remove_quantities,
     same_quantity,
 )
-from veriground.text.sentences import split_sentences
+from veriground.text.sentences import sentence_spans
 from veriground.text.terms import extract_terms, normalise_text, stem_words, tokenize_words
 
 LEXICAL_NLI_NAME = "lexical-nli.v1"
@@ -125,7 +125,9 @@ def _read_pair(premise: str, hypothesis: str) -> _Reading:
     if size == 0:
         return _Reading(0.0, 0.0, "", (), NLIScores(entail=0.0, neutral=1.0, contradict=0.0))
     whole = _profile_text(premise)
-    sentences = split_sentences(premise) or [premise]
+    spans = sentence_spans(premise)
+    # a one-sentence unit is read as itself (its memoised profile is found without slicing the text again)
+    sentences = [premise] if spans in ([], [(0, len(premise))]) else [premise[start:end] for start, end in spans]
     aligned_sentence, aligned = sentences[0], _profile_text(sentences[0])
     aligned_coverage = _coverage(claim, aligned, size)
     for sentence in sentences[1:]:

@@ -12,6 +12,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from veriground.text.memo import text_memo
 from veriground.text.quantities import remove_quantities
 from veriground.text.terms import STOPWORDS
 
@@ -136,6 +137,7 @@ def extract_claim_terms_plain(text: str, named_symbols: frozenset[str]) -> Claim
     return ClaimTerms(frozenset(defined), frozenset(symbols - defined))
 
 
+@text_memo(maxsize=16_384)  # a corpus passage is asked whether it defines each term a note leaves undefined
 def plain_text(text: str) -> str:
     """Normalised text without numbers, units after numbers, citation markers, abbreviations or LaTeX markup."""
     text = _LINK.sub(" ", text).replace(_CP1252_APOSTROPHE, "'")
