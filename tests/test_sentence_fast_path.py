@@ -16,6 +16,7 @@ ONE = [
     "The heliocentric (sun-centered) model is simpler (and more accurate)",
     "The speed of light is 3.0 × 10^8 m/s.",  # a decimal point is not a sentence mark
     "It falls freely (i.e., air resistance is negligible) at 9.80 m/s2.",
+    "The find(x) and add(x) operations each follow a path from the root",  # calls, not an enumeration
 ]
 NOT_ONE = [
     "Use it to (a) find the displacement and (b) the velocity.",
