@@ -17,6 +17,9 @@ ONE = [
     "The speed of light is 3.0 × 10^8 m/s.",  # a decimal point is not a sentence mark
     "It falls freely (i.e., air resistance is negligible) at 9.80 m/s2.",
     "The find(x) and add(x) operations each follow a path from the root",  # calls, not an enumeration
+    "Two clauses; one sentence mark inside",
+    "Definition: a graph is a pair",
+    "It has two forms: Kinetic energy and potential energy.",
 ]
 NOT_ONE = [
     "Use it to (a) find the displacement and (b) the velocity.",
@@ -25,8 +28,7 @@ NOT_ONE = [
     "Steps (1) and (2) differ, as do (iv) and (v)",
     "1. First item of a list",
     "It rains. It pours.",
-    "Two clauses; one sentence mark inside",
-    "Definition: a graph is a pair",
+    "A ratio 3:4 is not a sentence mark either",  # a colon not followed by a space: left to pysbd
     "Line one\nline two",
     "Calculate a) the energy to melt 1 kg of ice and b) the energy to boil it",
     "(40.278200, -76.584149) It is the seat of the local government",
