@@ -5,10 +5,8 @@ content, with offsets into the chunk text (so a report can highlight the span in
 from __future__ import annotations
 
 from veriground.schema import AlignedSpan, EvidenceChunk, EvidenceSpan
-from veriground.text.content import content_stems
-from veriground.text.memo import text_memo
+from veriground.text.content import content_stems, sentence_contents
 from veriground.text.quantities import extract_quantities
-from veriground.text.sentences import sentence_spans
 
 MAX_SPANS_PER_CHUNK = 2
 _DECIMALS = 6
@@ -46,19 +44,3 @@ def align_sentences(claim_text: str, chunk: EvidenceChunk) -> list[AlignedSpan]:
         )
         for alignment, start, end in chosen
     ]
-
-
-@text_memo(maxsize=16_384)  # a passage is retrieved for many claims: its sentences are read once
-def sentence_contents(text: str) -> tuple[tuple[int, int, frozenset[str], frozenset[float]], ...]:
-    """(start, end, content stems, number values) of each sentence of the text."""
-    contents = []
-    for start, end in sentence_spans(text):
-        sentence = text[start:end]
-        contents.append((start, end, content_stems(sentence), sentence_numbers(sentence)))
-    return tuple(contents)
-
-
-@text_memo(maxsize=65_536)  # a passage is retrieved for many claims: its sentences are read once
-def sentence_numbers(sentence: str) -> frozenset[float]:
-    """The values of the sentence's numbers, as written."""
-    return frozenset(quantity.value for quantity in extract_quantities(sentence))

@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from veriground.evidence.spans import sentence_numbers
 from veriground.schema import EvidenceChunk
-from veriground.text.content import content_stems
+from veriground.text.content import content_stems, sentence_numbers
 from veriground.text.memo import text_memo
 from veriground.text.quantities import extract_quantities
 from veriground.text.sentences import sentence_spans

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
 
 from veriground.schema import CoverageSignal, SignalStatus
-from veriground.text.content import content_stems
+from veriground.text.content import passage_stems
 from veriground.text.memo import text_memo
 from veriground.text.quantities import (
     NormalQuantity,
@@ -68,7 +68,8 @@ def compute_coverage(claim_text: str, evidence_texts: Sequence[str]) -> Coverage
     and entity coverage use all passages together, Jaccard the single most similar passage. Numbers are read
     passage by passage, so a number never takes its unit from the start of the next passage.
     """
-    passages = [normalise_text(text) for text in evidence_texts if text.strip()]
+    written = [text for text in evidence_texts if text.strip()]
+    passages = [normalise_text(text) for text in written]
     if not passages:
         return CoverageSignal(status=SignalStatus.NOT_APPLICABLE, reason=NO_EVIDENCE_REASON)
     entities = extract_entities(claim_text)
@@ -86,15 +87,15 @@ def compute_coverage(claim_text: str, evidence_texts: Sequence[str]) -> Coverage
         if not any(same_quantity(quantity, other) for other in evidence_quantities)
     ]
     claim_stems = {term.stem for term in terms}
-    passage_stems = [content_stems(passage) for passage in passages]
-    evidence_stems = set().union(*passage_stems)
+    stems_of = [passage_stems(text) for text in written]  # content_stems of each passage
+    evidence_stems = set().union(*stems_of)
     missing_words = [term.surface for term in terms if term.stem not in evidence_stems]
     return CoverageSignal(
         status=SignalStatus.COMPUTED,
         entity_coverage=_share_found(len(entities), len(missing_entities)),
         number_coverage=_share_found(len(quantities), len(missing_numbers)),
         token_coverage=_share_found(len(claim_stems), len(claim_stems - evidence_stems)),
-        jaccard=max((_jaccard(claim_stems, stems) for stems in passage_stems), default=None) if claim_stems else None,
+        jaccard=max((_jaccard(claim_stems, stems) for stems in stems_of), default=None) if claim_stems else None,
         missing_terms=tuple(dict.fromkeys(missing_entities + missing_numbers + missing_words)),
     )
 
