@@ -202,6 +202,7 @@ _QUANTITY = re.compile(
     rf"(?:\s*(?P<unit>{_UNIT_EXPR})|\s+(?P<noun>[a-z]{{2,}}))?"
     r"(?![\w^/]|[.,]\d)"
 )
+_DIGIT = re.compile(r"\d")
 _DECADE = re.compile(r"\d{3}0s")  # "1960s" is a decade, not 1960 seconds
 _CITATION_MARKER = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _UNIT_PART = re.compile(rf"(?P<atom>{_ATOM})|(?P<exponent>{_EXPONENT})|(?P<divide>\s*/\s*|\s+per\s+)|\s*[·⋅*]\s*")
@@ -258,6 +259,8 @@ def extract_quantities(text: str) -> list[Quantity]:
 @text_memo(maxsize=16_384)  # a verifier reads the same claim and evidence sentences again and again
 def _quantities_of(text: str) -> tuple[Quantity, ...]:
     normal = normalise_text(text)
+    if _DIGIT.search(normal) is None:  # every quantity has a digit; most sentences of prose have none
+        return ()
     found = []
     for match in _QUANTITY.finditer(normal):
         value = _read_value(match)
@@ -282,7 +285,10 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
 @text_memo(maxsize=16_384)
 def remove_quantities(text: str) -> str:
     """Normalised text with every number (and its unit) and every citation marker ("[1]", "[2, 3]") blanked."""
-    normal = _CITATION_MARKER.sub(" ", normalise_text(text))
+    normal = normalise_text(text)
+    if _DIGIT.search(normal) is None:  # a quantity and a citation marker each hold a digit
+        return normal
+    normal = _CITATION_MARKER.sub(" ", normal)
     pieces, cursor = [], 0
     for quantity in extract_quantities(normal):
         pieces.append(normal[cursor : quantity.start])
