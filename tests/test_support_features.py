@@ -44,3 +44,10 @@ def test_contained_is_the_share_of_the_claim_quoted_in_order() -> None:
     assert features["contained"] == 1.0
     partial = support_features("the kinetic energy of a rock", "the kinetic energy of a body", 1.0, scores)
     assert partial["contained"] == pytest.approx(5 / 6, abs=1e-6)
+
+
+def test_features_come_in_feature_names_order():
+    """The aggregator reads values by name, the calibration data by position: one order, FEATURE_NAMES."""
+    features = support_features("Merge sort runs in O(n log n) time.", "Merge sort runs in O(n log n) time.", 1.0,
+                                NLIScores(entail=0.9, neutral=0.1, contradict=0.0))  # fmt: skip
+    assert tuple(features) == FEATURE_NAMES
