@@ -86,3 +86,9 @@ class _NoNLI:
 
     def predict(self, pairs):
         return []
+
+
+def test_a_threshold_the_host_sets_meanwhile_is_kept(default_thresholds):
+    with fewer_collections():
+        gc.set_threshold(5_000, 10, 10)
+    assert gc.get_threshold() == (5_000, 10, 10)

@@ -16,7 +16,6 @@ ONE = [
     "The heliocentric (sun-centered) model is simpler (and more accurate)",
     "The speed of light is 3.0 × 10^8 m/s.",  # a decimal point is not a sentence mark
     "It falls freely (i.e., air resistance is negligible) at 9.80 m/s2.",
-    "The find(x) and add(x) operations each follow a path from the root",  # calls, not an enumeration
     "Two clauses; one sentence mark inside",
     "Definition: a graph is a pair",
     "It has two forms: Kinetic energy and potential energy.",
@@ -32,6 +31,9 @@ NOT_ONE = [
     "Line one\nline two",
     "Calculate a) the energy to melt 1 kg of ice and b) the energy to boil it",
     "(40.278200, -76.584149) It is the seat of the local government",
+    "We compare f(x) and g(y) here.",  # pysbd reads (x) ... (y) as list items
+    "It is O(n) and then O(m) here.",
+    "Area A(r) and B(s) grow.",
 ]
 
 

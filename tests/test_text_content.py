@@ -30,6 +30,9 @@ def test_passage_stems_equal_the_whole_texts_on_the_demo_corpus():
         "Kinetic energy is ½mv². It depends on speed: doubling v quadruples it.",
         "The speed of light is 3.00 × 10^8 m/s.  A year has 365 days!  Is that so?",
         "Merge sort [1] runs in O(n log n) time.\n\nQuicksort's worst case is O(n^2).",
+        "The rope weighs 5\n\nkg of rope is light.",  # a unit across a paragraph break
+        "Use 3\n\nmillion users now.",
+        "See [1,\n\n2] here.",
     ],
 )
 def test_passage_stems_equal_the_whole_texts(text):

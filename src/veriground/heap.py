@@ -2,11 +2,14 @@
 
 A verification allocates hundreds of thousands of small objects (word tuples, stem sets, text readings) and keeps
 many of them in the text memos (text/memo.py). With CPython's default young-generation threshold (700 allocations)
-the collector walks those survivors again and again; measured on bench/bench_verify.py (250-claim note, lexical NLI,
-text memos emptied), that was 17 % of the CPU time. Inside `fewer_collections` the young threshold is
-YOUNG_THRESHOLD, so collections still happen (reference cycles are freed; memory stays bounded), only less often.
-The older generations' thresholds are left alone, and the previous thresholds come back when the last verification
-running in the process leaves (threads of a server share one collector, so entries are counted).
+the collector walks those survivors again and again (a sixth of the CPU time of bench/bench_verify.py with the lexical
+NLI when this was written). Inside `fewer_collections` the young threshold is YOUNG_THRESHOLD, so collections still
+happen (reference cycles are freed; memory stays bounded), only less often. The older generations' thresholds are
+left alone.
+
+The collector is the process's, not veriground's: while any verification runs, every thread of the host process
+sees the raised threshold. Threads of a server share it, so entries are counted and the previous thresholds come
+back when the last verification leaves, unless the host changed them meanwhile (its setting is then kept).
 """
 
 from __future__ import annotations
@@ -41,5 +44,6 @@ def fewer_collections() -> Iterator[None]:
         with _lock:
             _inside -= 1
             if _inside == 0 and _saved is not None:
-                gc.set_threshold(*_saved)
+                if gc.get_threshold()[0] == YOUNG_THRESHOLD:  # a threshold the host set meanwhile is its own
+                    gc.set_threshold(*_saved)
                 _saved = None

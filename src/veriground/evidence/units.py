@@ -11,7 +11,10 @@ claim that joins two neighbouring sentences is read against both, and one that r
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import NamedTuple
 
 from veriground.schema import EvidenceChunk
 from veriground.text.content import content_stems, sentence_numbers
@@ -63,17 +66,18 @@ def claim_content(text: str) -> ClaimContent:
 def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNITS_PER_CHUNK) -> list[EvidenceUnit]:
     """The chunk's best-aligned units, best first (at most `limit`, overlapping units allowed). A chunk that shares
     nothing with the claim still yields its first unit with alignment 0, so every chunk is judged, never skipped."""
-    contents = _slice_contents(chunk.text)
-    if not contents:
+    slices = _slices(chunk.text)
+    spans = slices.spans
+    if not spans:
         return []
-    hits = _hits(claim, chunk.text)
+    hits = _hits(claim, slices)
     # A window shares the union of its sentences' shares; one that shares nothing is never chosen over one that does.
     scored: list[tuple[float, int, int, int, int]] = []  # (-alignment, sentences, start, end, first sentence)
-    for first in range(len(contents)):
+    for first in range(len(spans)):
         shared_stems: set[str] = set()
         shared_numbers: set[float] = set()
-        for last in range(first, min(first + MAX_WINDOW_SENTENCES, len(contents))):
-            start, end = contents[first][0], contents[last][1]
+        for last in range(first, min(first + MAX_WINDOW_SENTENCES, len(spans))):
+            start, end = spans[first][0], spans[last][1]
             if last > first and end - start > MAX_UNIT_CHARS:
                 break
             if last in hits:
@@ -83,39 +87,22 @@ def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNI
             if shared:
                 scored.append((-round(shared / claim.size, _DECIMALS), last - first + 1, start, end, first))
     if not scored:  # nothing shared: the first sentence, with alignment 0
-        return [EvidenceUnit(chunk, contents[0][0], contents[0][1], 1, 0.0)]
+        return [EvidenceUnit(chunk, spans[0][0], spans[0][1], 1, 0.0)]
     scored.sort()
     best = scored[:limit]
     return [EvidenceUnit(chunk, start, end, sentences, -negative) for negative, sentences, start, end, _ in best]
 
 
-def _hits(claim: ClaimContent, text: str) -> dict[int, tuple[set[str], set[float]]]:
-    """Per sentence (slice) of the text that shares something with the claim: the stems and numbers it shares."""
-    stem_index, number_index = _content_index(text)
+def _hits(claim: ClaimContent, slices: _Slices) -> dict[int, tuple[set[str], set[float]]]:
+    """Per sentence (slice) that shares something with the claim: the stems and numbers it shares."""
     hits: dict[int, tuple[set[str], set[float]]] = {}
     for stem in claim.stems:
-        for position in stem_index.get(stem, ()):
+        for position in slices.stems.get(stem, ()):
             hits.setdefault(position, (set(), set()))[0].add(stem)
     for number in claim.numbers:
-        for position in number_index.get(number, ()):
+        for position in slices.numbers.get(number, ()):
             hits.setdefault(position, (set(), set()))[1].add(number)
     return hits
-
-
-@text_memo(maxsize=16_384)
-def _content_index(text: str) -> tuple[dict[str, tuple[int, ...]], dict[float, tuple[int, ...]]]:
-    """Content stem -> the sentences (slices) of the text holding it, and the same for number values."""
-    stems: dict[str, list[int]] = {}
-    numbers: dict[float, list[int]] = {}
-    for position, (_, _, slice_stems, slice_numbers) in enumerate(_slice_contents(text)):
-        for stem in slice_stems:
-            stems.setdefault(stem, []).append(position)
-        for number in slice_numbers:
-            numbers.setdefault(number, []).append(position)
-    return (
-        {stem: tuple(found) for stem, found in stems.items()},
-        {number: tuple(found) for number, found in numbers.items()},
-    )
 
 
 # LaTeX as textbooks write it inline -> the words and symbols a reader (and an NLI model) sees; offsets are untouched
@@ -153,20 +140,34 @@ def _command(name: str) -> str:
     return f" {word} " if word.isalpha() else word
 
 
+class _Slices(NamedTuple):
+    """A text's sentences, a sentence longer than a unit cut into half-overlapping slices, and which of them hold each
+    content stem (as a reader sees it: `mergeSort` is "merge sort", `$n\\log n$` is "n log n", as in readable_text)
+    and each number (as written)."""
+
+    spans: tuple[tuple[int, int], ...]
+    stems: Mapping[str, tuple[int, ...]]
+    numbers: Mapping[float, tuple[int, ...]]
+
+
 @text_memo(maxsize=16_384)  # a passage is retrieved for many claims: its sentences are read once
-def _slice_contents(text: str) -> tuple[tuple[int, int, frozenset[str], frozenset[float]], ...]:
-    """(start, end, content stems, number values) of each sentence of the text, a sentence longer than a unit cut
-    into half-overlapping slices; stems as a reader sees them (`mergeSort` is "merge sort", `$n\\log n$` is "n log
-    n", as in readable_text), numbers as written."""
-    contents = []
+def _slices(text: str) -> _Slices:
+    spans: list[tuple[int, int]] = []
     for start, end in sentence_spans(text):
         while end - start > MAX_UNIT_CHARS:
-            contents.append(_slice_content(text, start, start + MAX_UNIT_CHARS))
+            spans.append((start, start + MAX_UNIT_CHARS))
             start += _SLICE_STEP
-        contents.append(_slice_content(text, start, end))
-    return tuple(contents)
-
-
-def _slice_content(text: str, start: int, end: int) -> tuple[int, int, frozenset[str], frozenset[float]]:
-    piece = text[start:end]
-    return start, end, content_stems(readable_text(piece)), sentence_numbers(piece)
+        spans.append((start, end))
+    stems: dict[str, list[int]] = {}
+    numbers: dict[float, list[int]] = {}
+    for position, (start, end) in enumerate(spans):
+        piece = text[start:end]
+        for stem in content_stems(readable_text(piece)):
+            stems.setdefault(stem, []).append(position)
+        for number in sentence_numbers(piece):
+            numbers.setdefault(number, []).append(position)
+    return _Slices(
+        tuple(spans),
+        MappingProxyType({stem: tuple(found) for stem, found in stems.items()}),
+        MappingProxyType({number: tuple(found) for number, found in numbers.items()}),
+    )

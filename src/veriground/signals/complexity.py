@@ -45,14 +45,13 @@ _WORD_BOUND = re.compile(
     re.IGNORECASE,
 )
 # Every _WORD_BOUND match holds one of the first (an order word, or "log" of "n log n") and one of the second (what
-# the order is of).
-_ORDER_HINTS = ("constant", "log", "linear", "quadratic", "cubic", "exponential")
-_RESOURCE_HINTS = ("time", "space", "complexity", "cost", "comparisons", "steps", "operations")
+# the order is of), matched with the same case rules.
+_ORDER_HINT = re.compile("constant|log|linear|quadratic|cubic|exponential", re.IGNORECASE)
+_RESOURCE_HINT = re.compile("time|space|complexity|cost|comparisons|steps|operations", re.IGNORECASE)
 
 
 def _may_name_order(text: str) -> bool:
-    lowered = text.lower()
-    return any(hint in lowered for hint in _ORDER_HINTS) and any(hint in lowered for hint in _RESOURCE_HINTS)
+    return _ORDER_HINT.search(text) is not None and _RESOURCE_HINT.search(text) is not None
 
 
 _SORT_PREFIXES = (

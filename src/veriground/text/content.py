@@ -3,11 +3,14 @@ numbers are compared as quantities, text/quantities.py)."""
 
 from __future__ import annotations
 
+import re
+
 from veriground.text.memo import text_memo
 from veriground.text.quantities import extract_quantities, remove_quantities
 from veriground.text.sentences import sentence_spans
 from veriground.text.terms import extract_terms
 
+_DIGIT = re.compile(r"\d")
 # (start, end, content stems, number values) of one sentence of a text
 SentenceContent = tuple[int, int, frozenset[str], frozenset[float]]
 
@@ -36,7 +39,9 @@ def sentence_contents(text: str) -> tuple[SentenceContent, ...]:
 
 @text_memo(maxsize=16_384)  # the coverage signal asks it of every passage of every claim
 def passage_stems(text: str) -> frozenset[str]:
-    """content_stems(text), as the union of its sentences' (sentence_contents, usually read already by alignment):
-    the same set, since sentences are cut only at whitespace (checked equal on the 10,444 passages of the demo and
-    domain corpora)."""
-    return frozenset().union(*(stems for _, _, stems, _ in sentence_contents(text)))
+    """content_stems(text). Without a digit it is the union of the text's sentences' (sentence_contents, usually read
+    already by alignment): sentences are cut at whitespace, and no word spans whitespace. With one, the whole text is
+    read, since a number can take its unit from across a paragraph break ("5\n\nkg")."""
+    if _DIGIT.search(text) is None:
+        return frozenset().union(*(stems for _, _, stems, _ in sentence_contents(text)))
+    return content_stems(text)

@@ -51,9 +51,10 @@ class LogisticModel:
     calibration_bias: float = 0.0
 
     def logit(self, values: Sequence[float]) -> float:
-        if len(values) != len(self.weights):
-            raise ValueError(f"{len(values)} feature values for {len(self.weights)} weights")
-        return self.bias + sum(map(_standardised_term, self.weights, values, self.mean, self.scale))
+        return self.bias + sum(
+            weight * (value - mean) / scale
+            for weight, value, mean, scale in zip(self.weights, values, self.mean, self.scale, strict=True)
+        )
 
     def probability(self, values: Sequence[float]) -> float:
         return _sigmoid(self.calibration_scale * self.logit(values) + self.calibration_bias)
@@ -201,10 +202,6 @@ def _read_file(path: str) -> dict[str, Any]:
     except (OSError, ValueError) as err:
         raise ConfigError(f"aggregator file {file} is unreadable ({err}); refit it with veriground calibrate") from None
     return data.get("aggregators", {}) if isinstance(data, dict) else {}
-
-
-def _standardised_term(weight: float, value: float, mean: float, scale: float) -> float:
-    return weight * (value - mean) / scale
 
 
 def _sigmoid(value: float) -> float:
