@@ -7,7 +7,7 @@ import threading
 
 import pytest
 
-from veriground.heap import YOUNG_THRESHOLD, fewer_collections
+from veriground.heap import MIDDLE_THRESHOLD, YOUNG_THRESHOLD, fewer_collections
 
 
 @pytest.fixture
@@ -20,7 +20,7 @@ def default_thresholds():
 
 def test_raised_inside_and_restored_after(default_thresholds):
     with fewer_collections():
-        assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, MIDDLE_THRESHOLD, 10)
     assert gc.get_threshold() == (700, 10, 10)
 
 
@@ -77,7 +77,7 @@ def test_the_engine_verifies_with_fewer_collections(default_thresholds, monkeypa
 
     config = load_config()
     engine.verify_text("A claim.", config=config, source=PackEvidence([], config.retrieval), nli=_NoNLI())
-    assert seen == [(YOUNG_THRESHOLD, 10, 10)]
+    assert seen == [(YOUNG_THRESHOLD, MIDDLE_THRESHOLD, 10)]
     assert gc.get_threshold() == (700, 10, 10)
 
 

@@ -3,9 +3,11 @@
 A verification allocates hundreds of thousands of small objects (word tuples, stem sets, text readings) and keeps
 many of them in the text memos (text/memo.py). With CPython's default young-generation threshold (700 allocations)
 the collector walks those survivors again and again (a sixth of the CPU time of bench/bench_verify.py with the lexical
-NLI when this was written). Inside `fewer_collections` the young threshold is YOUNG_THRESHOLD, so collections still
-happen (reference cycles are freed; memory stays bounded), only less often. The older generations' thresholds are
-left alone.
+NLI when this was written), and every tenth pass walks all the survivors of the last ten again. Inside
+`fewer_collections` the young threshold is YOUNG_THRESHOLD and the middle one MIDDLE_THRESHOLD, so collections still
+happen (reference cycles are freed; memory stays bounded), only less often; the oldest generation's threshold is
+left alone. Measured over a dozen verifications in a row, collections included, the middle threshold alone saves
+about 5 % of the CPU time.
 
 The collector is the process's, not veriground's: while any verification runs, every thread of the host process
 sees the raised threshold. Threads of a server share it, so entries are counted and the previous thresholds come
@@ -20,6 +22,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 YOUNG_THRESHOLD = 20_000  # allocations between young-generation passes while verifying (CPython's default: 700)
+MIDDLE_THRESHOLD = 100  # young passes between middle-generation passes while verifying (CPython's default: 10)
 
 _lock = threading.Lock()
 _inside = 0
@@ -28,15 +31,15 @@ _saved: tuple[int, int, int] | None = None
 
 @contextmanager
 def fewer_collections() -> Iterator[None]:
-    """Raise the collector's young-generation threshold to YOUNG_THRESHOLD for the duration (never lower it; a
-    threshold of 0, the collector switched off, stays 0)."""
+    """Raise the collector's young- and middle-generation thresholds to YOUNG_THRESHOLD and MIDDLE_THRESHOLD for the
+    duration (never lower them; a threshold of 0, the collector switched off, stays 0)."""
     global _inside, _saved
     with _lock:
         if _inside == 0:
             _saved = gc.get_threshold()
-            young, *older = _saved
+            young, middle, old = _saved
             if 0 < young < YOUNG_THRESHOLD:
-                gc.set_threshold(YOUNG_THRESHOLD, *older)
+                gc.set_threshold(YOUNG_THRESHOLD, max(middle, MIDDLE_THRESHOLD), old)
         _inside += 1
     try:
         yield
