@@ -165,13 +165,21 @@ def is_quoted(claim_text: str, unit_text: str) -> bool:
     if len(claim) < QUOTED_MIN_WORDS or not _word_set(unit_text).issuperset(claim):
         return False  # most passages lack a word of the claim: no sentence of theirs can quote it
     run = f" {' '.join(claim)} "  # words hold no spaces, so an unbroken run of them is a substring
-    pieces = [line[start:end] for line in unit_text.split("\n") for start, end in sentence_spans(line)]
-    pieces += [unit_text[start:end] for start, end in sentence_spans(unit_text)]  # sentences that wrap lines
-    for piece in dict.fromkeys(pieces):  # a list item or a table row is a sentence of its own
-        sentence = tokenize_words(piece)
-        if sentence and len(claim) >= QUOTED_SHARE * len(sentence) and run in f" {' '.join(sentence)} ":
-            return True
-    return False
+    return any(len(claim) >= QUOTED_SHARE * count and run in joined for count, joined in _quotable_sentences(unit_text))
+
+
+@text_memo(maxsize=4096)  # a passage's sentences are the same for every claim that retrieves it
+def _quotable_sentences(text: str) -> tuple[tuple[int, str], ...]:
+    """(word count, " word word … ") of each sentence of the text: of each line (a list item or a table row is a
+    sentence of its own) and of the whole text (sentences that wrap lines); sentences without words left out."""
+    pieces = [line[start:end] for line in text.split("\n") for start, end in sentence_spans(line)]
+    pieces += [text[start:end] for start, end in sentence_spans(text)]
+    sentences = []
+    for piece in dict.fromkeys(pieces):
+        words = tokenize_words(piece)
+        if words:
+            sentences.append((len(words), f" {' '.join(words)} "))
+    return tuple(sentences)
 
 
 # A passage is asked whether it quotes each claim that retrieves it. A set of a whole passage's words is large
