@@ -7,9 +7,10 @@ supported), a third with a number changed or a negation inserted (should be reje
 words shuffled (meaning destroyed, words kept: a bag-of-words NLI cannot tell, and the verdict mix shows
 it). It is verified through the same engine the CLI uses (BM25 + the --nli backend; lexical by default).
 The first run includes one-time loading (pysbd, pint, the BM25 index); the best of the remaining runs is
-reported, with each stage's seconds, its share of the total, and claims/s, and the mean CPU figure of those runs (the
-collector's passes over older objects fall in some runs, not others: the mean is what a long session costs). Every timed run starts with an empty
-NLI score cache (a model NLI remembers the pairs it scored), so the figure is what a new note costs; a last run
+reported, with each stage's seconds, its share of the total, and claims/s, and the mean CPU figure of those runs
+(the collector's passes over older objects fall in some runs, not others: the mean is what a long session costs).
+Every timed run starts with an empty NLI score cache (a model NLI remembers the pairs it scored), so the figure is
+what a new note costs; a last run
 with the cache kept shows what repeating a note costs. The engine's "evidence" stage is split into retrieval
 (the gather call) and the rest (sentence alignment, dependency look-ups), and "nli" into the model's predict
 calls and the rest (unit selection, the aggregator). `--check` verifies the note once more with the cache off
