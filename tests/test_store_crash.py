@@ -113,3 +113,22 @@ def test_folders_of_a_swap_in_progress_are_kept(tmp_path):
     assert (corpus_dir / "bm25.new.k1ll3d").is_dir() and (corpus_dir / "bm25.old.k1ll3d").is_dir()
     removed = index_folders.remove_orphaned_folders(corpus_dir)
     assert [path.name for path in removed] == ["bm25.new.k1ll3d", "bm25.old.k1ll3d", "dense-minilm.new.k1ll3d"]
+
+
+def test_a_failed_swap_keeps_the_index_in_use(tmp_path, monkeypatch):
+    """When the new folder cannot be renamed into place, the previous index is put back, not deleted."""
+    target = tmp_path / "bm25"
+    target.mkdir()
+    (target / "manifest.json").write_text("previous", encoding="utf-8")
+    real_rename = Path.rename
+
+    def failing_rename(self, destination):
+        if self.name.startswith("bm25.new."):
+            raise OSError("disk full")
+        return real_rename(self, destination)
+
+    monkeypatch.setattr(Path, "rename", failing_rename)
+    with index_folders.index_swap(target) as staging:
+        (staging / "manifest.json").write_text("new", encoding="utf-8")
+    assert (target / "manifest.json").read_text(encoding="utf-8") == "previous"
+    assert sorted(path.name for path in tmp_path.iterdir() if not path.name.endswith(".lock")) == ["bm25"]

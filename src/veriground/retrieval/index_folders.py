@@ -42,6 +42,8 @@ def index_swap(target: Path) -> Iterator[Path]:
             staging.rename(target)
         except OSError:
             shutil.rmtree(staging, ignore_errors=True)
+            if old.exists() and not target.exists():
+                old.rename(target)  # the second rename failed: the index in use before stays in use
         shutil.rmtree(old.parent, ignore_errors=True)
 
 
