@@ -111,7 +111,7 @@ class _TextReading:
     positions: dict[str, tuple[int, ...]]
 
 
-@text_memo(maxsize=16_384)  # every claim that retrieves a passage reads the same units, each claim many units
+@text_memo(maxsize=8192)  # as many as the lexical NLI keeps of the same units (each reading is ~6 kB)
 def _text_reading(text: str) -> _TextReading:
     stems = tuple(term.stem for term in extract_terms(remove_quantities(text)))
     words = tuple(tokenize_words(text))
