@@ -207,7 +207,7 @@ def main() -> None:
         if stage.startswith("CPU"):
             print(f"{stage}: {seconds:.2f} s = {claims / seconds:.0f} claims per CPU-second")
             mean = sum(run[1]["CPU seconds (all threads)"] for run in runs[1:]) / len(runs[1:])
-            print(f"  mean of the {len(runs) - 1} runs (collector passes included): {claims / mean:.0f} per CPU-second")
+            print(f"  mean of the {len(runs) - 1} runs, collector passes included: {claims / mean:.0f} claims/CPU-s")
             print("  (wall time on a busy machine overstates the cost; an idle 2-core one does about this, or more)")
             continue
         print(f"  {stage:<26} {seconds:7.3f} s  {seconds / total:6.1%}  {claims / max(seconds, 1e-9):10.0f} claims/s")

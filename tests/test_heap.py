@@ -20,7 +20,7 @@ def default_thresholds():
 
 def test_raised_inside_and_restored_after(default_thresholds):
     with fewer_collections():
-        assert gc.get_threshold() == (YOUNG_THRESHOLD, MIDDLE_THRESHOLD, 10)
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, MIDDLE_THRESHOLD or 10, 10)
     assert gc.get_threshold() == (700, 10, 10)
 
 
@@ -77,7 +77,7 @@ def test_the_engine_verifies_with_fewer_collections(default_thresholds, monkeypa
 
     config = load_config()
     engine.verify_text("A claim.", config=config, source=PackEvidence([], config.retrieval), nli=_NoNLI())
-    assert seen == [(YOUNG_THRESHOLD, MIDDLE_THRESHOLD, 10)]
+    assert seen == [(YOUNG_THRESHOLD, MIDDLE_THRESHOLD or 10, 10)]
     assert gc.get_threshold() == (700, 10, 10)
 
 
@@ -92,3 +92,20 @@ def test_a_threshold_the_host_sets_meanwhile_is_kept(default_thresholds):
     with fewer_collections():
         gc.set_threshold(5_000, 10, 10)
     assert gc.get_threshold() == (5_000, 10, 10)
+
+
+def test_a_middle_threshold_the_host_sets_meanwhile_is_kept(default_thresholds):
+    with fewer_collections():
+        gc.set_threshold(YOUNG_THRESHOLD, 50, 10)
+    assert gc.get_threshold() == (YOUNG_THRESHOLD, 50, 10)
+
+
+def test_thresholds_the_host_sets_while_the_collector_was_off_are_kept():
+    saved = gc.get_threshold()
+    try:
+        gc.set_threshold(0, 10, 10)
+        with fewer_collections():
+            gc.set_threshold(YOUNG_THRESHOLD, 10, 10)
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, 10, 10)
+    finally:
+        gc.set_threshold(*saved)
