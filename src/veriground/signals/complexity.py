@@ -44,9 +44,9 @@ _WORD_BOUND = re.compile(
     r"|(?<![\w(\\])(?P<nlogn>n\s*\\?log\s*n)(?=\s+(?:time|space|comparisons|steps|operations)\b)",
     re.IGNORECASE,
 )
-# Every _WORD_BOUND match holds one of the first (an order word, or "log" of "n log n") and one of the second (what
-# the order is of), matched with the same case rules.
-_ORDER_HINT = re.compile("constant|log|linear|quadratic|cubic|exponential", re.IGNORECASE)
+# Every _WORD_BOUND match holds an order word (or "log" of "n log n") and a word for what the order is of; text with
+# neither is not scanned.
+_ORDER_HINT = re.compile(rf"{_ORDER_WORD}|log", re.IGNORECASE)
 _RESOURCE_HINT = re.compile("time|space|complexity|cost|comparisons|steps|operations", re.IGNORECASE)
 
 

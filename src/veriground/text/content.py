@@ -3,14 +3,11 @@ numbers are compared as quantities, text/quantities.py)."""
 
 from __future__ import annotations
 
-import re
-
 from veriground.text.memo import text_memo
-from veriground.text.quantities import extract_quantities, remove_quantities
+from veriground.text.quantities import extract_quantities, may_hold_numbers, remove_quantities
 from veriground.text.sentences import sentence_spans
 from veriground.text.terms import extract_terms
 
-_DIGIT = re.compile(r"\d")
 # (start, end, content stems, number values) of one sentence of a text
 SentenceContent = tuple[int, int, frozenset[str], frozenset[float]]
 
@@ -42,6 +39,6 @@ def passage_stems(text: str) -> frozenset[str]:
     """content_stems(text). Without a digit it is the union of the text's sentences' (sentence_contents, usually read
     already by alignment): sentences are cut at whitespace, and no word spans whitespace. With one, the whole text is
     read, since a number can take its unit from across a paragraph break ("5\n\nkg")."""
-    if _DIGIT.search(text) is None:
+    if not may_hold_numbers(text):
         return frozenset().union(*(stems for _, _, stems, _ in sentence_contents(text)))
     return content_stems(text)

@@ -251,6 +251,11 @@ def format_value(value: float) -> str:
     return f"{mantissa}e{exponent}"
 
 
+def may_hold_numbers(text: str) -> bool:
+    """Whether the text has a digit: without one it holds no quantity and no citation marker ("[1]")."""
+    return _DIGIT.search(text) is not None
+
+
 def extract_quantities(text: str) -> list[Quantity]:
     """Every number in the text, with scientific notation read and its unit, currency or counted noun."""
     return list(_quantities_of(text))
@@ -259,7 +264,7 @@ def extract_quantities(text: str) -> list[Quantity]:
 @text_memo(maxsize=16_384)  # a verifier reads the same claim and evidence sentences again and again
 def _quantities_of(text: str) -> tuple[Quantity, ...]:
     normal = normalise_text(text)
-    if _DIGIT.search(normal) is None:  # every quantity has a digit; most sentences of prose have none
+    if not may_hold_numbers(normal):  # most sentences of prose hold none
         return ()
     found = []
     for match in _QUANTITY.finditer(normal):
@@ -286,7 +291,7 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
 def remove_quantities(text: str) -> str:
     """Normalised text with every number (and its unit) and every citation marker ("[1]", "[2, 3]") blanked."""
     normal = normalise_text(text)
-    if _DIGIT.search(normal) is None:  # a quantity and a citation marker each hold a digit
+    if not may_hold_numbers(normal):
         return normal
     normal = _CITATION_MARKER.sub(" ", normal)
     pieces, cursor = [], 0
