@@ -120,7 +120,7 @@ def test_pint_failure_is_unavailable_not_a_crash(monkeypatch: pytest.MonkeyPatch
     def broken(value: float, expression: str) -> tuple[float, str]:
         raise AttributeError(f"'{expression}' is not defined in the unit registry")
 
-    monkeypatch.setattr(quantities, "_to_base_units", broken)
+    monkeypatch.setattr(quantities, "to_base_units", broken)
     signal = compute_numeric("g is 9.8 m/s².", ["g = 9.8 m/s²."])
     assert signal.status == SignalStatus.UNAVAILABLE
     assert signal.reason.startswith("cannot normalise '9.8 m/s^2'")
@@ -145,11 +145,11 @@ def test_a_decade_is_not_seconds():
      "degree_Fahrenheit", "micrometer", "light_year"],
 )  # fmt: skip
 def test_base_units_by_factor_equal_pints_own_reading(expression):
-    """_to_base_units multiplies by the unit's factor: bit for bit what pint gives value by value (offset units such
+    """to_base_units multiplies by the unit's factor: bit for bit what pint gives value by value (offset units such
     as °C have no factor and go through pint)."""
-    from veriground.text.quantities import _to_base_units, dimension_text, unit_registry
+    from veriground.text.si_units import dimension_text, to_base_units, unit_registry
 
     for value in (0.0, 1.0, 9.8, -40.0, 3.0e8, 1.6e-19, 6.674e-11, 123456.789):
         base = unit_registry().Quantity(value, expression).to_base_units()
         dimension = str(base.units) if base.dimensionless else dimension_text(base.dimensionality)
-        assert _to_base_units(value, expression) == (float(base.magnitude), dimension)
+        assert to_base_units(value, expression) == (float(base.magnitude), dimension)

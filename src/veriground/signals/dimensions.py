@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from veriground.signals.math_parse import FLATTENED_DIGIT, base_symbol
-from veriground.text.quantities import dimension_text, unit_registry
+from veriground.text.si_units import dimension_text, unit_registry
 
 if TYPE_CHECKING:
     import pint

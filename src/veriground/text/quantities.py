@@ -1,8 +1,8 @@
-"""Text → quantities (number with a unit, a currency or a counted noun) → SI-base values via pint.
+"""Text → quantities (number with a unit, a currency or a counted noun) → SI-base values (text/si_units.py).
 
 Extraction is one regular expression over normalised text (superscripts already read as ^n); units come from
 an allow-list, so words such as "in", "at" or "a" after a number are never read as inch, technical atmosphere
-or annum. Normalisation uses one pint registry, built on first use.
+or annum, and each is spelled as pint spells it before conversion.
 """
 
 from __future__ import annotations
@@ -10,15 +10,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any
 
 from veriground.errors import UnitConversionError
 from veriground.text.memo import text_memo
+from veriground.text.si_units import to_base_units
 from veriground.text.terms import NEGATION_WORDS, STOPWORDS, normalise_text, stem_words
-
-if TYPE_CHECKING:
-    import pint
 
 # Two quantities are equal when their SI-base values agree to this relative tolerance (so 100 km/h equals
 # 27.78 m/s, written to four figures), and an order-of-magnitude slip such as 3.0e9 vs 3.0e8 never does.
@@ -311,7 +307,7 @@ def normalise_quantity(quantity: Quantity) -> NormalQuantity:
         return NormalQuantity(quantity, quantity.value / 100, "percent")
     expression = _pint_expression(quantity.unit)
     try:
-        base_value, dimension = _to_base_units(quantity.value, expression)
+        base_value, dimension = to_base_units(quantity.value, expression)
     except Exception as err:  # pint raises many unrelated types (AttributeError, TypeError, ValueError...)
         raise UnitConversionError(f"cannot normalise {quantity.text!r} (pint: {expression!r}): {err}") from err
     return NormalQuantity(quantity, base_value, dimension)
@@ -374,44 +370,3 @@ def _pint_expression(unit: str) -> str:
         else:
             parts.append("*")
     return "".join(parts)
-
-
-def _to_base_units(value: float, expression: str) -> tuple[float, str]:
-    factor, dimension = _base_factor(expression)
-    magnitude = value * factor if factor is not None else _pint_base(value, expression)[0]
-    if not math.isfinite(magnitude):
-        raise ValueError(f"{value} {expression} is not finite in base units")
-    return magnitude, dimension
-
-
-@text_memo(maxsize=4096)  # the same few units recur everywhere, with many values
-def _base_factor(expression: str) -> tuple[float | None, str]:
-    """The unit's factor to SI base units and its dimension. pint converts a multiplicative unit as value × factor,
-    so value × (pint's reading of 1) is pint's own reading of the value, bit for bit; an offset or logarithmic unit
-    (°C, dB: 0 does not convert to 0) has no factor and is converted by pint value by value."""
-    one, dimension = _pint_base(1.0, expression)
-    return (one if _pint_base(0.0, expression)[0] == 0.0 else None), dimension
-
-
-def _pint_base(value: float, expression: str) -> tuple[float, str]:
-    base = unit_registry().Quantity(value, expression).to_base_units()
-    if base.dimensionless:
-        return float(base.magnitude), str(base.units)  # "dimensionless", "radian" or "bit" never compare
-    return float(base.magnitude), dimension_text(base.dimensionality)
-
-
-@lru_cache(maxsize=1)
-def unit_registry() -> pint.UnitRegistry[Any]:
-    """The process's one pint registry (building one takes ~0.7 s; quantities and dimension checks share it)."""
-    import pint
-
-    return pint.UnitRegistry()
-
-
-def dimension_text(dimensionality: Any) -> str:  # a pint UnitsContainer
-    """A pint dimensionality as text with its factors in name order ("[length] * [mass] / [time] ** 2"): pint keeps
-    the order the factors were first met in, which depends on what the process parsed before, so two spellings of
-    one dimension would compare unequal."""
-    from pint.util import UnitsContainer
-
-    return str(UnitsContainer(dict(sorted(dict(dimensionality).items()))))
