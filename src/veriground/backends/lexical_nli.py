@@ -23,11 +23,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TypedDict
 
 from veriground.schema import NLIScores
-from veriground.text.cues import antonym_stems, extract_equations, negated_stems
+from veriground.text.cues import antonym_pairs_among, extract_equations, negated_stems
 from veriground.text.memo import text_memo
 from veriground.text.quantities import (
     NormalQuantity,
@@ -168,7 +167,7 @@ def _find_cues(claim: _TextProfile, aligned: _TextProfile, whole: _TextProfile) 
         side = "hypothesis" if claim_negated else "premise"
         negated = sorted((claim.negated_stems & aligned.stems) or (aligned.negated_stems & claim.stems))
         cues.append({"cue": "negation", "detail": f"only the {side} negates {', '.join(negated)}"})
-    for first, second in _antonyms_in(claim.all_stems):
+    for first, second in antonym_pairs_among(claim.all_stems):
         for mine, theirs in ((first, second), (second, first)):
             one_sided = mine not in aligned.all_stems and theirs not in claim.all_stems
             if one_sided and mine in claim.all_stems and theirs in aligned.all_stems:
@@ -188,22 +187,6 @@ def _find_cues(claim: _TextProfile, aligned: _TextProfile, whole: _TextProfile) 
             shown = " | ".join(sorted(premise_equations[lhs]))
             cues.append({"cue": "equation", "detail": f"hypothesis {lhs} = {rhs} vs premise {lhs} = {shown}"})
     return tuple(cues)
-
-
-def _antonyms_in(stems: frozenset[str]) -> list[tuple[str, str]]:
-    """The antonym pairs with a stem among `stems`, in the table's order (a cue needs one in the hypothesis)."""
-    index, pairs = _antonym_index(), antonym_stems()
-    return [pairs[position] for position in sorted({found for stem in stems for found in index.get(stem, ())})]
-
-
-@lru_cache(maxsize=1)
-def _antonym_index() -> dict[str, tuple[int, ...]]:
-    """Stem -> the positions in antonym_stems() of the pairs holding it."""
-    index: dict[str, list[int]] = {}
-    for position, pair in enumerate(antonym_stems()):
-        for stem in dict.fromkeys(pair):
-            index.setdefault(stem, []).append(position)
-    return {stem: tuple(found) for stem, found in index.items()}
 
 
 def _has_same(quantity: NormalQuantity, others: tuple[NormalQuantity, ...]) -> bool:

@@ -124,3 +124,20 @@ def extract_equations(normal: str) -> list[tuple[str, str]]:
 @lru_cache(maxsize=1)
 def antonym_stems() -> tuple[tuple[str, str], ...]:
     return tuple((stem_words([first])[0], stem_words([second])[0]) for first, second in ANTONYM_PAIRS)
+
+
+def antonym_pairs_among(stems: frozenset[str]) -> list[tuple[str, str]]:
+    """The antonym_stems() pairs with a stem among `stems`, in the table's order (a cue needs one in the
+    hypothesis, so the rest of the table need not be read)."""
+    index, pairs = _antonym_index(), antonym_stems()
+    return [pairs[position] for position in sorted({found for stem in stems for found in index.get(stem, ())})]
+
+
+@lru_cache(maxsize=1)
+def _antonym_index() -> dict[str, tuple[int, ...]]:
+    """Stem -> the positions in antonym_stems() of the pairs holding it."""
+    index: dict[str, list[int]] = {}
+    for position, pair in enumerate(antonym_stems()):
+        for stem in dict.fromkeys(pair):
+            index.setdefault(stem, []).append(position)
+    return {stem: tuple(found) for stem, found in index.items()}
