@@ -334,5 +334,11 @@ def defines_term(text: str, term: str) -> bool:
     plain = plain_text(text)
     if term not in plain:
         return False
-    sentences = plain.split(". ")
-    return any(term in _defined_symbols(sentence) or term in _defined_phrases(sentence) for sentence in sentences)
+    # A defined symbol is a piece of its sentence, and a defined one-word phrase a piece of the lower-cased sentence:
+    # a sentence without the term is not read for them.
+    one_word = term.split() == [term]
+    return any(
+        (term in sentence and term in _defined_symbols(sentence))
+        or ((not one_word or term in sentence.lower()) and term in _defined_phrases(sentence))
+        for sentence in plain.split(". ")
+    )

@@ -23,6 +23,8 @@ _LATEX_RELATION = re.compile(r"=|<|>|[≈≠≤≥≡∝]|\\(?:le|ge|leq|geq|neq
 _PLAIN_RELATION = re.compile(
     r"(?<![^\s=<>])(?P<lhs>[^\s=<>]+)[ \t]*(?<![=<>!:])(?:=|≈|≠|≤|≥)(?![=>])[ \t]*(?P<rhs>[^\s=]+)"
 )
+# Every equation holds LaTeX math (a dollar sign or a backslash) or a relation sign: text with neither is not scanned.
+_MAY_HOLD_EQUATION = re.compile(r"[$\\=≈≠≤≥]")
 _OPERAND = re.compile(r"[\w\u00b2\u00b3\u00bd\u2070-\u209f)\]}]")
 _MATH_TOKEN = re.compile(r"[^A-Za-z]*|[A-Za-z]{1,2}[^A-Za-z]*|.*[\^_/*+\-−()\[\]{}·×\d²³½].*")
 # Two-letter words that end a plain equation's right-hand side: "KE = 1/2 m v^2 is ..." stops at "is".
@@ -43,6 +45,8 @@ def find_math_spans(text: str) -> list[tuple[int, int]]:
 
 def find_equations(text: str) -> list[tuple[int, int]]:
     """Spans of the equations in `text`, in order, never overlapping."""
+    if _MAY_HOLD_EQUATION.search(text) is None:
+        return []
     spans: list[tuple[int, int]] = []
     covered: list[tuple[int, int]] = []
     for match in _LATEX_MATH.finditer(text):

@@ -41,16 +41,23 @@ _GREEK_NAMES = (
     "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigma tau upsilon "
     "phi chi psi omega"
 )
-_ENTITY_PATTERNS: tuple[re.Pattern[str], ...] = (
-    re.compile(r"(?<![\w^=<>!])[A-Za-zΑ-Ωα-ω][\w']*\s*=\s*[\w^(){}\\'Α-Ωα-ω]+(?:\s*[-+*/·⋅×]\s*[\w^(){}\\'Α-Ωα-ω]+)*"),
-    re.compile(r"(?<!\w)[OΘΩ]\([^()]*(?:\([^()]*\)[^()]*)*\)"),
-    re.compile(r"(?<![\w^])[A-Za-zΑ-Ωα-ω]\w*\^\{?[-+]?\w+\}?"),
-    re.compile(r"(?<![\w^'])(?![aAI](?![\w_']))[A-Za-z](?:_\{?\w+\}?|\d+|')?(?![\w(])"),
-    re.compile(r"\w*[Α-Ωα-ω]\w*"),
-    re.compile(rf"(?i)(?<!\w)(?:{'|'.join(_GREEK_NAMES.split())})(?!\w)"),
-    re.compile(r"(?<![\w-])[A-Za-z]\w*(?:-\w+)+"),
-    re.compile(r"(?<!\w)(?:[a-z]+[A-Z]|[A-Z][a-z]+[A-Z])\w*"),
-    re.compile(r"(?<!\w)(?:[A-Z]{2,}|[A-Za-z]+\d)\w*"),
+# Each pattern with a character every one of its matches holds (None: no such character): most claims hold no "=",
+# "(", "^", Greek letter or hyphen, and the scan of a pattern that cannot match is skipped.
+_ENTITY_PATTERNS: tuple[tuple[re.Pattern[str], re.Pattern[str] | None], ...] = (
+    (
+        re.compile(
+            r"(?<![\w^=<>!])[A-Za-zΑ-Ωα-ω][\w']*\s*=\s*[\w^(){}\\'Α-Ωα-ω]+(?:\s*[-+*/·⋅×]\s*[\w^(){}\\'Α-Ωα-ω]+)*"
+        ),
+        re.compile("="),
+    ),
+    (re.compile(r"(?<!\w)[OΘΩ]\([^()]*(?:\([^()]*\)[^()]*)*\)"), re.compile(r"\(")),
+    (re.compile(r"(?<![\w^])[A-Za-zΑ-Ωα-ω]\w*\^\{?[-+]?\w+\}?"), re.compile(r"\^")),
+    (re.compile(r"(?<![\w^'])(?![aAI](?![\w_']))[A-Za-z](?:_\{?\w+\}?|\d+|')?(?![\w(])"), None),
+    (re.compile(r"\w*[Α-Ωα-ω]\w*"), re.compile("[Α-Ωα-ω]")),
+    (re.compile(rf"(?i)(?<!\w)(?:{'|'.join(_GREEK_NAMES.split())})(?!\w)"), None),
+    (re.compile(r"(?<![\w-])[A-Za-z]\w*(?:-\w+)+"), re.compile("-")),
+    (re.compile(r"(?<!\w)(?:[a-z]+[A-Z]|[A-Z][a-z]+[A-Z])\w*"), None),
+    (re.compile(r"(?<!\w)(?:[A-Z]{2,}|[A-Za-z]+\d)\w*"), None),
 )
 # Lower-case particles may sit inside a name: "City of Boston", "Ludwig van Beethoven".
 _CAPITALISED_PHRASE = re.compile(
@@ -114,7 +121,9 @@ def extract_entities(text: str) -> list[str]:
 def _entities_of(text: str) -> tuple[str, ...]:
     normal = _ABBREVIATIONS.sub(" ", remove_quantities(text))
     found: list[tuple[int, str]] = []
-    for pattern in _ENTITY_PATTERNS:
+    for pattern, needed in _ENTITY_PATTERNS:
+        if needed is not None and needed.search(normal) is None:
+            continue
         found.extend((match.start(), _clean(match.group(0))) for match in pattern.finditer(normal))
     for match in _CAPITALISED_PHRASE.finditer(normal):
         phrase = _capitalised_entity(normal, match)

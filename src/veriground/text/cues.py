@@ -113,6 +113,8 @@ def negated_stems(normal: str) -> frozenset[str]:
 
 def extract_equations(normal: str) -> list[tuple[str, str]]:
     """Symbolic equations only: a right-hand side that starts with a number is a quantity, not a formula."""
+    if "=" not in normal:  # every _EQUATION match holds one
+        return []
     equations = []
     for match in _EQUATION.finditer(normal):
         rhs = _EQUATION_NOISE.sub("", match.group("rhs")).rstrip(".")
