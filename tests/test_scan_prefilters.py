@@ -10,7 +10,7 @@ import pytest
 
 from veriground.claims import defined_terms, equations
 from veriground.claims.defined_terms import defines_term, plain_text
-from veriground.signals import coverage
+from veriground.signals import complexity, coverage
 from veriground.text import terms
 from veriground.text.cues import extract_equations
 
@@ -94,3 +94,12 @@ def test_corpus_definitions_read_the_same_as_reading_every_sentence(lines):
 def test_a_capitalised_definition_defines_the_lower_case_term():
     passage = "Density is defined as mass per unit volume. The density of water is 1 g/cm3."
     assert defines_term(passage, "density") and _defines_in_full(passage, "density")
+
+
+def test_the_order_word_check_is_the_case_blind_patterns(lines):
+    odd = ["LİNEAR TİME", "a lineaſ ſpace", "quadratıc tıme", "Linear TIME", "log n steps", "LOG-LINEAR Cost"]
+    for text in odd + lines:
+        hints = (complexity._ORDER_HINT, complexity._RESOURCE_HINT)
+        expected = all(hint.search(text) is not None for hint in hints)
+        assert complexity._may_name_order(text) == expected, text
+    assert any(complexity._may_name_order(text) for text in lines)

@@ -50,8 +50,19 @@ _ORDER_HINT = re.compile(rf"{_ORDER_WORD}|log", re.IGNORECASE)
 _RESOURCE_HINT = re.compile("time|space|complexity|cost|comparisons|steps|operations", re.IGNORECASE)
 
 
+# The same test as plain substrings of the lower-cased text (each order word holds one of the first words), which is
+# what case-blind matching of ASCII words is, except where a text holds one of the three letters that Python's
+# case-blind matching takes for i or s but lower() does not make one (dotless i, dotted capital I, long s).
+_ORDER_PIECES = ("constant", "log", "linear", "quadratic", "cubic", "exponential")
+_RESOURCE_WORDS = ("time", "space", "complexity", "cost", "comparisons", "steps", "operations")
+_CASE_BLIND_ODD = ("ı", "İ", "ſ")
+
+
 def _may_name_order(text: str) -> bool:
-    return _ORDER_HINT.search(text) is not None and _RESOURCE_HINT.search(text) is not None
+    if not text.isascii() and any(letter in text for letter in _CASE_BLIND_ODD):
+        return _ORDER_HINT.search(text) is not None and _RESOURCE_HINT.search(text) is not None
+    lowered = text.lower()
+    return any(piece in lowered for piece in _ORDER_PIECES) and any(word in lowered for word in _RESOURCE_WORDS)
 
 
 _SORT_PREFIXES = (
