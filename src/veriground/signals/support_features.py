@@ -96,7 +96,8 @@ def support_features(
         "contradict_x_alignment": nli.contradict * alignment,
         "corroboration": min(1.0, corroborating / CORROBORATION_SCALE),
     }
-    return {name: round(value, _DECIMALS) for name, value in values.items()}  # written in FEATURE_NAMES order (test)
+    # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
+    return {name: value if value in (0.0, 1.0) else round(value, _DECIMALS) for name, value in values.items()}
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ class _TextReading:
 
 @text_memo(maxsize=8192)  # as many as the lexical NLI keeps of the same units (each reading is ~6 kB)
 def _text_reading(text: str) -> _TextReading:
-    stems = tuple(term.stem for term in extract_terms(remove_quantities(text)))
+    stems = tuple([term.stem for term in extract_terms(remove_quantities(text))])
     words = tuple(tokenize_words(text))
     positions: dict[str, list[int]] = {}
     for position, word in enumerate(words):
