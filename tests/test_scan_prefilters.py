@@ -94,6 +94,9 @@ def test_corpus_definitions_read_the_same_as_reading_every_sentence(lines):
 def test_a_capitalised_definition_defines_the_lower_case_term():
     passage = "Density is defined as mass per unit volume. The density of water is 1 g/cm3."
     assert defines_term(passage, "density") and _defines_in_full(passage, "density")
+    # a capital sigma lowers to a final sigma alone but not before ":d" (a reviewer's case)
+    sigma = "abcς is here. It is called abcΣ:d"
+    assert defines_term(sigma, "abcς") == _defines_in_full(sigma, "abcς")
 
 
 def test_the_order_word_check_is_the_case_blind_patterns(lines):

@@ -334,11 +334,12 @@ def defines_term(text: str, term: str) -> bool:
     plain = plain_text(text)
     if term not in plain:
         return False
-    # A defined symbol is a piece of its sentence, and a defined one-word phrase a piece of the lower-cased sentence:
-    # a sentence without the term is not read for them.
+    # A defined symbol is a piece of its sentence, and a defined one-word phrase a piece of the lower-cased sentence
+    # (unless a capital sigma lowers differently alone than in the sentence: final sigma): a sentence without the term
+    # is not read for them.
     one_word = term.split() == [term]
     return any(
         (term in sentence and term in _defined_symbols(sentence))
-        or ((not one_word or term in sentence.lower()) and term in _defined_phrases(sentence))
+        or ((not one_word or "Σ" in sentence or term in sentence.lower()) and term in _defined_phrases(sentence))
         for sentence in plain.split(". ")
     )

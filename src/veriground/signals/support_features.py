@@ -97,7 +97,11 @@ def support_features(
         "corroboration": min(1.0, corroborating / CORROBORATION_SCALE),
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
-    return {name: value if value in (0.0, 1.0) else round(value, _DECIMALS) for name, value in values.items()}
+    return {name: _rounded(value) for name, value in values.items()}
+
+
+def _rounded(value: float) -> float:
+    return value if type(value) is float and value in (0.0, 1.0) else round(value, _DECIMALS)
 
 
 @dataclass(frozen=True)
