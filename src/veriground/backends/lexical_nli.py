@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from veriground.schema import NLIScores
+from veriground.text.content import content_stems
 from veriground.text.cues import antonym_pairs_among, extract_equations, negated_stems
 from veriground.text.memo import text_memo
 from veriground.text.quantities import (
@@ -205,7 +206,7 @@ def _profile_text(text: str) -> _TextProfile:
     normal = normalise_text(text)
     words = tokenize_words(normal)
     return _TextProfile(
-        stems=frozenset(term.stem for term in extract_terms(remove_quantities(normal))),
+        stems=content_stems(normal),
         all_stems=frozenset(stem_words(words)),
         negated_stems=negated_stems(normal),
         quantities=tuple(normalise_leniently(quantity) for quantity in extract_quantities(normal)),
