@@ -13,7 +13,7 @@ from veriground.verdicts.aggregator import load_aggregator, resolve_thresholds
 
 
 def test_the_shipped_aggregators_carry_the_units_they_were_fitted_on():
-    lexical, model = load_aggregator("lexical-nli.v1"), load_aggregator("veriground-nli.v1")
+    lexical, model = load_aggregator("lexical-nli.v1"), load_aggregator("veriground-nli.v2")
     assert (lexical.units_per_passage, model.units_per_passage) == (1, 1)
     assert lexical.name.endswith("/units1") and model.name.endswith("/units1")
     assert resolve_thresholds(VerificationConfig(), lexical).units_per_passage == 1

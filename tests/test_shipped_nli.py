@@ -276,3 +276,74 @@ def test_training_keeps_the_best_dev_model_and_a_time_limit_stops_at_a_resumable
     resumed = train_classifier(pairs, settings, stopped, dev=dev, resume=True)
     assert json.loads((resumed / "best.json").read_text())["step"] >= 1
     assert sorted(p.name for p in (stopped / "checkpoints").iterdir()) == ["step-4", "step-8"]  # epoch ends
+
+
+def test_a_moving_average_of_the_weights_is_what_is_scored_kept_and_resumed(tmp_path):
+    import torch
+    from safetensors.torch import load_file
+
+    from veriground.training.nli_trainer import TrainSettings, WeightAverage, train_classifier
+
+    base = _tiny_base(tmp_path)
+    pairs = [
+        TrainPair(f"The value is {i}.", f"The value is {i + (i % 2)}.", ("entailment", "contradiction")[i % 2], "t")
+        for i in range(32)
+    ]
+    plain = TrainSettings(base=str(base), epochs=1, batch_size=8, max_length=32, checkpoint_every=2)
+    averaged = TrainSettings(**{**plain.__dict__, "ema_decay": 0.9})
+    raw_model = load_file(train_classifier(pairs, plain, tmp_path / "raw") / "model.safetensors")
+    ema_model = load_file(train_classifier(pairs, averaged, tmp_path / "ema") / "model.safetensors")
+    name = "classifier.weight"
+    assert not torch.equal(raw_model[name], ema_model[name])  # the same run, but the average is what was saved
+    assert "ema" in torch.load(tmp_path / "ema" / "checkpoints" / "step-4" / "state.pt", weights_only=True)
+    again = load_file(train_classifier(pairs, averaged, tmp_path / "ema2") / "model.safetensors")
+    assert torch.equal(again[name], ema_model[name])
+
+    model = torch.nn.Linear(2, 1)
+    average = WeightAverage(model, decay=0.5)
+    before = model.weight.detach().clone()
+    with torch.no_grad():
+        model.weight.add_(2.0)
+    average.update(model, step=1000)  # decay min(0.5, ...) = 0.5: halfway to the new weights
+    average.swap(model)
+    assert torch.allclose(model.weight, before + 1.0)
+    average.swap(model)
+    assert torch.allclose(model.weight, before + 2.0)
+
+
+def test_deletion_pairs_leave_out_a_word_that_keeps_the_meaning():
+    paragraphs = [
+        ["Near the surface of the Earth, all objects fall with the same acceleration in a vacuum."],
+        ["A linked list is also a very common way to store the elements of a queue in memory."],
+        ["Not all functions of a real variable are continuous on their whole domain of definition."],
+    ]
+    pairs = synthetic_pairs([("doc", paragraphs)], per_document=10, deletions=True)
+    deleted = {
+        pair.hypothesis: pair for pair in pairs if pair.source in ("synthetic:drop-all", "synthetic:drop-intensifier")
+    }
+    assert "Near the surface of the Earth, objects fall with the same acceleration in a vacuum." in deleted
+    assert "A linked list is a very common way to store the elements of a queue in memory." in deleted
+    assert all(pair.label == "entailment" for pair in deleted.values())
+    assert not any(text.startswith("Not functions") for text in deleted)  # "not all" is not "all"
+    assert synthetic_pairs([("doc", paragraphs)], per_document=10) == [
+        pair for pair in pairs if pair.hypothesis not in deleted
+    ]
+
+
+def test_the_broad_recipe_edits_training_side_texts_once_each_and_never_a_dev_rows():
+    from veriground.training.nli_mix import _evidence_key, _general_documents
+
+    text = "The committee approved the plan in March after a long debate. The vote was close, and two members left."
+    other = "The river rose by two meters during the storm. Several roads were closed for a week afterwards."
+    rows = {
+        "summedits": [
+            LabelledPair(id="a", text="The plan passed.", evidence=(text,), label="supported"),
+            LabelledPair(id="b", text="The plan failed.", evidence=(text,), label="unsupported"),  # same document
+        ],
+        "wice": [LabelledPair(id="c", text="Roads closed.", evidence=(other,), label="supported")],
+    }
+    documents = list(_general_documents(rows, excluded=set()))
+    assert [name.split("/")[0] for name, _ in documents] == ["wice", "summedits"]  # GENERAL_SOURCES order, once each
+    assert documents[1][1] == [[s.strip() + "." for s in text.rstrip(".").split(". ")]]
+    excluded = {_evidence_key(rows["wice"][0])}  # a dev row's document: its sentences are never edited for training
+    assert [name.split("/")[0] for name, _ in _general_documents(rows, excluded)] == ["summedits"]

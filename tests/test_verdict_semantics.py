@@ -34,11 +34,13 @@ def verdicts(text: str, passages: list[str], *, question: str | None = None, nli
 
 
 RESTATED = "Near Earth's surface, objects fall with an acceleration of about 9.80 m/s2."  # PHYSICS less "all"
-# Issue 16's first probe: the shipped model reads this near-copy of its evidence sentence as a contradiction
-# (entail 0.39, contradict 0.59). Read against two units per passage, a two-sentence window happened to carry it; on
-# one unit (the fitted default: 36 -> 68 claims/s, held-out benchmarks up) the model's own reading shows. Strict: the
-# test goes red when a model that reads it right ships, so the mark is removed then.
-V1_NEAR_COPY = pytest.mark.xfail(strict=True, reason="issue 16: veriground-nli.v1 reads a near-copy as contradiction")
+# Issue 16's first probe, against the one evidence sentence it restates: v1 read it as a contradiction (entail 0.39,
+# contradict 0.59) and so does v2 (0.15 / 0.84), though v2 entails it against the two-sentence window (0.92). The
+# verdict layer no longer lets a sentence contradict a claim that only leaves words out of it (text/deletion.py), so
+# it is Unsupported, not Contradictory; Supported needs a model that reads it. Strict: a model that does turns it red.
+NEAR_COPY = pytest.mark.xfail(
+    strict=True, reason="issue 16: veriground-nli.v2 does not entail 'all objects' -> 'objects'"
+)
 
 
 @pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
@@ -46,9 +48,22 @@ def test_a_sentence_checked_against_itself_is_supported(nli):
     assert verdicts(RESTATED, [RESTATED], nli=nli) == ["Supported"]
 
 
-@pytest.mark.parametrize("nli", [pytest.param("veriground-nli", marks=V1_NEAR_COPY), "lexical"])
+@pytest.mark.parametrize("nli", [pytest.param("veriground-nli", marks=NEAR_COPY), "lexical"])
 def test_a_textbook_sentence_restated_without_one_word_is_supported(nli):
     assert verdicts(RESTATED, [PHYSICS], nli=nli) == ["Supported"]
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+@pytest.mark.parametrize(
+    "claim",
+    [
+        RESTATED,
+        "Galileo showed that objects fall with the same acceleration.",
+        "All objects fall with an acceleration.",
+    ],
+)
+def test_a_claim_that_only_leaves_words_out_of_its_sentence_is_never_contradicted(nli, claim):
+    assert verdicts(claim, [PHYSICS], nli=nli) != ["Contradictory"]
 
 
 @pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])

@@ -40,6 +40,12 @@ def train_nli(
     patience: Annotated[
         int, typer.Option("--patience", min=1, help="Stop after this many dev evaluations without improvement.")
     ] = 4,
+    ema_decay: Annotated[
+        float | None,
+        typer.Option(
+            "--ema-decay", min=0.5, max=0.99999, help="Score, keep and ship a moving average of the weights (0.999)."
+        ),
+    ] = None,
     time_limit: Annotated[
         float | None,
         typer.Option("--time-limit-minutes", min=1, help="Stop at a checkpoint after this long (--resume goes on)."),
@@ -73,6 +79,7 @@ def train_nli(
         device=pick_device(device),
         eval_every=eval_every,
         patience=patience,
+        ema_decay=ema_decay,
     )
     sys.stderr.write(_counts_table(mix.counts()))
     sys.stderr.write(f"training on {len(train)} pairs ({len(mix.dev)} dev) on {settings.device}\n")
@@ -127,6 +134,7 @@ def _command_line(
         + ["--epochs", str(settings.epochs), "--seed", str(settings.seed), "--batch-size", str(settings.batch_size)]
         + ["--learning-rate", str(settings.learning_rate), "--max-length", str(settings.max_length)]
         + ["--eval-every", str(settings.eval_every), "--patience", str(settings.patience)]
+        + (["--ema-decay", str(settings.ema_decay)] if settings.ema_decay is not None else [])
         + (["--max-pairs", str(max_pairs)] if max_pairs is not None else [])
         + (["--time-limit-minutes", str(time_limit)] if time_limit is not None else [])
     )

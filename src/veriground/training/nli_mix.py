@@ -8,6 +8,12 @@ pages) is cut to the 1-3 sentences best aligned with the claim (`select_evidence
 its annotated supporting sentences when it has them.
 
 Never read: ANLI and FaithBench (non-commercial, evaluation only), SummEdits' SAMSum domain (NC), SQuAD 2.0.
+
+The "broad" recipe (`general_per_document` > 0) also makes the same synthetic edits on the training side's own
+evidence texts (WiCE dev pages, SummEdits training-half documents, AttributionBench in-domain training references,
+BEGIN dev knowledge), so the edited pairs are not all textbook prose, and repeats the human-labelled pairs
+`real_repeat` times so the larger synthetic part does not drown them.
+
 A dev part (DEV_FRACTION of each source, by SHA-256 of the pair) is kept out of training for early stopping and
 temperature scaling.
 """
@@ -17,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,13 +32,14 @@ from veriground.evaluation.heldout import rows_of_part
 from veriground.schema import LabelledPair
 from veriground.text.sentences import SentenceBoundary, split_sentences
 from veriground.text.terms import TokenOptions, tokenize
-from veriground.training.synthetic_pairs import read_corpus_sentences, synthetic_pairs
+from veriground.training.synthetic_pairs import prose_paragraphs, read_corpus_sentences, synthetic_pairs
 from veriground.training.train_pairs import TrainLabel, TrainPair
 
 EVIDENCE_WORDS = 150  # ~200 tokens: with a claim, one 256-token window
 EVIDENCE_SENTENCES = 3  # an evidence unit: a sentence or a 2-3 sentence window
 DEV_FRACTION = 0.06
 SYNTHETIC_PER_DOCUMENT = 18  # targets per document: ~14k synthetic pairs, what 2 shared cores train in an hour
+GENERAL_SOURCES = ("wice", "summedits", "attributionbench", "begin")  # training-side texts for the broad recipe
 _WORDS = TokenOptions(words="word-chars", stop="none", stem=False)
 _STOP = frozenset(
     ("the", "a", "an", "of", "to", "in", "on", "and", "or", "is", "are", "was", "were", "be", "by", "for", "with")
@@ -54,35 +61,78 @@ class TrainingMix:
         table: dict[str, Counter[str]] = {}
         for part, pairs in (("train", self.train), ("dev", self.dev)):
             for pair in pairs:
-                source = pair.source.split(":")[0] if pair.source.startswith("synthetic") else pair.source
+                source = pair.source.split(":")[0]
                 table.setdefault(source, Counter())[f"{part}:{pair.label}"] += 1
         return {source: dict(sorted(counts.items())) for source, counts in sorted(table.items())}
 
 
-def build_mix(datasets_dir: Path, *, synthetic_per_document: int = SYNTHETIC_PER_DOCUMENT) -> TrainingMix:
-    """Every training pair, split into train and dev; deterministic in the files' contents."""
-    pairs: list[TrainPair] = []
+def build_mix(
+    datasets_dir: Path,
+    *,
+    synthetic_per_document: int = SYNTHETIC_PER_DOCUMENT,
+    general_per_document: int = 0,
+    real_repeat: int = 1,
+    deletions: bool = False,
+) -> TrainingMix:
+    """Every training pair, split into train and dev; deterministic in the files' contents. The dev part is the
+    same for every recipe (a pair's side is a function of the pair), so dev scores of recipes compare."""
+    real: list[TrainPair] = []
     nli = datasets_dir / "nli"
     for name, read in (("mnli", datasets.read_mnli), ("snli", datasets.read_snli)):
         items = rows_of_part(name, read(nli).rows, "train")
-        pairs.extend(TrainPair(item.premise, item.hypothesis, item.label, name) for item in items)
+        real.extend(TrainPair(item.premise, item.hypothesis, item.label, name) for item in items)
+    labelled = _training_rows(datasets_dir)
+    dev_documents: set[str] = set()  # evidence texts of dev-side rows: no synthetic edits of them are trained on
+    for name, rows in labelled.items():
+        made = _wice_pairs(datasets_dir / "wice", rows) if name == "wice" else [_from_labelled(name, r) for r in rows]
+        real.extend(made)
+        dev_documents.update(_evidence_key(row) for row, pair in zip(rows, made, strict=True) if _is_dev(pair))
+    demo_text = _demo_corpus_text()
+    documents = read_corpus_sentences(datasets_dir / "domain-corpora", exclude_text=demo_text)
+    synthetic = synthetic_pairs(documents, per_document=synthetic_per_document, deletions=deletions)
+    dev = [pair for pair in real + synthetic if _is_dev(pair)]
+    if general_per_document > 0:  # their dev-side pairs are dropped: every recipe is scored on the same dev part
+        documents = _general_documents(labelled, dev_documents)
+        general = synthetic_pairs(documents, per_document=general_per_document, deletions=deletions)
+        synthetic.extend(TrainPair(p.premise, p.hypothesis, p.label, "general-" + p.source) for p in general)
+    train = [pair for pair in real if not _is_dev(pair)] * real_repeat
+    train += [pair for pair in synthetic if not _is_dev(pair)]
+    return TrainingMix(train, dev)
+
+
+def _training_rows(datasets_dir: Path) -> dict[str, list[LabelledPair]]:
+    """The training-side rows of the 2-way labelled sets (heldout.py decides), BEGIN's dev file whole."""
+    rows: dict[str, list[LabelledPair]] = {}
     for name, folder, read_pairs in (
         ("fever-symmetric", "fever-symmetric", datasets.read_fever_symmetric),
         ("attributionbench", "attributionbench", datasets.read_attributionbench),
         ("summedits", "summedits", datasets.read_summedits),
     ):
-        rows = rows_of_part(name, read_pairs(datasets_dir / folder).rows, "train")
-        pairs.extend(_from_labelled(name, row) for row in rows)
-    wice_rows = rows_of_part("wice", datasets.read_wice(datasets_dir / "wice").rows, "train")
-    pairs.extend(_wice_pairs(datasets_dir / "wice", wice_rows))
-    begin_dev = datasets.read_begin(datasets_dir / "begin", split="dev").rows
-    pairs.extend(_from_labelled("begin", row) for row in begin_dev)
-    demo_text = _demo_corpus_text()
-    documents = read_corpus_sentences(datasets_dir / "domain-corpora", exclude_text=demo_text)
-    pairs.extend(synthetic_pairs(documents, per_document=synthetic_per_document))
-    train = [pair for pair in pairs if not _is_dev(pair)]
-    dev = [pair for pair in pairs if _is_dev(pair)]
-    return TrainingMix(train, dev)
+        rows[name] = rows_of_part(name, read_pairs(datasets_dir / folder).rows, "train")
+    rows["wice"] = rows_of_part("wice", datasets.read_wice(datasets_dir / "wice").rows, "train")
+    rows["begin"] = list(datasets.read_begin(datasets_dir / "begin", split="dev").rows)
+    return rows
+
+
+def _general_documents(
+    labelled: dict[str, list[LabelledPair]], excluded: set[str]
+) -> Iterator[tuple[str, list[list[str]]]]:
+    """Each distinct evidence text of the training-side rows of GENERAL_SOURCES as a document of prose sentences
+    (never a held-out row's: a SummEdits document is on one side whole), except the `excluded` ones (dev rows')."""
+    seen = set(excluded)
+    for name in GENERAL_SOURCES:
+        for row in labelled.get(name, []):
+            key = _evidence_key(row)
+            if key in seen:
+                continue
+            seen.add(key)
+            paragraphs = prose_paragraphs(row.evidence)
+            if paragraphs:
+                yield f"{name}/{key[:12]}", paragraphs
+
+
+def _evidence_key(row: LabelledPair) -> str:
+    return hashlib.sha256("\x1f".join(row.evidence).encode()).hexdigest()
 
 
 def select_evidence(

@@ -13,6 +13,11 @@ verifier's evidence units are), the pairs are:
   (number, antonym and "all -> no" edits are made whenever they apply, the rest one per target);
 - neutral: a sentence from elsewhere in the same document that shares the most content words with S (same topic,
   different fact), and for half the targets one from a far paragraph.
+With `deletions` (the v3 mix), every one-word deletion that keeps the meaning also gives an entailed pair against the
+same premise: "all" before a plural ("all objects fall" -> "objects fall") and an intensifier or additive adverb
+("very", "also", "always", ...). The first GPU-trained model read "Near Earth's surface, objects fall ..." against
+the textbook's "..., all objects fall ..." as a contradiction (0.84): without these pairs, a quantifier word that
+differs was seen only in edits that change the meaning ("all" -> "no", "some" -> "all").
 So near-copy entailments outnumber near-copy contradictions, and most edited contradictions (87 % in the shipped
 mix) have an entailed near copy with the same premise.
 
@@ -98,8 +103,17 @@ def read_corpus_sentences(corpora_dir: Path, *, exclude_text: str = "") -> Itera
                 yield f"{corpus}/{path.name}", [p for p in paragraphs if p]
 
 
-def synthetic_pairs(documents: Iterable[tuple[str, list[list[str]]]], *, per_document: int) -> list[TrainPair]:
-    """Up to `per_document` target sentences per document, each giving the entailed, changed and neutral pairs."""
+def prose_paragraphs(texts: Iterable[str]) -> list[list[str]]:
+    """Each text's paragraphs (split at blank lines) as lists of usable prose sentences; empty ones dropped."""
+    paragraphs = [[s for s in _sentences(block) if _usable(s)] for text in texts for block in text.split("\n\n")]
+    return [paragraph for paragraph in paragraphs if paragraph]
+
+
+def synthetic_pairs(
+    documents: Iterable[tuple[str, list[list[str]]]], *, per_document: int, deletions: bool = False
+) -> list[TrainPair]:
+    """Up to `per_document` target sentences per document, each giving the entailed, changed and neutral pairs
+    (and with `deletions`, an entailed pair for each meaning-keeping one-word deletion that applies)."""
     pairs: list[TrainPair] = []
     for name, paragraphs in documents:
         targets = sorted(
@@ -107,11 +121,11 @@ def synthetic_pairs(documents: Iterable[tuple[str, list[list[str]]]], *, per_doc
             key=lambda ps: zlib.crc32(f"{name}:{paragraphs[ps[0]][ps[1]]}".encode()),
         )[:per_document]
         for p, s in sorted(targets):
-            pairs.extend(_pairs_for(paragraphs, p, s))
+            pairs.extend(_pairs_for(paragraphs, p, s, deletions))
     return pairs
 
 
-def _pairs_for(paragraphs: Sequence[list[str]], p: int, s: int) -> Iterator[TrainPair]:
+def _pairs_for(paragraphs: Sequence[list[str]], p: int, s: int, deletions: bool = False) -> Iterator[TrainPair]:
     paragraph = paragraphs[p]
     sentence = paragraph[s]
     window = " ".join(paragraph[max(0, s - 1) : s + 2])
@@ -124,6 +138,10 @@ def _pairs_for(paragraphs: Sequence[list[str]], p: int, s: int) -> Iterator[Trai
     kept = _first_applicable(sentence, _KEEPING)
     if kept is not None:
         yield TrainPair(premise, kept[1], "entailment", f"synthetic:{kept[0]}")
+    for name, deletion in _DELETIONS if deletions else ():
+        shorter = deletion(sentence)
+        if shorter is not None and shorter != sentence:
+            yield TrainPair(premise, shorter, "entailment", f"synthetic:{name}")
     changed = _first_applicable(sentence, _CHANGING)
     if changed is not None:
         edit, text = changed
@@ -256,6 +274,28 @@ _CHANGING: tuple[tuple[str, Edit], ...] = (
     ("causal-reversal", _reverse_cause),
     ("swapped-terms", swap_terms),
 )
+_ALL_BEFORE_PLURAL = re.compile(r"(?<![Nn]ot )(?<![Aa]t )\b([Aa]ll) (?=[a-z]{3,}s\b)")
+# not after "a"/"an": "a very important step" less "very" would read "a important step"
+_INTENSIFIER = re.compile(
+    r"(?<!\ba)(?<!\ban) (?:very|also|always|really|extremely|highly|quite|especially|particularly)(?= [a-z])"
+)
+
+
+def _drop_all(sentence: str) -> str | None:
+    """ "all objects fall" -> "objects fall" (not after "not" or "at": "not all", "at all")."""
+    match = _ALL_BEFORE_PLURAL.search(sentence)
+    if match is None:
+        return None
+    rest = sentence[match.end() :]
+    return sentence[: match.start()] + (rest[0].upper() + rest[1:] if match.start() == 0 else rest)
+
+
+def _drop_intensifier(sentence: str) -> str | None:
+    match = _INTENSIFIER.search(sentence)
+    return None if match is None else sentence[: match.start()] + sentence[match.end() :]
+
+
+_DELETIONS: tuple[tuple[str, Edit], ...] = (("drop-all", _drop_all), ("drop-intensifier", _drop_intensifier))
 _RARE_CHANGING: tuple[tuple[str, Edit], ...] = (
     ("number", change_constant),
     ("antonym", _antonym),

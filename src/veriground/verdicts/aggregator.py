@@ -4,9 +4,10 @@ P(contradicted), by two logistic models with Platt scaling fitted by `veriground
 
 A passage is as supportive as its most supportive unit and as refuting as its most refuting sentence *about the
 claim*: a unit that holds less than CONTRADICTION_MIN_ALIGNMENT of the claim's content, or a window of several
-sentences, refutes nothing, so an off-topic claim is unsupported, never contradicted. Without a fitted model for the
-configured NLI (or with verification.aggregator = "raw") the probabilities are the NLI's own, with seed 000's
-thresholds.
+sentences, refutes nothing, so an off-topic claim is unsupported, never contradicted. Nor does a sentence that the
+claim only leaves words out of (text/deletion.py: "all objects fall" -> "objects fall"), whatever the NLI reads.
+Without a fitted model for the configured NLI (or with verification.aggregator = "raw") the probabilities are the
+NLI's own, with seed 000's thresholds.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from veriground.errors import ConfigError
 from veriground.evidence.units import MAX_UNITS_PER_CHUNK
 from veriground.schema import NLIScores, UnitJudgement
 from veriground.signals.support_features import FEATURE_NAMES, support_features
+from veriground.text.deletion import leaves_words_out
 
 AGGREGATOR_FILE = Path(__file__).with_name("aggregator.json")
 # Seed 000's thresholds, for the NLI's raw probabilities.
@@ -35,6 +37,7 @@ CONTRADICTION_MIN_ALIGNMENT = 0.6
 # ... and at least this many of its content words or numbers (all of them for a shorter claim): a sentence sharing
 # two words of a long claim is about something else.
 CONTRADICTION_MIN_SHARED = 3
+LEAVES_WORDS_OUT = "leaves_words_out"  # a unit value shown in reports: the claim is the sentence less some words
 _DECIMALS = 6
 
 
@@ -115,7 +118,9 @@ class SupportAggregator:
         else:
             values = [features[name] for name in self.features]
             support, refute = self.support.probability(values), self.refute.probability(values)
-        if not may_refute(alignment, sentences, shared_terms):
+        # Shown with the unit's values; no aggregator reads it (a refute model fitted before it would not know it).
+        features[LEAVES_WORDS_OUT] = 1.0 if leaves_words_out(claim_text, unit_text) else 0.0
+        if not may_refute(alignment, sentences, shared_terms) or features[LEAVES_WORDS_OUT]:
             refute = 0.0
         return UnitJudgement(
             char_start=span[0],
