@@ -17,6 +17,12 @@ CASES = [
     ("Merge sort runs in O(n log n) time.", "Merge sort runs in O(n log n) time in the worst case.", True),
     ("The handbook requires two approvals.", "The handbook, revised last year, requires two approvals.", True),
     ("A heap is simple.", "A heap is very simple.", True),
+    # a quantity restated in another unit is the same quantity (pint); one left out is a number left out
+    ("Objects fall with an acceleration of 980 cm/s2.", "Objects fall with an acceleration of 9.8 m/s2.", True),
+    ("The package weighs 2500 g.", "The package weighs 2.5 kg.", True),
+    ("The package weighs 2.5 g.", "The package weighs 2.5 kg.", False),
+    ("The package weighs.", "The package weighs 2.5 kg.", False),
+    ("The package weighs 2.5 kg.", "The package weighs 2.5 kg and costs 5 dollars.", False),
     # a word that can turn the meaning is left out
     ("Merge sort runs in O(n log n) time.", "Merge sort does not run in O(n log n) time.", False),
     ("Merge sort runs in O(n log n) time.", "Merge sort doesn't run in O(n log n) time.", False),

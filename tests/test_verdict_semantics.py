@@ -67,6 +67,17 @@ def test_a_claim_that_only_leaves_words_out_of_its_sentence_is_never_contradicte
 
 
 @pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+def test_a_quantity_restated_in_another_unit_is_never_contradicted_and_a_wrong_one_is(nli):
+    evidence = ["Objects near the surface fall with an acceleration of 9.8 m/s2."]
+    assert verdicts("Objects near the surface fall with an acceleration of 980 cm/s2.", evidence, nli=nli) != [
+        "Contradictory"
+    ]
+    assert verdicts("Objects near the surface fall with an acceleration of 98 cm/s2.", evidence, nli=nli) == [
+        "Contradictory"
+    ]
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
 def test_a_changed_number_or_an_inserted_negation_is_not_supported(nli):
     wrong = "Near Earth's surface, objects fall with an acceleration of about 98 m/s2."
     assert verdicts(wrong, [PHYSICS], nli=nli) == ["Contradictory"]
