@@ -60,7 +60,7 @@ accuracy: $(VENV)/.installed-dev
 
 # Refit the shipped calibrated aggregators (both NLI backends) from ../shared/datasets, with reliability diagrams.
 calibrate: $(VENV)/.installed-dev
-	$(BIN)/veriground calibrate --nli veriground-nli --units-per-passage 1 --out src/veriground/verdicts/aggregator.json --figures results/figures
+	$(BIN)/veriground calibrate --nli veriground-nli --units-per-passage 1 --antonym-rows --out src/veriground/verdicts/aggregator.json --figures results/figures
 	$(BIN)/veriground calibrate --nli lexical --units-per-passage 1 --out src/veriground/verdicts/aggregator.json --figures results/figures
 
 lint: $(VENV)/.installed-dev

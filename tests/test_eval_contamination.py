@@ -37,6 +37,7 @@ from veriground.evaluation.contamination_edits import (
     flip_sign,
     misattribute,
     replace_out_of_scope,
+    swap_antonym,
     swap_terms,
     toggle_negation,
 )
@@ -330,3 +331,35 @@ def test_eval_contaminate_bad_input_is_one_line(tmp_path, monkeypatch, capsys, a
     monkeypatch.chdir(tmp_path)
     got, out, err = run(capsys, "eval", "contaminate", "--nli", "lexical", *argv)
     assert (got, out) == (code, "") and err.startswith(message) and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Insertion sort is faster on small arrays.", "Insertion sort is slower on small arrays."),
+        ("Heating a gas increases its pressure.", "Heating a gas decreases its pressure."),
+        ("Smaller keys go left.", "Larger keys go left."),
+        ("Travel is optional for contractors.", "Travel is required for contractors."),
+        ("Even numbers over ten come first.", None),  # "even", "over", "first" are left out: not one side of a pair
+    ],
+)
+def test_swap_antonym_swaps_the_first_unambiguous_word_and_keeps_case(text, expected):
+    assert swap_antonym(text) == expected
+
+
+def test_antonym_rows_pair_each_swapped_sentence_with_itself(tmp_path):
+    from veriground.evaluation.calibration_data import _fitting_half, antonym_rows
+
+    folder = tmp_path / "domain-corpora" / "openstax-physics"
+    folder.mkdir(parents=True)
+    name = next(f"page{i}.md" for i in range(100) if _fitting_half(f"openstax-physics/page{i}.md"))
+    text = (
+        "# Pressure\n\nHeating a gas in a closed container increases its pressure on the walls. "
+        "The molecules move faster and strike the walls of the container more often than before."
+    )
+    (folder / name).write_text(text, encoding="utf-8")
+    rows = antonym_rows(tmp_path)
+    assert [row.label for row in rows] == ["supported", "contradicted"] * (len(rows) // 2) and rows
+    copy, swapped = rows[0], rows[1]
+    assert "increases" in copy.text and swapped.text == copy.text.replace("increases", "decreases")
+    assert copy.evidence == swapped.evidence and copy.text in copy.evidence[0]

@@ -162,3 +162,12 @@ def test_the_discrete_math_profile_enforces_dependencies_even_on_a_quoted_claim(
     assert (claim.decision.status, claim.decision.rule) == ("Low Confidence", "dependency-warning")
     assert claim.decision.confidence.overall_confidence <= 0.65
     assert claim.dependency_warnings[0].term == "Re"
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+def test_an_antonym_against_its_sentence_is_contradictory(nli):
+    # The shipped model reads this pair as entailment (0.88, probe 24); its aggregator weighs the antonym cue because
+    # it is fitted with antonym rows (calibrate --antonym-rows), so the claim is not Supported but Contradictory.
+    evidence = ["Insertion sort is faster than merge sort on very small arrays."]
+    claim = "Insertion sort is slower than merge sort on very small arrays."
+    assert verdicts(claim, evidence, nli=nli) == ["Contradictory"]

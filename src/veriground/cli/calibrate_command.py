@@ -39,6 +39,10 @@ def calibrate(
     monotone: Annotated[
         bool, typer.Option("--monotone", help="Hold every feature weight to its declared direction (sign).")
     ] = False,
+    antonym_rows: Annotated[
+        bool,
+        typer.Option("--antonym-rows", help="Add domain sentences with an antonym swapped (the shipped model's fit)."),
+    ] = False,
     units_per_passage: options.UnitsPerPassage = None,
     config_file: options.ConfigFile = None,
 ) -> None:
@@ -53,7 +57,7 @@ def calibrate(
         raise InputFileError(data, "is not a folder", "point --data (or VERIGROUND_DATASETS) at the shared datasets")
     with open_workspace(calibrate, locals()) as workspace:  # only its NLI, which outlives it
         config, model = workspace.config, MemoNLIModel(workspace.nli, nli_cache)
-    rows = calibration_rows(data, rows_per_source, retrieved=retrieved_rows)
+    rows = calibration_rows(data, rows_per_source, retrieved=retrieved_rows, antonyms=antonym_rows)
     counts: dict[str, dict[str, int]] = {}
     for row in rows:
         counts.setdefault(row.group or "", {}).setdefault(row.label, 0)
@@ -65,6 +69,8 @@ def calibrate(
         signals = collect_signals(rows, config=config, nli=model, progress=lambda done: on_progress(done, len(rows)))
     units = config.verification.units_per_passage or MAX_UNITS_PER_CHUNK
     entry = fit_aggregator(signals, model.name, rows_sha256(rows), monotone=monotone, units_per_passage=units)
+    if antonym_rows:  # said only when used, so entries fitted without them stay as they were
+        entry["fit"]["antonym_rows"] = True
     existing = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     aggregators = dict(existing.get("aggregators", {}))
     aggregators[model.name] = entry

@@ -61,6 +61,21 @@ _NEGATION_REMOVALS = (
     (re.compile(r"\b(\w+) not\b"), r"\1"),
     (re.compile(r"\bnever\b"), "always"),
 )
+# Word forms of text/cues.ANTONYM_PAIRS that read as their pair's opposite wherever they stand ("even", "over",
+# "first", "more" are left out: "even if", "over time", "at first", "more or less" are not one side of a pair).
+_ANTONYM_FORMS = (
+    ("increases", "decreases"), ("increase", "decrease"), ("increased", "decreased"), ("rises", "falls"),
+    ("higher", "lower"), ("larger", "smaller"), ("greater", "smaller"), ("bigger", "smaller"), ("faster", "slower"),
+    ("heavier", "lighter"), ("maximum", "minimum"), ("ascending", "descending"), ("inside", "outside"),
+    ("internal", "external"), ("valid", "invalid"), ("possible", "impossible"), ("finite", "infinite"),
+    ("directly", "inversely"), ("sorted", "unsorted"), ("directed", "undirected"), ("weighted", "unweighted"),
+    ("connected", "disconnected"), ("cyclic", "acyclic"), ("attract", "repel"), ("attracts", "repels"),
+    ("absorbs", "emits"), ("exothermic", "endothermic"), ("required", "optional"), ("mandatory", "optional"),
+    ("allowed", "prohibited"), ("eligible", "ineligible"), ("legal", "illegal"), ("paid", "unpaid"),
+    ("positive", "negative"), ("stable", "unstable"), ("before", "after"), ("earlier", "later"),
+)  # fmt: skip
+_ANTONYMS = {a: b for a, b in _ANTONYM_FORMS} | {b: a for a, b in reversed(_ANTONYM_FORMS)}
+_ANTONYM = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _ANTONYMS), key=len, reverse=True)) + r")\b", re.I)
 _AUXILIARY = re.compile(r"\b(is|are|was|were|can|will|should|must|does|do|has|have)\b")
 # Named results of the demo corpus, each attributed to a different one.
 _MISATTRIBUTIONS = (
@@ -154,6 +169,16 @@ def swap_terms(text: str) -> str | None:
     if _TERM.search(text) is None:
         return None
     return _TERM.sub(lambda m: _same_case(m.group(0), _TERMS[m.group(0).lower()]), text)
+
+
+def swap_antonym(text: str) -> str | None:
+    """The first word of an unambiguous antonym pair (increases ↔ decreases, faster ↔ slower, …) replaced by its
+    partner (`calibrate --antonym-rows`)."""
+    match = _ANTONYM.search(text)
+    if match is None:
+        return None
+    word = match.group(0)
+    return text[: match.start()] + _same_case(word, _ANTONYMS[word.lower()]) + text[match.end() :]
 
 
 def toggle_negation(text: str) -> str | None:
