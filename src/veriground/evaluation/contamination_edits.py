@@ -62,18 +62,20 @@ _NEGATION_REMOVALS = (
     (re.compile(r"\bnever\b"), "always"),
 )
 # Word forms of text/cues.ANTONYM_PAIRS that read as their pair's opposite wherever they stand ("even", "over",
-# "first", "more" are left out: "even if", "over time", "at first", "more or less" are not one side of a pair).
+# "first", "more", "falls", "directed", "paid", "possible" are left out: "even if", "over time", "at first", "more or
+# less", "Niagara Falls", "directed by", "paid attention", "whenever possible" are not one side of a pair).
 _ANTONYM_FORMS = (
-    ("increases", "decreases"), ("increase", "decrease"), ("increased", "decreased"), ("rises", "falls"),
-    ("higher", "lower"), ("larger", "smaller"), ("greater", "smaller"), ("bigger", "smaller"), ("faster", "slower"),
+    ("increases", "decreases"), ("increase", "decrease"), ("increased", "decreased"), ("higher", "lower"),
+    ("larger", "smaller"), ("greater", "smaller"), ("bigger", "smaller"), ("faster", "slower"),
     ("heavier", "lighter"), ("maximum", "minimum"), ("ascending", "descending"), ("inside", "outside"),
-    ("internal", "external"), ("valid", "invalid"), ("possible", "impossible"), ("finite", "infinite"),
-    ("directly", "inversely"), ("sorted", "unsorted"), ("directed", "undirected"), ("weighted", "unweighted"),
-    ("connected", "disconnected"), ("cyclic", "acyclic"), ("attract", "repel"), ("attracts", "repels"),
-    ("absorbs", "emits"), ("exothermic", "endothermic"), ("required", "optional"), ("mandatory", "optional"),
-    ("allowed", "prohibited"), ("eligible", "ineligible"), ("legal", "illegal"), ("paid", "unpaid"),
-    ("positive", "negative"), ("stable", "unstable"), ("before", "after"), ("earlier", "later"),
+    ("internal", "external"), ("valid", "invalid"), ("finite", "infinite"), ("directly", "inversely"),
+    ("sorted", "unsorted"), ("weighted", "unweighted"), ("connected", "disconnected"), ("cyclic", "acyclic"),
+    ("attract", "repel"), ("attracts", "repels"), ("absorbs", "emits"), ("exothermic", "endothermic"),
+    ("required", "optional"), ("mandatory", "optional"), ("allowed", "prohibited"), ("eligible", "ineligible"),
+    ("legal", "illegal"), ("positive", "negative"), ("stable", "unstable"), ("before", "after"),
+    ("earlier", "later"),
 )  # fmt: skip
+_NEGATED_BEFORE = re.compile(r"\b(?:not|no|never|neither|nor|cannot)\b|n't\b", re.I)
 _ANTONYMS = {a: b for a, b in _ANTONYM_FORMS} | {b: a for a, b in reversed(_ANTONYM_FORMS)}
 _ANTONYM = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _ANTONYMS), key=len, reverse=True)) + r")\b", re.I)
 _AUXILIARY = re.compile(r"\b(is|are|was|were|can|will|should|must|does|do|has|have)\b")
@@ -175,7 +177,7 @@ def swap_antonym(text: str) -> str | None:
     """The first word of an unambiguous antonym pair (increases ↔ decreases, faster ↔ slower, …) replaced by its
     partner (`calibrate --antonym-rows`)."""
     match = _ANTONYM.search(text)
-    if match is None:
+    if match is None or _NEGATED_BEFORE.search(text[: match.start()]):  # "not faster" -> "not slower" is no opposite
         return None
     word = match.group(0)
     return text[: match.start()] + _same_case(word, _ANTONYMS[word.lower()]) + text[match.end() :]

@@ -1,77 +1,107 @@
 """Is a claim its evidence sentence with words left out, none of which could turn its meaning around?
 
-Leaving words out of a sentence makes a weaker statement or a vaguer one ("all objects fall" -> "objects fall",
-"runs in O(n log n) time in the worst case" -> "runs in O(n log n) time"), never its opposite, unless a word left
-out reverses, bounds or counts what the rest says: a negation ("not", "never", "n't"), a word of scope or degree
-("only", "almost", "at most", "less"), a negative predicate ("false", "failed"), or a number. So such a claim can
-be unsupported by the sentence (a restrictor of "all" left out), but the sentence cannot contradict it. Quantities
-are compared by value, not spelling: "980 cm/s2" restates "9.8 m/s2" (pint), and a quantity of the sentence that the
-claim leaves out counts as a number left out. The NLI
-models we can run read some of these near copies as contradictions (a quantifier that differs was seen in training
-mostly in edits that change the meaning); the verdict layer does not let them (verdicts/aggregator.py).
+Leaving words out of one statement makes a weaker or vaguer statement ("all objects fall" -> "objects fall", "runs in
+O(n log n) time in the worst case" -> "runs in O(n log n) time"), as a rule not its opposite, unless a word left out
+reverses, bounds or counts what the rest says, or the claim takes its words from two clauses. So the claim is read as
+such only when:
+- its words are the sentence's words in order, with its quantities in the same places (a quantity is compared by
+  value, in any unit: "980 cm/s2" restates "9.8 m/s2"; a number without a unit must be written the same);
+- no word left out is a negation, a word of scope, degree, order or count, a negative or belief predicate, a prefix
+  split off at a hyphen ("non-", "anti-") or a number, and none stands right after a negation ("not always");
+- no run of words left out between two of the claim's words holds a clause word ("and", "but", "which", ...) or a
+  word of the claim: "He won." is not read out of "He lost, and she won.", nor "Paris is the capital of Italy." out of
+  "Paris is the capital of France, and Rome is the capital of Italy."
+Such a claim can be unsupported by the sentence (a restrictor of "all" left out), but the sentence cannot contradict
+it. The NLI models we can run read some of these near copies as contradictions (a quantifier that differs was seen in
+training mostly in edits that change the meaning); the verdict layer does not let them (verdicts/aggregator.py).
 """
 
 from __future__ import annotations
 
 from veriground.text.memo import text_memo
-from veriground.text.quantities import (
-    NormalQuantity,
-    extract_quantities,
-    normalise_leniently,
-    remove_quantities,
-    same_quantity,
-)
-from veriground.text.terms import is_negation, tokenize_words
+from veriground.text.quantities import Quantity, extract_quantities, normalise_leniently
+from veriground.text.terms import STOPWORDS, is_negation, normalise_text, tokenize_words
 
 # Words whose absence can reverse or bound what the rest of a sentence says (lower-cased, as tokenize_words reads).
 _MEANING_LIST = """
-    only just solely merely except unless but although though however yet rather instead opposite
-    almost nearly hardly barely scarcely approximately roughly about around
+    only just solely merely except excluding unless but although though however yet rather instead opposite besides
+    apart far almost nearly hardly barely scarcely rarely seldom approximately roughly about around minus free would
     few fewer little less least more most than at over under above below up down beyond within
     former previously once formerly ex no longer anymore
-    false untrue wrong incorrect myth lie deny denies denied fail fails failed failure refuse refused
-    lack lacks lacked absence absent prevent prevents prevented avoid unlike impossible unlikely
-    doubt doubtful disputed alleged allegedly supposedly claimed reportedly if whether may might could
+    false falsely untrue wrong wrongly incorrect incorrectly mistaken mistakenly erroneous erroneously myth lie
+    misconception misconceptions fallacy hoax debunked disproved rejected refuted deny denies denied
+    fail fails failed failure refuse refused lack lacks lacked absence absent prevent prevents prevented avoid unlike
+    impossible unlikely doubt doubtful disputed alleged allegedly supposedly claimed reportedly if whether may might
+    could believe believes believed think thinks thought suppose supposed assume assumed pretend pretended imagine
+    imagined rumor rumour rumored fiction fictional hypothetical hypothetically
     million millions billion billions thousand thousands hundred hundreds trillion percent dozen
-    zero one two three four five six seven eight nine ten eleven twelve twice half double triple
-"""
+    zero one two three four five six seven eight nine ten eleven twelve twice half double triple quarter
+    first second third fourth fifth sixth seventh eighth ninth tenth last
+    partly partially mostly largely somewhat
+    non un anti counter contra pseudo quasi semi dis mis mock fake faux t
+"""  # the last line: prefixes the tokenizer splits off at a hyphen ("non-toxic"), and the "t" of "can´t"
 _MEANING_WORDS = frozenset(_MEANING_LIST.split())
+# Words that join clauses: a run of left-out words between two claim words that holds one may hide a whole clause.
+_CLAUSE_LIST = """
+    and or but nor while whereas although though yet so because since if when whenever which that who whom whose
+    where unless until whether then
+"""
+_CLAUSE_WORDS = frozenset(_CLAUSE_LIST.split())
+_QUANTITY_MARK = "\x00"  # starts a quantity's token: never part of a word
 
 
 @text_memo(maxsize=8_192)
 def leaves_words_out(claim: str, evidence: str) -> bool:
-    """True when the claim's words are the evidence sentence's words in order with some left out (or none), its
-    quantities are the sentence's quantities (in any unit), and no word left out is a negation, a word of scope,
-    degree or count, a negative predicate or a number."""
-    claim_quantities, evidence_quantities = _quantities(claim), _quantities(evidence)
-    if claim_quantities or evidence_quantities:
-        if not _restated(claim_quantities, evidence_quantities) or not _restated(evidence_quantities, claim_quantities):
+    """True when the claim is the evidence sentence with some words left out (or none) and no left-out word could
+    turn its meaning around (see the module's docstring)."""
+    claim_tokens, evidence_tokens = _tokens(claim), _tokens(evidence)
+    if not claim_tokens or len(claim_tokens) > len(evidence_tokens):
+        return False
+    matched: list[int] = []  # the evidence position of each claim token
+    for index, token in enumerate(evidence_tokens):
+        if len(matched) < len(claim_tokens) and token == claim_tokens[len(matched)]:
+            matched.append(index)
+    if len(matched) < len(claim_tokens):
+        return False
+    kept = set(matched)
+    for index, token in enumerate(evidence_tokens):
+        if index in kept:
+            continue
+        if _may_turn_meaning(token) or (index > 0 and is_negation(evidence_tokens[index - 1])):
             return False
-        claim, evidence = remove_quantities(claim), remove_quantities(evidence)
-    claim_words = tokenize_words(claim)
-    evidence_words = tokenize_words(evidence)
-    if not claim_words or len(claim_words) > len(evidence_words):
-        return False
-    left_out: list[str] = []
-    position = 0
-    for word in evidence_words:
-        if position < len(claim_words) and word == claim_words[position]:
-            position += 1
-        else:
-            left_out.append(word)
-    if position < len(claim_words):
-        return False
-    return not any(_may_turn_meaning(word) for word in left_out)
+    claim_words = {token for token in claim_tokens if token not in STOPWORDS}
+    for before, after in zip(matched, matched[1:], strict=False):
+        run = evidence_tokens[before + 1 : after]
+        if any(token in _CLAUSE_WORDS or token in claim_words for token in run):
+            return False
+    return True
 
 
-def _quantities(text: str) -> list[NormalQuantity]:
-    return [normalise_leniently(quantity) for quantity in extract_quantities(text)]
+def _tokens(text: str) -> tuple[str, ...]:
+    """The text's words (tokenize_words) with each quantity one token in its place: its value in base units and its
+    dimension when it has a unit, else the number as written with what it counts."""
+    normal = normalise_text(text)
+    tokens: list[str] = []
+    cursor = 0
+    for quantity in extract_quantities(normal):
+        tokens.extend(tokenize_words(normal[cursor : quantity.start]))
+        tokens.append(_quantity_token(quantity))
+        cursor = quantity.end
+    tokens.extend(tokenize_words(normal[cursor:]))
+    return tuple(tokens)
 
 
-def _restated(quantities: list[NormalQuantity], others: list[NormalQuantity]) -> bool:
-    """Every one of `quantities` has the same value (in base units) among `others`."""
-    return all(any(same_quantity(quantity, other) for other in others) for quantity in quantities)
+def _quantity_token(quantity: Quantity) -> str:
+    normal = normalise_leniently(quantity)
+    if quantity.unit and normal.dimension != "dimensionless" and not normal.dimension.startswith("unit:"):
+        return f"{_QUANTITY_MARK}{normal.dimension}={normal.base_value:.9g}"
+    return f"{_QUANTITY_MARK}{quantity.label or ''}={quantity.text}"
 
 
-def _may_turn_meaning(word: str) -> bool:
-    return is_negation(word) or word in _MEANING_WORDS or any(ch.isdigit() for ch in word)
+def _may_turn_meaning(token: str) -> bool:
+    return (
+        token.startswith(_QUANTITY_MARK)
+        or is_negation(token)
+        or token in _MEANING_WORDS
+        or any(ch.isdigit() for ch in token)
+    )

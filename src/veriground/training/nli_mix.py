@@ -74,8 +74,9 @@ def build_mix(
     real_repeat: int = 1,
     deletions: bool = False,
 ) -> TrainingMix:
-    """Every training pair, split into train and dev; deterministic in the files' contents. The dev part is the
-    same for every recipe (a pair's side is a function of the pair), so dev scores of recipes compare."""
+    """Every training pair, split into train and dev; deterministic in the files' contents. A pair's side is a
+    function of its text, so a dev pair of one recipe is never trained on by another (a recipe with more synthetic
+    targets has more dev pairs; scripts/nli_sweep.py scores every recipe on the first mix's)."""
     real: list[TrainPair] = []
     nli = datasets_dir / "nli"
     for name, read in (("mnli", datasets.read_mnli), ("snli", datasets.read_snli)):

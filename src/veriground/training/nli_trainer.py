@@ -142,32 +142,29 @@ def train_classifier(
 
 
 class WeightAverage:
-    """An exponential moving average of a model's floating-point parameters and buffers, on the model's device."""
+    """An exponential moving average of a model's floating-point parameters and buffers, on the model's device. Each
+    tensor is held once, however many names it has (tied weights are one parameter)."""
 
     def __init__(self, model: Any, decay: float) -> None:
         self.decay = decay
-        self.names = [name for name, value in model.state_dict().items() if value.is_floating_point()]
-        state = model.state_dict()
-        self.values = [state[name].detach().clone() for name in self.names]
+        self.values = [tensor.detach().clone() for tensor in _averaged_tensors(model)]
 
     def update(self, model: Any, step: int) -> None:
         import torch
 
         decay = min(self.decay, (1 + step) / (10 + step))
-        state = model.state_dict()
         with torch.no_grad():
-            for name, value in zip(self.names, self.values, strict=True):
-                value.lerp_(state[name].detach(), 1.0 - decay)
+            for value, tensor in zip(self.values, _averaged_tensors(model), strict=True):
+                value.lerp_(tensor.detach(), 1.0 - decay)
 
     def swap(self, model: Any) -> None:
         """Exchange the model's weights with the average's (twice restores both)."""
         import torch
 
-        state = model.state_dict()
         with torch.no_grad():
-            for index, name in enumerate(self.names):
-                held = state[name].detach().clone()
-                state[name].copy_(self.values[index])
+            for index, tensor in enumerate(_averaged_tensors(model)):
+                held = tensor.detach().clone()
+                tensor.copy_(self.values[index])
                 self.values[index] = held
 
     def state(self) -> list[Any]:
@@ -176,6 +173,12 @@ class WeightAverage:
     def load(self, values: list[Any] | None) -> None:
         if values is not None:
             self.values = [saved.to(value.device) for saved, value in zip(values, self.values, strict=True)]
+
+
+def _averaged_tensors(model: Any) -> list[Any]:
+    """The model's floating-point parameters and buffers, each once (named_* leave out a tied duplicate)."""
+    tensors = [*model.parameters(), *model.buffers()]
+    return [tensor for tensor in tensors if tensor.is_floating_point()]
 
 
 @contextmanager
@@ -398,7 +401,7 @@ def _load_checkpoint(folder: Path, model: Any, optimizer: Any, scheduler: Any, s
     from safetensors.torch import load_file
 
     saved = json.loads((folder / "trainer.json").read_text())
-    if saved["settings"] != asdict(settings):
+    if {"ema_decay": None, **saved["settings"]} != asdict(settings):  # checkpoints from before ema_decay had none
         raise BackendError(
             f"checkpoint {folder} was made with other settings ({saved['settings']}); resume with the same options "
             "or train into a new --out folder"

@@ -274,10 +274,17 @@ _CHANGING: tuple[tuple[str, Edit], ...] = (
     ("causal-reversal", _reverse_cause),
     ("swapped-terms", swap_terms),
 )
-_ALL_BEFORE_PLURAL = re.compile(r"(?<![Nn]ot )(?<![Aa]t )\b([Aa]ll) (?=[a-z]{3,}s\b)")
-# not after "a"/"an": "a very important step" less "very" would read "a important step"
+# "all" before a plural, not after "not"/"at" ("not all", "at all"), a word of degree ("almost all") or a preposition
+# of an idiom ("by all means", "above all things", "for all intents"), and not before "this"/"its" ("in all this time")
+_ALL_BEFORE_PLURAL = re.compile(
+    r"(?<![Nn]ot )(?<![Aa]t )(?<![Aa]lmost )(?<![Nn]early )(?<![Vv]irtually )(?<![Pp]ractically )(?<![Aa]bove )"
+    r"(?<![Ff]or )(?<![Bb]y )(?<![Oo]f )(?<![Ii]n )(?<![Aa]fter )\b([Aa]ll) (?=(?!this\b|its\b)[a-z]{3,}s\b)"
+)
+# not after "a"/"an" ("a very important step" less "very" would read "a important step"), nor inside a negation's
+# scope ("not always positive" is not "not positive")
 _INTENSIFIER = re.compile(
-    r"(?<!\ba)(?<!\ban) (?:very|also|always|really|extremely|highly|quite|especially|particularly)(?= [a-z])"
+    r"(?<!\ba)(?<!\ban)(?<!\bnot)(?<!n't)(?<!\bnever)(?<!\bno)(?<!\bnor)(?<!\bhardly)"
+    r" (?:very|also|always|really|extremely|highly|quite|especially|particularly)(?= [a-z])"
 )
 
 
