@@ -282,7 +282,8 @@ def test_a_moving_average_of_the_weights_is_what_is_scored_kept_and_resumed(tmp_
     import torch
     from safetensors.torch import load_file
 
-    from veriground.training.nli_trainer import TrainSettings, WeightAverage, train_classifier
+    from veriground.training.nli_trainer import TrainSettings, train_classifier
+    from veriground.training.weight_average import WeightAverage
 
     base = _tiny_base(tmp_path)
     pairs = [

@@ -26,14 +26,14 @@ import random
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from veriground.errors import BackendError
 from veriground.training.train_pairs import LABEL_INDEX, TRAIN_LABELS, TrainPair
+from veriground.training.weight_average import WeightAverage, averaged
 
 MODEL_LABELS = TRAIN_LABELS[:3]
 LENGTH_WINDOW = 50
@@ -122,7 +122,7 @@ def train_classifier(
         out_of_time = time_limit_s is not None and time.monotonic() - started > time_limit_s
         stopped = False
         if dev and (step % settings.eval_every == 0 or step == total_steps or out_of_time):
-            with _averaged(model, average):
+            with averaged(model, average):
                 best = _score_on_dev(model, tokenizer, dev, settings, step, best, best_path, log)
             stopped = best["since"] >= settings.patience
         if stopped or out_of_time or step % settings.checkpoint_every == 0 or step % batches_per_epoch == 0:
@@ -136,61 +136,9 @@ def train_classifier(
     if dev and best_path.is_dir():
         return best_path
     final = out / "model"
-    with _averaged(model, average):
+    with averaged(model, average):
         _save_model(final, model, tokenizer)
     return final
-
-
-class WeightAverage:
-    """An exponential moving average of a model's floating-point parameters and buffers, on the model's device. Each
-    tensor is held once, however many names it has (tied weights are one parameter)."""
-
-    def __init__(self, model: Any, decay: float) -> None:
-        self.decay = decay
-        self.values = [tensor.detach().clone() for tensor in _averaged_tensors(model)]
-
-    def update(self, model: Any, step: int) -> None:
-        import torch
-
-        decay = min(self.decay, (1 + step) / (10 + step))
-        with torch.no_grad():
-            for value, tensor in zip(self.values, _averaged_tensors(model), strict=True):
-                value.lerp_(tensor.detach(), 1.0 - decay)
-
-    def swap(self, model: Any) -> None:
-        """Exchange the model's weights with the average's (twice restores both)."""
-        import torch
-
-        with torch.no_grad():
-            for index, tensor in enumerate(_averaged_tensors(model)):
-                held = tensor.detach().clone()
-                tensor.copy_(self.values[index])
-                self.values[index] = held
-
-    def state(self) -> list[Any]:
-        return [value.detach().cpu() for value in self.values]
-
-    def load(self, values: list[Any] | None) -> None:
-        if values is not None:
-            self.values = [saved.to(value.device) for saved, value in zip(values, self.values, strict=True)]
-
-
-def _averaged_tensors(model: Any) -> list[Any]:
-    """The model's floating-point parameters and buffers, each once (named_* leave out a tied duplicate)."""
-    tensors = [*model.parameters(), *model.buffers()]
-    return [tensor for tensor in tensors if tensor.is_floating_point()]
-
-
-@contextmanager
-def _averaged(model: Any, average: WeightAverage | None) -> Iterator[None]:
-    """Inside, the model holds the averaged weights; its own ones again after."""
-    if average is not None:
-        average.swap(model)
-    try:
-        yield
-    finally:
-        if average is not None:
-            average.swap(model)
 
 
 def _load_encoder(settings: TrainSettings) -> tuple[Any, Any]:
