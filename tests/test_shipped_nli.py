@@ -299,6 +299,15 @@ def test_a_moving_average_of_the_weights_is_what_is_scored_kept_and_resumed(tmp_
     assert "ema" in torch.load(tmp_path / "ema" / "checkpoints" / "step-4" / "state.pt", weights_only=True)
     again = load_file(train_classifier(pairs, averaged, tmp_path / "ema2") / "model.safetensors")
     assert torch.equal(again[name], ema_model[name])
+    stopped = tmp_path / "stopped"  # stopped at step 1, then resumed: the average is read back from the checkpoint
+    train_classifier(pairs, averaged, stopped, time_limit_s=0.0)
+    saved = torch.load(stopped / "checkpoints" / "step-1" / "state.pt", weights_only=True)["ema"]
+    resumed = WeightAverage(torch.nn.Linear(1, 1), decay=0.9)
+    resumed.values = [torch.zeros_like(value) for value in saved]
+    resumed.load(saved)
+    assert all(torch.equal(a, b) for a, b in zip(resumed.values, saved, strict=True))
+    final = load_file(train_classifier(pairs, averaged, stopped, resume=True) / "model.safetensors")
+    assert final[name].shape == ema_model[name].shape
 
     model = torch.nn.Linear(2, 1)
     average = WeightAverage(model, decay=0.5)

@@ -100,12 +100,10 @@ def train_classifier(
     optimizer, scheduler = _optimizer_and_schedule(model, settings, total_steps)
     checkpoints, best_path = out / "checkpoints", out / BEST
     step, best = 0, {"step": 0, "score": float("inf"), "since": 0}
-    if resume and (latest := _latest_checkpoint(checkpoints)) is not None:
-        step = _load_checkpoint(latest, model, optimizer, scheduler, settings)
-        best = json.loads((best_path / "best.json").read_text()) if (best_path / "best.json").is_file() else best
     average = WeightAverage(model, settings.ema_decay) if settings.ema_decay else None
-    if average is not None and resume and (latest := _latest_checkpoint(checkpoints)) is not None:
-        average.load(torch.load(latest / "state.pt", weights_only=True).get("ema"))
+    if resume and (latest := _latest_checkpoint(checkpoints)) is not None:
+        step = _load_checkpoint(latest, model, optimizer, scheduler, settings, average)
+        best = json.loads((best_path / "best.json").read_text()) if (best_path / "best.json").is_file() else best
     model.train()
     running = 0.0
     lengths = [len(ids) for ids in encoded["input_ids"]]
@@ -344,7 +342,9 @@ def _latest_checkpoint(folder: Path) -> Path | None:
     return found[-1] if found else None
 
 
-def _load_checkpoint(folder: Path, model: Any, optimizer: Any, scheduler: Any, settings: TrainSettings) -> int:
+def _load_checkpoint(
+    folder: Path, model: Any, optimizer: Any, scheduler: Any, settings: TrainSettings, average: WeightAverage | None
+) -> int:
     import torch
     from safetensors.torch import load_file
 
@@ -358,4 +358,6 @@ def _load_checkpoint(folder: Path, model: Any, optimizer: Any, scheduler: Any, s
     state = torch.load(folder / "state.pt", weights_only=True)
     optimizer.load_state_dict(state["optimizer"])
     scheduler.load_state_dict(state["scheduler"])
+    if average is not None:
+        average.load(state.get("ema"))
     return int(saved["step"])
