@@ -14,6 +14,7 @@ import pytest
 from veriground.backends.fakes import FailingNLIModel, FakeNLIModel
 from veriground.config import Config, VerificationConfig
 from veriground.engine import verify_text
+from veriground.errors import BackendError
 from veriground.evidence.gather import PackEvidence
 from veriground.mitigation.rewrite import ClaimOutcome, rewrite_answer
 from veriground.schema import (
@@ -204,6 +205,28 @@ def test_abstain_on_high_turns_a_high_conflict_into_low_confidence():
     assert (conflict.kind, conflict.severity, conflict.contradiction_prob) == ("negation", "high", 0.9)
     assert "surfaced_evidence_conflicts:abstain_on_high" in report.annotated_answer.mitigation_actions
     assert report.final_response.endswith("[Low Confidence: the sources disagree about this]")
+
+
+class LongSentenceNLIModel(FakeNLIModel):
+    """Cannot read a pair holding the third passage's sentence, as a model refuses a sentence longer than it reads."""
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
+        if any(UNREADABLE in premise or UNREADABLE in hypothesis for premise, hypothesis in pairs):
+            raise BackendError("a pair is longer than the model reads")
+        return super().predict(pairs)
+
+
+UNREADABLE = "Merge sort is stable in every library."
+
+
+def test_a_sentence_the_nli_cannot_read_leaves_out_its_own_pairs_not_the_whole_conflict_check():
+    three = pack(("book/a#1", BOOK_TEXT, "knuth"), ("blog/b#2", BLOG_TEXT, "blog"), ("wiki/c#3", UNREADABLE, "wiki"))
+    model = LongSentenceNLIModel({(STABLE, NOT_STABLE): CONTRADICTS, (NOT_STABLE, STABLE): CONTRADICTS}, ENTAILS)
+    report, _ = run(CONFLICT_CLAIM, three, model, policy("surface"))
+    [conflict] = report.claims[0].conflicts  # book and blog still disagree; the pairs with the third are left out
+    assert {conflict.sentence_a, conflict.sentence_b} == {STABLE, NOT_STABLE}
+    [warning] = [w for w in report.manifest.warnings if "evidence-conflict check" in w]
+    assert "could not run in full" in warning and "4 of 6 sentence pairs" in warning and "Fix:" in warning
 
 
 def test_surface_lists_the_conflict_but_keeps_the_verdict():

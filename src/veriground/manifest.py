@@ -112,7 +112,8 @@ def nli_warnings(signals_per_claim: Iterable[Sequence[NLISignal]]) -> list[str]:
 def conflict_check_warning(problem: str) -> str:
     """The manifest warning for an evidence-conflict check that could not run: the NLI's error and a fix."""
     return (
-        f"the evidence-conflict check could not run ({problem}); disagreeing sources were not looked for. "
+        f"the evidence-conflict check could not run in full ({problem}); disagreeing sources were not looked for "
+        "where it failed. "
         "Fix: shorten the sentences it names, choose another NLI (--nli), or turn the check off "
         "(verification.contradictions = false)"
     )
