@@ -63,7 +63,9 @@ _NEGATION_REMOVALS = (
 )
 # Word forms of text/cues.ANTONYM_PAIRS that read as their pair's opposite wherever they stand ("even", "over",
 # "first", "more", "falls", "directed", "paid", "possible" are left out: "even if", "over time", "at first", "more or
-# less", "Niagara Falls", "directed by", "paid attention", "whenever possible" are not one side of a pair).
+# less", "Niagara Falls", "directed by", "paid attention", "whenever possible" are not one side of a pair). Not the
+# training edits' list (training/synthetic_pairs._ANTONYMS, a layer above): that one keeps "first"/"last", "more" and
+# "gain"/"lose", and changing it would change the shipped model's training mix.
 _ANTONYM_FORMS = (
     ("increases", "decreases"), ("increase", "decrease"), ("increased", "decreased"), ("higher", "lower"),
     ("larger", "smaller"), ("greater", "smaller"), ("bigger", "smaller"), ("faster", "slower"),

@@ -91,14 +91,21 @@ def build_mix(
     demo_text = _demo_corpus_text()
     documents = read_corpus_sentences(datasets_dir / "domain-corpora", exclude_text=demo_text)
     synthetic = synthetic_pairs(documents, per_document=synthetic_per_document, deletions=deletions)
-    dev = [pair for pair in real + synthetic if _is_dev(pair)]
+    (real_train, real_dev), (synthetic_train, synthetic_dev) = _split(real), _split(synthetic)
+    train = real_train * real_repeat + synthetic_train
     if general_per_document > 0:  # their dev-side pairs are dropped: every recipe is scored on the same dev part
         documents = _general_documents(labelled, dev_documents)
         general = synthetic_pairs(documents, per_document=general_per_document, deletions=deletions)
-        synthetic.extend(TrainPair(p.premise, p.hypothesis, p.label, "general-" + p.source) for p in general)
-    train = [pair for pair in real if not _is_dev(pair)] * real_repeat
-    train += [pair for pair in synthetic if not _is_dev(pair)]
-    return TrainingMix(train, dev)
+        train += _split([TrainPair(p.premise, p.hypothesis, p.label, "general-" + p.source) for p in general])[0]
+    return TrainingMix(train, real_dev + synthetic_dev)
+
+
+def _split(pairs: list[TrainPair]) -> tuple[list[TrainPair], list[TrainPair]]:
+    """(train side, dev side) of the pairs, each in input order."""
+    sides: tuple[list[TrainPair], list[TrainPair]] = ([], [])
+    for pair in pairs:
+        sides[_is_dev(pair)].append(pair)
+    return sides
 
 
 def _training_rows(datasets_dir: Path) -> dict[str, list[LabelledPair]]:
