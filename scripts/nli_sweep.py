@@ -54,6 +54,9 @@ class Recipe:
 
 
 MIXES = {
+    # The first mix's dev part scores every recipe: v2q's is v2's plus the targeted pairs' dev side (quantities,
+    # comparatives), so a recipe that reads numbers and comparatives better scores better
+    "v2q": {"targeted_per_document": 30},
     "v2": {},  # the v2 mix as `make nli-model` builds it
     "broad": {"synthetic_per_document": 40, "general_per_document": 8, "real_repeat": 2},
     "v3": {"general_per_document": 8},  # v2 plus the same edits of the training side's own evidence texts
@@ -81,11 +84,24 @@ RECIPES |= {
     "ft-v2d-lr1": Recipe("v2d", epochs=1, learning_rate=1e-5, seed=21, ema_decay=0.998, patience=4, start="start"),
     "ft-v2d-lr2": Recipe("v2d", epochs=1, learning_rate=2e-5, seed=21, ema_decay=0.998, patience=4, start="start"),
     "ft-v2-lr1": Recipe("v2", epochs=1, learning_rate=1e-5, seed=21, ema_decay=0.998, patience=4, start="start"),
+    # fourth sweep (new session): v2 still read 320 m -> 32 m, "faster" -> "slower" and unit conversions wrongly;
+    # fine-tuned on the v2 mix plus targeted_pairs (every quantity and comparative of the corpora, balanced)
+    "ft-v2q-lr1": Recipe("v2q", epochs=1, learning_rate=1e-5, seed=22, ema_decay=0.998, patience=4, start="start"),
+    "ft-v2q-lr2": Recipe("v2q", epochs=1, learning_rate=2e-5, seed=22, ema_decay=0.998, patience=4, start="start"),
+    "ft-v2q-lr2-e2": Recipe("v2q", epochs=2, learning_rate=2e-5, seed=23, ema_decay=0.998, patience=4, start="start"),
+    "ft-v2q-lr3-e2": Recipe("v2q", epochs=2, learning_rate=3e-5, seed=23, ema_decay=0.998, patience=4, start="start"),
+    # fifth sweep: ft-v2q-lr3-e2 won the fourth on dev and failed 2 probes, not 4, but lost 0.01-0.03 on FEVER,
+    # SummEdits and AttributionBench (eval bench, 300 rows); so v2's own recipe, trained from the base on v2q
+    "v2q-lr3-ema": Recipe("v2q", epochs=8, learning_rate=3e-5, seed=14, ema_decay=0.999, patience=6),
+    "v2q-lr3-ema-s17": Recipe("v2q", epochs=8, learning_rate=3e-5, seed=17, ema_decay=0.999, patience=6),
+    "v2q-lr3-ema-s18": Recipe("v2q", epochs=8, learning_rate=3e-5, seed=18, ema_decay=0.999, patience=6),
 }
 SWEEPS = {
     "1": "v2-long,v2-lr3,v2-b16,broad,broad-lr3,broad-b64",
     "2": "v2-lr3-ema,v2-lr3-ema-s17,v2-lr3-s17,v2-lr2-ema,v3-lr3-ema,broad-lr3-ema",
     "3": "ft-v2d-lr1,ft-v2d-lr2,ft-v2-lr1",
+    "4": "ft-v2q-lr1,ft-v2q-lr2,ft-v2q-lr2-e2,ft-v2q-lr3-e2",
+    "5": "v2q-lr3-ema,v2q-lr3-ema-s17,v2q-lr3-ema-s18",
 }
 
 
@@ -315,7 +331,7 @@ def main() -> None:
         command.add_argument("--minutes", type=float, default=6.0)
         command.add_argument("--limit", type=int, default=None, help="First N pairs only (a rehearsal).")
     s.add_argument("--out", type=Path, required=True)
-    s.add_argument("--recipes", default=SWEEPS["3"], help="Recipe names, commas between.")
+    s.add_argument("--recipes", default=SWEEPS["5"], help="Recipe names, commas between.")
     h = commands.add_parser("ship")
     h.add_argument("--prepared", type=Path, default=Path(".gpu"))
     h.add_argument("--returned", type=Path, required=True)

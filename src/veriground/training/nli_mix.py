@@ -33,6 +33,7 @@ from veriground.schema import LabelledPair
 from veriground.text.sentences import SentenceBoundary, split_sentences
 from veriground.text.terms import TokenOptions, tokenize
 from veriground.training.synthetic_pairs import prose_paragraphs, read_corpus_sentences, synthetic_pairs
+from veriground.training.targeted_pairs import targeted_pairs
 from veriground.training.train_pairs import TrainLabel, TrainPair
 
 EVIDENCE_WORDS = 150  # ~200 tokens: with a claim, one 256-token window
@@ -73,6 +74,7 @@ def build_mix(
     general_per_document: int = 0,
     real_repeat: int = 1,
     deletions: bool = False,
+    targeted_per_document: int = 0,
 ) -> TrainingMix:
     """Every training pair, split into train and dev; deterministic in the files' contents. A pair's side is a
     function of its text, so a dev pair of one recipe is never trained on by another (a recipe with more synthetic
@@ -89,7 +91,7 @@ def build_mix(
         real.extend(made)
         dev_documents.update(_evidence_key(row) for row, pair in zip(rows, made, strict=True) if _is_dev(pair))
     demo_text = _demo_corpus_text()
-    documents = read_corpus_sentences(datasets_dir / "domain-corpora", exclude_text=demo_text)
+    documents = list(read_corpus_sentences(datasets_dir / "domain-corpora", exclude_text=demo_text))
     synthetic = synthetic_pairs(documents, per_document=synthetic_per_document, deletions=deletions)
     (real_train, real_dev), (synthetic_train, synthetic_dev) = _split(real), _split(synthetic)
     train = real_train * real_repeat + synthetic_train
@@ -97,7 +99,11 @@ def build_mix(
         documents = _general_documents(labelled, dev_documents)
         general = synthetic_pairs(documents, per_document=general_per_document, deletions=deletions)
         train += _split([TrainPair(p.premise, p.hypothesis, p.label, "general-" + p.source) for p in general])[0]
-    return TrainingMix(train, real_dev + synthetic_dev)
+    dev = real_dev + synthetic_dev
+    if targeted_per_document > 0:
+        targeted_train, targeted_dev = _split(targeted_pairs(documents, per_document=targeted_per_document))
+        train, dev = train + targeted_train, dev + targeted_dev
+    return TrainingMix(train, dev)
 
 
 def _split(pairs: list[TrainPair]) -> tuple[list[TrainPair], list[TrainPair]]:

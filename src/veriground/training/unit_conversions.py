@@ -72,3 +72,9 @@ def _format(value: float) -> str | None:
     if "." not in text and len(text) > 4 and checksum_grouping:
         text = f"{int(text):,}"
     return text
+
+
+def quantity_value_span(sentence: str) -> tuple[int, int] | None:
+    """(start, end) of the first convertible quantity's value ("320" of "320 meters"), or None."""
+    match = _QUANTITY.search(sentence)
+    return None if match is None else match.span("value")
