@@ -7,7 +7,7 @@ and the demo golden set (answer-correct and abstention accuracy of grounded QA).
 marked "default"; it must be the best row, and never worse than the lexical NLI.
 
     python bench/bench_accuracy.py [--limit 300] [--nli lexical,veriground-nli] [--aggregator raw,calibrated]
-                                   [--property 200] [--skip-golden] [--json out.json]
+                                   [--aggregator-path FILE] [--property 200] [--skip-golden] [--json out.json]
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ def main() -> int:
     parser.add_argument("--limit", type=int, default=300)
     parser.add_argument("--nli", default="lexical,veriground-nli")
     parser.add_argument("--aggregator", default="raw,calibrated")
+    parser.add_argument(
+        "--aggregator-path", type=Path, help="An aggregator file `veriground calibrate --out` wrote (default: shipped)"
+    )
     parser.add_argument("--property", type=int, default=200, help="sentences sampled for the property check")
     parser.add_argument("--skip-golden", action="store_true")
     parser.add_argument("--datasets", type=Path, default=DATASETS)
@@ -47,7 +50,11 @@ def main() -> int:
         sentences = sample_sentences(store, args.property)
         for nli_name in args.nli.split(","):
             for aggregator in args.aggregator.split(","):
-                config = load_config(None, {"models.nli": nli_name, "verification.aggregator": aggregator}, environ={})
+                overrides = {"models.nli": nli_name, "verification.aggregator": aggregator}
+                if args.aggregator_path is not None and aggregator == "calibrated":
+                    overrides["verification.aggregator_path"] = str(args.aggregator_path)
+                    aggregator = f"calibrated ({args.aggregator_path.name})"
+                config = load_config(None, overrides, environ={})
                 rows.append(_measure(config, nli_name, aggregator, args, store, sentences, Path(scratch)))
                 _print_table(rows)
         if not args.skip_golden:

@@ -24,6 +24,7 @@ import os
 import subprocess
 import sys
 import time
+import zlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -157,8 +158,12 @@ def prepare(data: Path, out: Path, start: Path | None = None) -> None:
         (folder / "model.safetensors").write_bytes(blob)
 
 
-def train_one(name: str, prepared: Path, work: Path, minutes: float, limit: int | None = None) -> None:
-    """Train recipe `name` on the GPU into work/name (OUT/best is the best dev score's model)."""
+def train_one(
+    name: str, prepared: Path, work: Path, minutes: float, limit: int | None = None, fold: tuple[int, int] | None = None
+) -> Path:
+    """Train recipe `name` on the GPU into work/name (OUT/best is the best dev score's model); the folder written.
+    With `fold` = (k, K), every training pair whose hypothesis falls in fold k is left out, into work/name-foldk
+    (scripts/nli_oof.py: out-of-fold NLI scores for the aggregator fit)."""
     from veriground.training import nli_trainer
     from veriground.training.nli_trainer import TrainSettings, pick_device, train_classifier
 
@@ -166,6 +171,9 @@ def train_one(name: str, prepared: Path, work: Path, minutes: float, limit: int 
     nli_trainer.DEV_SCORE_PER_SOURCE = 10**6
     recipe = RECIPES[name]
     pairs = _read_pairs(prepared / f"mix-{recipe.mix}.jsonl.gz")[:limit]
+    if fold is not None:
+        pairs = [pair for pair in pairs if fold_of(pair.hypothesis, fold[1]) != fold[0]]
+        name = f"{name}-fold{fold[0]}"
     dev = _read_pairs(prepared / "dev.jsonl.gz")[:limit]
     settings = TrainSettings(
         base=str(prepared / recipe.start),
@@ -204,6 +212,12 @@ def train_one(name: str, prepared: Path, work: Path, minutes: float, limit: int 
     record["start_score"] = start_score  # the dev score of the model it started from
     record["probes_failed"] = _failed_probes(folder, settings.device)  # reported, never used to choose
     (work / name / "result.json").write_text(json.dumps(record, indent=1) + "\n")
+    return folder
+
+
+def fold_of(hypothesis: str, folds: int) -> int:
+    """The cross-fitting fold of a pair or a calibration row, by its hypothesis (the claim) alone."""
+    return zlib.crc32(hypothesis.encode("utf-8")) % folds
 
 
 def _start_score(settings: TrainSettings, dev: list[TrainPair]) -> float:

@@ -43,6 +43,12 @@ def calibrate(
         bool,
         typer.Option("--antonym-rows", help="Add domain sentences with an antonym swapped (the shipped model's fit)."),
     ] = False,
+    source_shift: Annotated[
+        bool,
+        typer.Option(
+            "--source-shift", help="Fit the temperature on each dataset as scored by a fit without it (new genres)."
+        ),
+    ] = False,
     units_per_passage: options.UnitsPerPassage = None,
     config_file: options.ConfigFile = None,
 ) -> None:
@@ -68,9 +74,13 @@ def calibrate(
         on_progress = bars.callback("Scoring calibration rows") if bars.active else _log_progress
         signals = collect_signals(rows, config=config, nli=model, progress=lambda done: on_progress(done, len(rows)))
     units = config.verification.units_per_passage or MAX_UNITS_PER_CHUNK
-    entry = fit_aggregator(signals, model.name, rows_sha256(rows), monotone=monotone, units_per_passage=units)
+    entry = fit_aggregator(
+        signals, model.name, rows_sha256(rows), monotone=monotone, units_per_passage=units, source_shift=source_shift
+    )
     if antonym_rows:  # said only when used, so entries fitted without them stay as they were
         entry["fit"]["antonym_rows"] = True
+    if nli_cache is not None:  # e.g. out-of-fold scores (scripts/nli_oof.py): the fit read these, not the model's
+        entry["fit"]["nli_scores"] = _cache_provenance(nli_cache, model.scored_by_model)
     existing = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}
     aggregators = dict(existing.get("aggregators", {}))
     aggregators[model.name] = entry
@@ -87,6 +97,15 @@ def calibrate(
     shown = {"nli": model.name, "thresholds": entry["thresholds"], "dev_figures": figures_shown}
     typer.echo(json.dumps(shown, indent=1))
     typer.echo(f"wrote {out}")
+
+
+def _cache_provenance(path: Path, scored_by_model: int) -> dict[str, object]:
+    """What the fit's NLI scores were read from: the cache file's name and SHA-256 as it stood after the run, and
+    how many pairs were not in it (the model scored them, and they were appended)."""
+    import hashlib
+
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    return {"cache": path.name, "sha256": digest, "pairs_scored_by_model": scored_by_model}
 
 
 def _plot(entry: dict, nli_name: str, folder: Path) -> None:

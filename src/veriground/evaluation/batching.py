@@ -168,3 +168,8 @@ class MemoNLIModel:
 
     def predict(self, pairs: Sequence[Pair]) -> list[NLIScores]:
         return self._cache.predict(pairs, self._score)
+
+    @property
+    def scored_by_model(self) -> int:
+        """Pairs the model itself was asked for (not found in memory or in the file)."""
+        return self._cache.misses

@@ -1,0 +1,181 @@
+"""Out-of-fold NLI scores for fitting the calibrated aggregator (cross-fitting, issue 15's calibration).
+
+`veriground calibrate` fits the aggregator on the visible rows of ../shared/datasets, and the shipped NLI model was
+trained on those same rows: its scores there are in-sample, surer than on any text it has not seen, so the fitted
+aggregator trusts them more than it should on new text. Cross-fitting: K models, each trained with the v2 recipe on
+the mix less one fold of pairs (a pair's fold is a function of its hypothesis, the claim: nli_sweep.fold_of), and
+each calibration row's NLI pairs scored by the model that never saw that row's claim. The aggregator is then fitted
+on those scores (through calibrate's --nli-cache) and reads the shipped model's own scores at run time.
+
+    # here: the NLI pairs calibrate asks for, each with its row's fold
+    python scripts/nli_oof.py record --data ../shared/datasets --prepared .gpu
+    # on the GPU machine: K fold models in parallel, each scoring its fold's pairs
+    python scripts/nli_oof.py run --prepared .gpu --work /tmp/oof --out "$OUT"
+    # here: the scores as calibrate's NLI cache for the shipped model, then calibrate with it
+    python scripts/nli_oof.py cache --returned DIR --out build/oof-cache.jsonl
+    veriground calibrate --nli veriground-nli --nli-cache build/oof-cache.jsonl ...
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from nli_sweep import fold_of, train_one  # noqa: E402
+
+FOLDS = 4
+RECIPE = "v2-lr3-ema"  # the shipped model's recipe
+PAIRS_FILE = "oof-pairs.jsonl.gz"
+SCORES_FILE = "oof-scores.jsonl.gz"
+
+
+def record(data: Path, prepared: Path, rows_per_source: int, limit: int | None) -> None:
+    """Verify each calibration row alone, as calibrate does (shipped model, one unit per passage, antonym rows),
+    and keep every NLI pair asked for, with the row's fold."""
+    from veriground.backends.registry import build_nli
+    from veriground.config import load_config
+    from veriground.evaluation.aggregator_fit import collect_signals
+    from veriground.evaluation.calibration_data import calibration_rows
+
+    config = load_config(None, {"models.nli": "veriground-nli", "verification.units_per_passage": 1}, environ={})
+    model = build_nli(config.models)
+    asked: dict[tuple[str, str], int] = {}
+    fold = [0]
+
+    class Recorder:
+        name, model_id, checksum = model.name, model.model_id, model.checksum
+
+        def predict(self, pairs):
+            for premise, hypothesis in pairs:
+                asked.setdefault((premise, hypothesis), fold[0])
+            return model.predict(pairs)
+
+    rows = calibration_rows(data, rows_per_source, antonyms=True)[:limit]
+    for done, row in enumerate(rows, start=1):
+        fold[0] = fold_of(row.text, FOLDS)
+        collect_signals([row], config=config, nli=Recorder())
+        if done % 500 == 0:
+            print(f"rows {done}/{len(rows)}, pairs {len(asked)}", flush=True)
+    with gzip.open(prepared / PAIRS_FILE, "wt", encoding="utf-8") as handle:
+        for (premise, hypothesis), k in asked.items():
+            handle.write(json.dumps([k, premise, hypothesis], ensure_ascii=False) + "\n")
+    print(f"{len(rows)} rows, {len(asked)} NLI pairs -> {prepared / PAIRS_FILE}")
+
+
+def train_fold(k: int, prepared: Path, work: Path, minutes: float, limit: int | None) -> None:
+    """Fold model k, then its fold's recorded pairs scored (raw logits) into its folder's oof.jsonl."""
+    import torch
+    import transformers
+
+    folder = train_one(RECIPE, prepared, work, minutes, limit, fold=(k, FOLDS))
+    with gzip.open(prepared / PAIRS_FILE, "rt", encoding="utf-8") as handle:
+        pairs = [(p, h) for fold, p, h in map(json.loads, handle) if fold == k]
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    tokenizer = transformers.AutoTokenizer.from_pretrained(folder)
+    model = transformers.AutoModelForSequenceClassification.from_pretrained(folder).to(device).eval()
+    with (folder.parent / "oof.jsonl").open("w", encoding="utf-8") as out, torch.inference_mode():
+        for start in range(0, len(pairs), 64):
+            batch = pairs[start : start + 64]
+            features = tokenizer(
+                [p for p, _ in batch], [h for _, h in batch], truncation=True, max_length=256, padding=True,
+                return_tensors="pt",
+            ).to(device)  # fmt: skip
+            for (p, h), logits in zip(batch, model(**features).logits.float().tolist(), strict=True):
+                out.write(json.dumps([p, h, logits], ensure_ascii=False) + "\n")
+
+
+def run(prepared: Path, work: Path, out: Path, minutes: float, limit: int | None) -> None:
+    """The K fold models side by side on one GPU; their scores and results into OUT."""
+    env = {**os.environ, "CUBLAS_WORKSPACE_CONFIG": ":4096:8", "OMP_NUM_THREADS": "2", "TOKENIZERS_PARALLELISM": "0"}
+    extra = [] if limit is None else ["--limit", str(limit)]
+    running = [
+        subprocess.Popen(
+            [sys.executable, __file__, "train-fold", str(k), "--prepared", str(prepared), "--work", str(work)]
+            + ["--minutes", str(minutes), *extra],
+            env=env,
+        )
+        for k in range(FOLDS)
+    ]
+    codes = [process.wait() for process in running]
+    results, scored = [], 0
+    with gzip.open(out / SCORES_FILE, "wt", encoding="utf-8") as handle:
+        for k in range(FOLDS):
+            folder = work / f"{RECIPE}-fold{k}"
+            if (folder / "result.json").is_file():
+                results.append(json.loads((folder / "result.json").read_text()))
+            if (folder / "oof.jsonl").is_file():
+                for line in (folder / "oof.jsonl").open(encoding="utf-8"):
+                    handle.write(line)
+                    scored += 1
+    summary = {"recipe": RECIPE, "folds": FOLDS, "exit_codes": codes, "scored_pairs": scored, "results": results}
+    (out / "oof.json").write_text(json.dumps(summary, indent=1) + "\n")
+    print(json.dumps({k: v for k, v in summary.items() if k != "results"}))
+    for result in results:
+        print(result["recipe"], "pairs", result["pairs"], "dev", result["score"], "step", result["step"])
+
+
+def cache(returned: Path, out: Path) -> None:
+    """The returned logits as calibrate's --nli-cache for the shipped model: its name and checksum in the key, its
+    temperature applied, so calibrate reads the out-of-fold scores where it would have asked the shipped model."""
+    import numpy as np
+
+    from veriground.backends.nli_cache import NLIScoreCache
+    from veriground.backends.sequence_pair_nli import finish_scores
+    from veriground.backends.shipped_nli import ShippedNLIModel
+
+    model = ShippedNLIModel()
+    keys = NLIScoreCache(f"{model.name}\x1f{model.checksum or ''}", max_entries=None)
+    entail_at, contradict_at = model.label_map.entail_index, model.label_map.contradict_index
+    written = 0
+    with gzip.open(returned / SCORES_FILE, "rt", encoding="utf-8") as handle, out.open("w", encoding="utf-8") as file:
+        for premise, hypothesis, logits in map(json.loads, handle):
+            scaled = np.asarray(logits, dtype=np.float64) / model.temperature
+            probabilities = np.exp(scaled - scaled.max())
+            probabilities /= probabilities.sum()
+            entail, contradict = float(probabilities[entail_at]), float(probabilities[contradict_at])
+            scores = finish_scores(entail, contradict)
+            file.write(json.dumps({"key": keys.key(premise, hypothesis).hex(), **scores.model_dump()}) + "\n")
+            written += 1
+    print(f"{written} out-of-fold scores -> {out}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+    r = commands.add_parser("record")
+    r.add_argument("--data", type=Path, default=Path("..") / "shared" / "datasets")
+    r.add_argument("--rows-per-source", type=int, default=500)
+    t = commands.add_parser("train-fold")
+    t.add_argument("fold", type=int)
+    n = commands.add_parser("run")
+    n.add_argument("--out", type=Path, required=True)
+    for command in (r, t, n):
+        command.add_argument("--prepared", type=Path, default=Path(".gpu"))
+        command.add_argument("--limit", type=int, default=None, help="First N rows or pairs only (a rehearsal).")
+    for command in (t, n):
+        command.add_argument("--work", type=Path, required=True)
+        command.add_argument("--minutes", type=float, default=6.0)
+    c = commands.add_parser("cache")
+    c.add_argument("--returned", type=Path, required=True)
+    c.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    if args.command == "record":
+        record(args.data, args.prepared, args.rows_per_source, args.limit)
+    elif args.command == "train-fold":
+        train_fold(args.fold, args.prepared, args.work, args.minutes, args.limit)
+    elif args.command == "run":
+        run(args.prepared, args.work, args.out, args.minutes, args.limit)
+    else:
+        cache(args.returned, args.out)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,62 @@
+"""scripts/nli_oof.py, cross-fitted NLI scores for the aggregator fit: a row and its training pairs share a fold,
+and the returned scores reach calibrate's NLI as the shipped model's cached scores (so they replace its in-sample
+scores, with its temperature applied)."""
+
+from __future__ import annotations
+
+import gzip
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+
+
+def _script(name: str):
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(SCRIPTS))
+
+
+def test_the_fold_is_a_function_of_the_claim_alone_and_every_fold_is_used():
+    oof = _script("nli_oof")
+    claims = [f"Claim number {i} about energy." for i in range(200)]
+    folds = [oof.fold_of(claim, oof.FOLDS) for claim in claims]
+    assert folds == [oof.fold_of(claim, oof.FOLDS) for claim in claims]
+    assert set(folds) == set(range(oof.FOLDS))
+
+
+def test_returned_scores_are_what_calibrate_reads_for_the_shipped_model(tmp_path):
+    from veriground.backends.shipped_nli import ShippedNLIModel
+    from veriground.evaluation.batching import MemoNLIModel
+
+    oof = _script("nli_oof")
+    pair = ("Water boils at 100 degrees Celsius at sea level.", "Water boils at 100 degrees Celsius.")
+    logits = [2.0, 0.5, -1.0]  # entailment, neutral, contradiction: the shipped model's label order
+    with gzip.open(tmp_path / oof.SCORES_FILE, "wt", encoding="utf-8") as handle:
+        handle.write(json.dumps([*pair, logits]) + "\n")
+    oof.cache(tmp_path, tmp_path / "cache.jsonl")
+
+    shipped = ShippedNLIModel()
+    scaled = np.asarray(logits) / shipped.temperature
+    expected = np.exp(scaled) / np.exp(scaled).sum()
+
+    class Refuses:
+        name, model_id, checksum = shipped.name, shipped.model_id, shipped.checksum
+
+        def predict(self, pairs):
+            raise AssertionError(f"scored {pairs}: the cached out-of-fold score was not used")
+
+    (scores,) = MemoNLIModel(Refuses(), tmp_path / "cache.jsonl").predict([pair])
+    assert scores.entail == pytest.approx(expected[0], abs=1e-6)
+    assert scores.contradict == pytest.approx(expected[2], abs=1e-6)
