@@ -43,12 +43,6 @@ def calibrate(
         bool,
         typer.Option("--antonym-rows", help="Add domain sentences with an antonym swapped (the shipped model's fit)."),
     ] = False,
-    source_shift: Annotated[
-        bool,
-        typer.Option(
-            "--source-shift", help="Fit the temperature on each dataset as scored by a fit without it (new genres)."
-        ),
-    ] = False,
     units_per_passage: options.UnitsPerPassage = None,
     config_file: options.ConfigFile = None,
 ) -> None:
@@ -74,9 +68,7 @@ def calibrate(
         on_progress = bars.callback("Scoring calibration rows") if bars.active else _log_progress
         signals = collect_signals(rows, config=config, nli=model, progress=lambda done: on_progress(done, len(rows)))
     units = config.verification.units_per_passage or MAX_UNITS_PER_CHUNK
-    entry = fit_aggregator(
-        signals, model.name, rows_sha256(rows), monotone=monotone, units_per_passage=units, source_shift=source_shift
-    )
+    entry = fit_aggregator(signals, model.name, rows_sha256(rows), monotone=monotone, units_per_passage=units)
     if antonym_rows:  # said only when used, so entries fitted without them stay as they were
         entry["fit"]["antonym_rows"] = True
     if nli_cache is not None:  # e.g. out-of-fold scores (scripts/nli_oof.py): the fit read these, not the model's

@@ -120,38 +120,24 @@ def fit_aggregator(
     *,
     monotone: bool = False,
     units_per_passage: int = MAX_UNITS_PER_CHUNK,
-    source_shift: bool = False,
 ) -> dict[str, Any]:
     """The aggregator.json entry for one NLI: both models, the thresholds and the dev figures they were chosen on.
     `monotone` holds every weight to its declared sign (SUPPORT_SIGNS, REFUTE_SIGNS); `units_per_passage` is how
-    many evidence units per passage the signals were collected with (verification reads that many by default);
-    `source_shift` fits the temperature on each dataset's rows as scored by a model fitted without that dataset
-    (_with_source_shift), not on the pooled dev rows."""
+    many evidence units per passage the signals were collected with (verification reads that many by default)."""
     fit = [item for item in signals if not is_dev(item.row)]
     dev = [item for item in signals if is_dev(item.row)]
-    support_signs, refute_signs = (SUPPORT_SIGNS, REFUTE_SIGNS) if monotone else (None, None)
-    support = _fit_twice(fit, support_signs, _support_vector, _heuristic_support, _is_supported)
+    support = _fit_twice(fit, SUPPORT_SIGNS if monotone else None, _support_vector, _heuristic_support, _is_supported)
+    support = _with_temperature(support, dev, _support_vector, _is_supported)
     refuting_fit = [item for item in fit if item.row.group in CONTRADICTION_SOURCES]
     refuting_dev = [item for item in dev if item.row.group in CONTRADICTION_SOURCES]
-    refute = _fit_twice(refuting_fit, refute_signs, _refute_vector, _heuristic_refute, _is_contradicted)
-    if source_shift:
-        support = _with_source_shift(
-            support, signals, (support_signs, _support_vector, _heuristic_support), _is_supported
-        )
-        refuting = [item for item in signals if item.row.group in CONTRADICTION_SOURCES]
-        refute = _with_source_shift(
-            refute, refuting, (refute_signs, _refute_vector, _heuristic_refute), _is_contradicted
-        )
-    else:
-        support = _with_temperature(support, dev, _support_vector, _is_supported)
-        refute = _with_temperature(refute, refuting_dev, _refute_vector, _is_contradicted)
+    refute = _fit_twice(
+        refuting_fit, REFUTE_SIGNS if monotone else None, _refute_vector, _heuristic_refute, _is_contradicted
+    )
+    refute = _with_temperature(refute, refuting_dev, _refute_vector, _is_contradicted)
     thresholds, figures = _choose_thresholds(dev, refuting_dev, support, refute)
-    fitted = {"monotone": monotone, "left_out": sorted(LEFT_OUT_FEATURES), "units_per_passage": units_per_passage}
-    if source_shift:  # said only when used, so entries fitted without it stay as they were
-        fitted["source_shift"] = True
     return {
         "name": f"{AGGREGATOR_VERSION}/{nli_name}@{data_sha256[:12]}/units{units_per_passage}",
-        "fit": fitted,
+        "fit": {"monotone": monotone, "left_out": sorted(LEFT_OUT_FEATURES), "units_per_passage": units_per_passage},
         "features": list(FEATURE_NAMES),
         "support": support.to_json(),
         "refute": refute.to_json(),
@@ -306,44 +292,6 @@ def _with_temperature(
     slope = platt.weights[0] / platt.scale[0]
     offset = platt.bias - platt.weights[0] * platt.mean[0] / platt.scale[0]
     return replace(model, calibration_scale=round(slope, 8), calibration_bias=round(offset, 8))
-
-
-def _with_source_shift(
-    model: LogisticModel,
-    signals: Sequence[RowSignals],
-    recipe: tuple[dict[str, int] | None, Callable[[RowSignals, Scorer], tuple[float, ...] | None], Scorer],
-    positive: Callable[[LabelledPair], bool],
-) -> LogisticModel:
-    """Platt scaling fitted for text of a kind the fit never saw: each dataset's rows (fit and dev) are scored by a
-    model fitted, the same way, on the other datasets' fit rows; the synthetic domain rows (not a dataset: edits the
-    fit has seen the like of) by `model` on their dev rows. One slope and offset are fitted on all those logits, each
-    dataset weighing the same, and put on `model`. The pooled dev rows of _with_temperature come from the datasets
-    the fit read, so their temperature is that of text like the fit's; a new genre's rows are scored less surely."""
-    signs, vector, heuristic = recipe
-    datasets = sorted({item.row.group or "" for item in signals} - _SYNTHETIC_GROUPS)
-    scored: list[tuple[float, bool, str]] = []
-    for left_out in datasets:
-        others = [item for item in signals if item.row.group != left_out and not is_dev(item.row)]
-        without = _fit_twice(others, signs, vector, heuristic, positive)
-        for item in signals:
-            if item.row.group == left_out and (x := vector(item, without.probability)) is not None:
-                scored.append((without.logit(x), positive(item.row), left_out))
-    for item in signals:
-        group = item.row.group or ""
-        if group in _SYNTHETIC_GROUPS and is_dev(item.row) and (x := vector(item, model.probability)) is not None:
-            scored.append((model.logit(x), positive(item.row), group))
-    if len({y for _, y, _ in scored}) < 2:
-        return model
-    sizes = {group: sum(1 for *_, g in scored if g == group) for _, _, group in scored}
-    weights = np.array([len(scored) / (len(sizes) * sizes[group]) for *_, group in scored])
-    logits = np.array([[logit] for logit, _, _ in scored])
-    platt = fit_logistic(logits, np.array([1.0 if y else 0.0 for _, y, _ in scored]), weights)
-    slope = platt.weights[0] / platt.scale[0]
-    offset = platt.bias - platt.weights[0] * platt.mean[0] / platt.scale[0]
-    return replace(model, calibration_scale=round(slope, 8), calibration_bias=round(offset, 8))
-
-
-_SYNTHETIC_GROUPS = frozenset({"domain-synthetic", "domain-retrieved", "domain-antonyms"})
 
 
 # --- thresholds and figures ------------------------------------------------------------------------------------
