@@ -96,8 +96,8 @@ def build_mix(
     (real_train, real_dev), (synthetic_train, synthetic_dev) = _split(real), _split(synthetic)
     train = real_train * real_repeat + synthetic_train
     if general_per_document > 0:  # their dev-side pairs are dropped: every recipe is scored on the same dev part
-        documents = _general_documents(labelled, dev_documents)
-        general = synthetic_pairs(documents, per_document=general_per_document, deletions=deletions)
+        general_documents = _general_documents(labelled, dev_documents)
+        general = synthetic_pairs(general_documents, per_document=general_per_document, deletions=deletions)
         train += _split([TrainPair(p.premise, p.hypothesis, p.label, "general-" + p.source) for p in general])[0]
     dev = real_dev + synthetic_dev
     if targeted_per_document > 0:
