@@ -255,3 +255,37 @@ def test_evidence_ids_with_a_missing_corpus_name_the_corpus_folder(tmp_path, cap
     path = write_file(tmp_path, "rows.jsonl", json.dumps({k: v for k, v in row.items() if k != "evidence"}) + "\n")
     code, out, err = run(capsys, "eval", "pairs", str(path), "--corpus", str(tmp_path / "nowhere"))
     assert code == 3 and out == "" and err.startswith(f"error: no corpus at {tmp_path / 'nowhere'}")
+
+
+def test_a_row_citing_its_originals_sources_by_number_is_checked_on_its_evidence_not_rejected():
+    """AttributionBench-style rows: the text keeps the "[3]" of the answer it came from, and the row's evidence is
+    that cited source alone. A number past the row's evidence names nothing here, so it is left out of the claim's
+    citations (not a dangling citation), while a number inside the evidence list still names that passage."""
+    texts = {
+        "past": "Merge sort is a stable sorting algorithm [3].",
+        "inside": "Merge sort is a stable sorting algorithm [1].",
+        "wrong": "The Eiffel Tower stands in Paris [3].",
+    }
+    rows = [
+        LabelledPair(id=key, text=text, evidence=(SORTING,), label="unsupported" if key == "wrong" else "supported")
+        for key, text in texts.items()
+    ]
+    predictions = {p.id: p for p in evaluate_pairs(rows, config=CONFIG, nli=LexicalNLIModel()).predictions}
+    assert predictions["past"].rules == predictions["inside"].rules
+    assert not predictions["past"].hallucinated and "dangling-citation" not in predictions["past"].rules
+    assert predictions["wrong"].hallucinated and "dangling-citation" not in predictions["wrong"].rules
+
+
+def test_in_a_users_pack_a_number_past_its_end_is_still_a_dangling_citation():
+    from veriground.engine import verify_text
+    from veriground.evidence.gather import PackEvidence
+    from veriground.schema import EvidencePack, PackPassage
+
+    pack = EvidencePack(passages=(PackPassage(passage_id="sorting", text=SORTING),))
+    report = verify_text(
+        "Merge sort is a stable sorting algorithm [3].",
+        config=CONFIG,
+        source=PackEvidence(pack, CONFIG.retrieval),
+        nli=LexicalNLIModel(),
+    )
+    assert [claim.decision.rule for claim in report.claims] == ["dangling-citation"]

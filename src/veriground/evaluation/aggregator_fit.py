@@ -80,7 +80,7 @@ def collect_signals(
     jobs = (
         VerifyJob(
             row.text,
-            PackEvidence(_pack(row), raw.retrieval),
+            PackEvidence(_pack(row), raw.retrieval, numbers_past_pack_dangle=False),
             query=row.question,
         )
         for row in rows

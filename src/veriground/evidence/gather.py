@@ -32,6 +32,9 @@ class EvidenceSource(Protocol):
 
     mode: Literal["corpus", "pack"]
     pack_order: tuple[str, ...]  # passage ids that "[1]", "[2]" ... refer to; empty over a corpus
+    # A pack: is "[n]" past its last passage a dangling citation (a user's pack, numbered by its order), or a number
+    # that names nothing here (a labelled row's evidence: the text's numbers name the original's bibliography)?
+    numbers_past_pack_dangle: bool
 
     def gather(self, claims_texts: Sequence[tuple[str, Sequence[str]]]) -> list[list[EvidenceChunk]]:
         """For each (claim text, cited ids): cited passages, then retrieved ones, re-ranked 1..n."""
@@ -59,6 +62,7 @@ class CorpusEvidence:
 
     mode: Literal["corpus", "pack"] = "corpus"
     pack_order: tuple[str, ...] = ()
+    numbers_past_pack_dangle = False  # a corpus has no numbering: "[3]" names nothing (claim_decision._citation)
 
     def __init__(self, store: CorpusStore, config: RetrievalConfig, retriever: CorpusRetriever | None = None) -> None:
         self._store = store
@@ -125,11 +129,20 @@ class PackEvidence:
 
     mode: Literal["corpus", "pack"] = "pack"
 
-    def __init__(self, pack: EvidencePack | Sequence[EvidenceChunk], config: RetrievalConfig) -> None:
-        """A user's pack, or chunks already retrieved from a corpus (`ask` verifies against its own pack)."""
+    def __init__(
+        self,
+        pack: EvidencePack | Sequence[EvidenceChunk],
+        config: RetrievalConfig,
+        *,
+        numbers_past_pack_dangle: bool = True,
+    ) -> None:
+        """A user's pack, or chunks already retrieved from a corpus (`ask` verifies against its own pack). With
+        `numbers_past_pack_dangle` False (a labelled row's evidence), "[7]" against a 2-passage pack is left out of
+        the claim's citations instead of rejecting it as dangling."""
         chunks = pack_chunks(complete_pack(pack)) if isinstance(pack, EvidencePack) else list(pack)
         self._chunks = {chunk.passage_id: chunk for chunk in chunks}
         self.pack_order = tuple(self._chunks)
+        self.numbers_past_pack_dangle = numbers_past_pack_dangle
         rows = [(passage_id, " ".join(tokenize(chunk.text))) for passage_id, chunk in self._chunks.items()]
         self._index = BM25Index.build(rows, generation=0, k1=config.bm25_k1, b=config.bm25_b)
         self._top_k = config.top_k

@@ -171,11 +171,22 @@ def _citation(claim: Claim, chunks: Sequence[EvidenceChunk], source: EvidenceSou
                 status=SignalStatus.NOT_APPLICABLE, reason=NUMBERED_CITATIONS_REASON, cited_ids=claim.cited_ids
             )
         claim = claim.model_copy(update={"cited_ids": named})
+    if source.mode == "pack" and not source.numbers_past_pack_dangle and claim.cited_ids:
+        kept = tuple(label for label in claim.cited_ids if not _past_pack(label, len(source.pack_order)))
+        if not kept:
+            reason = f"its numbered citations point past the {len(source.pack_order)} given passage(s)"
+            return CitationSignal(status=SignalStatus.NOT_APPLICABLE, reason=reason, cited_ids=claim.cited_ids)
+        claim = claim.model_copy(update={"cited_ids": kept})
     pack_ids = set(source.pack_order) if source.mode == "pack" else {chunk.passage_id for chunk in chunks}
     signal = check_citations(claim, pack_ids, source.resolve, source.pack_order)
     live = [label for label in claim.cited_ids if not label.strip().isdigit() and label not in signal.dangling_ids]
     superseded = source.superseded(live) if live else ()
     return signal.model_copy(update={"superseded_ids": superseded}) if superseded else signal
+
+
+def _past_pack(label: str, pack_size: int) -> bool:
+    number = label.strip().strip("[]").strip()
+    return number.isdigit() and int(number) > pack_size
 
 
 def primary_evidence(
