@@ -153,3 +153,19 @@ def test_base_units_by_factor_equal_pints_own_reading(expression):
         base = unit_registry().Quantity(value, expression).to_base_units()
         dimension = str(base.units) if base.dimensionless else dimension_text(base.dimensionality)
         assert to_base_units(value, expression) == (float(base.magnitude), dimension)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "outcome"),
+    [
+        ("The treaty was signed in 1649.", "The treaty was signed in 1648.", "mismatch"),  # within 0.1 %, still wrong
+        ("The club had 1,001 members.", "The club had 1,000 members.", "mismatch"),
+        ("The band formed in 2019.", "The band has 75 members.", "absent"),  # a year is no rival for a count
+        ("The band has 70 members.", "The band formed in 2019 with 75 members.", "mismatch"),
+        ("The band formed in 2019.", "Formed in 2019, the band has 75 members.", "match"),
+        ("It has 1 million members.", "It has 1,000,000 members.", "match"),
+        ("It moves at 100 km/h.", "It moves at 27.78 m/s.", "match"),  # converted values keep the tolerance
+    ],
+)
+def test_whole_numbers_without_units_are_equal_only_when_equal_and_years_meet_only_years(claim, evidence, outcome):
+    assert compute_numeric(claim, [evidence]).outcome == outcome
