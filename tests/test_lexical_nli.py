@@ -166,6 +166,16 @@ def test_probabilities_are_valid_for_mixed_fragments():
         # The negated predicate is the claim's own: a cue.
         ("Kinetic energy depends on the mass and the speed.", "Kinetic energy does not depend on the speed.", True),
         ("Merge sort is not a stable sorting algorithm.", "Merge sort is a stable sorting algorithm.", True),
+        # "failed to" / "refused to" / "unable to" negate what follows "to" (FEVER-Symmetric's wording) ...
+        ("Cadet Kelly was released in 2002.", "Cadet Kelly failed to be released.", True),
+        ("Cadet Kelly was never released.", "Cadet Kelly failed to be released.", False),
+        (
+            "The bank said it could not provide further assistance.",
+            "The bank refused to provide further assistance.",
+            False,
+        ),
+        # ... and nothing without "to".
+        ("The algorithm works on empty input.", "The algorithm fails on empty input.", False),
     ],
 )
 def test_a_negation_counts_only_when_its_scope_holds_shared_content(premise, hypothesis, negation_cue):

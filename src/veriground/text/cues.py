@@ -16,6 +16,9 @@ from veriground.text.terms import STOPWORDS, is_negation, stem_words, tokenize_w
 NEGATION_SCOPE = 4
 _CLAUSE_BREAK = re.compile(r"[,;:.!?()\[\]]\s")
 _AFFIRMING_NEGATIONS = frozenset({("not", "only"), ("nothing", "but"), ("no", "doubt")})
+# Verbs that negate what follows "to": "failed to be released" says "was never released", "refused to sign" "did not
+# sign". Only before "to": "the algorithm fails on empty input" negates nothing.
+_NEGATING_BEFORE_TO = frozenset({"fail", "fails", "failed", "refuse", "refuses", "refused", "unable"})
 
 # Opposites that flip a claim when one side uses one word and the other side its partner; both words are
 # stemmed, so "increases"/"decreased" and "ascending"/"descending" are covered.
@@ -98,14 +101,16 @@ _EQUATION_NOISE = re.compile(r"[\s{}*·⋅×]")
 def negated_stems(normal: str) -> frozenset[str]:
     """Stems of the content words within NEGATION_SCOPE words after a negation, inside its clause (a comma or
     sentence mark ends the scope); "not only", "nothing but" and "no doubt" affirm, so they are skipped."""
-    if not any(map(is_negation, tokenize_words(normal))):  # a clause's words are words of the text
+    words_of_text = tokenize_words(normal)  # a clause's words are words of the text
+    if not any(is_negation(word) or word in _NEGATING_BEFORE_TO for word in words_of_text):
         return frozenset()
     scoped: list[str] = []
     for clause in _CLAUSE_BREAK.split(normal):
         words = tokenize_words(clause)
         for index, word in enumerate(words):
             following = words[index + 1 : index + 1 + NEGATION_SCOPE]
-            if not is_negation(word) or (following[:1] and (word, following[0]) in _AFFIRMING_NEGATIONS):
+            negates = is_negation(word) or (word in _NEGATING_BEFORE_TO and following[:1] == ["to"])
+            if not negates or (following[:1] and (word, following[0]) in _AFFIRMING_NEGATIONS):
                 continue
             scoped.extend(other for other in following if other not in STOPWORDS and not is_negation(other))
     return frozenset(stem_words(scoped)) if scoped else frozenset()
