@@ -62,7 +62,7 @@ accuracy: $(VENV)/.installed-dev
 # The shipped model's entry is fitted on out-of-fold NLI scores (scripts/nli_oof.py: 4 fold models trained on a GPU,
 # their scores kept in scripts/data/nli-oof), not on the model's own scores of rows it was trained on.
 calibrate: $(VENV)/.installed-dev
-	$(BIN)/python scripts/nli_oof.py cache --returned scripts/data/nli-oof --out build/oof-cache.jsonl
+	$(BIN)/python scripts/nli_oof.py cache --kept scripts/data/nli-oof --out build/oof-cache.jsonl
 	$(BIN)/veriground calibrate --nli veriground-nli --units-per-passage 1 --antonym-rows --nli-cache build/oof-cache.jsonl --out src/veriground/verdicts/aggregator.json --figures results/figures
 	$(BIN)/veriground calibrate --nli lexical --units-per-passage 1 --out src/veriground/verdicts/aggregator.json --figures results/figures
 

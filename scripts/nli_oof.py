@@ -11,8 +11,10 @@ on those scores (through calibrate's --nli-cache) and reads the shipped model's 
     python scripts/nli_oof.py record --data ../shared/datasets --prepared .gpu
     # on the GPU machine: K fold models in parallel, each scoring its fold's pairs
     python scripts/nli_oof.py run --prepared .gpu --work /tmp/oof --out "$OUT"
-    # here: the scores as calibrate's NLI cache for the shipped model, then calibrate with it
-    python scripts/nli_oof.py cache --returned DIR --out build/oof-cache.jsonl
+    # here: keyed for the shipped model without the pairs' text (what scripts/data/nli-oof keeps), then as
+    # calibrate's NLI cache, then calibrate with it
+    python scripts/nli_oof.py keep --returned DIR --out scripts/data/nli-oof
+    python scripts/nli_oof.py cache --kept scripts/data/nli-oof --out build/oof-cache.jsonl
     veriground calibrate --nli veriground-nli --nli-cache build/oof-cache.jsonl ...
 """
 
@@ -34,7 +36,8 @@ from nli_sweep import fold_of, train_one  # noqa: E402
 FOLDS = 4
 RECIPE = "v2-lr3-ema"  # the shipped model's recipe
 PAIRS_FILE = "oof-pairs.jsonl.gz"
-SCORES_FILE = "oof-scores.jsonl.gz"
+SCORES_FILE = "oof-scores.jsonl.gz"  # what the GPU run returns: [premise, hypothesis, logits] lines
+KEPT_FILE = "oof-keyed.jsonl.gz"  # what the repository keeps: a header, then [cache key, logits] lines
 
 
 def record(data: Path, prepared: Path, rows_per_source: int, limit: int | None) -> None:
@@ -122,27 +125,53 @@ def run(prepared: Path, work: Path, out: Path, minutes: float, limit: int | None
         print(result["recipe"], "pairs", result["pairs"], "dev", result["score"], "step", result["step"])
 
 
-def cache(returned: Path, out: Path) -> None:
-    """The returned logits as calibrate's --nli-cache for the shipped model: its name and checksum in the key, its
-    temperature applied, so calibrate reads the out-of-fold scores where it would have asked the shipped model."""
-    import numpy as np
-
+def keep(returned: Path, out: Path) -> None:
+    """The returned logits keyed as calibrate's cache keys them for the shipped model, without the pairs' text: what
+    the repository keeps (scripts/data/nli-oof), so no dataset sentence (SummEdits' news is research-only) is stored
+    in it. The first line names the model; the keys hold its checksum, so they serve that model alone."""
     from veriground.backends.nli_cache import NLIScoreCache
-    from veriground.backends.sequence_pair_nli import finish_scores
     from veriground.backends.shipped_nli import ShippedNLIModel
 
     model = ShippedNLIModel()
     keys = NLIScoreCache(f"{model.name}\x1f{model.checksum or ''}", max_entries=None)
+    out.mkdir(parents=True, exist_ok=True)
+    with gzip.open(returned / SCORES_FILE, "rt", encoding="utf-8") as handle:
+        rows = [
+            (keys.key(premise, hypothesis).hex(), logits) for premise, hypothesis, logits in map(json.loads, handle)
+        ]
+    with gzip.open(out / KEPT_FILE, "wt", encoding="utf-8") as handle:
+        handle.write(json.dumps({"model": model.name, "checksum": model.checksum}) + "\n")
+        handle.writelines(json.dumps([key, logits]) + "\n" for key, logits in rows)
+    if returned.resolve() != out.resolve():
+        (out / "oof.json").write_bytes((returned / "oof.json").read_bytes())
+    print(f"{len(rows)} keyed out-of-fold logits -> {out / KEPT_FILE}")
+
+
+def cache(kept: Path, out: Path) -> None:
+    """The kept logits as calibrate's --nli-cache for the shipped model, its temperature applied, so calibrate reads
+    the out-of-fold scores where it would have asked the shipped model. Refused for another model than the kept
+    scores name (their keys would match nothing and calibrate would quietly score everything itself)."""
+    import numpy as np
+
+    from veriground.backends.sequence_pair_nli import finish_scores
+    from veriground.backends.shipped_nli import ShippedNLIModel
+
+    model = ShippedNLIModel()
     entail_at, contradict_at = model.label_map.entail_index, model.label_map.contradict_index
-    written = 0
-    with gzip.open(returned / SCORES_FILE, "rt", encoding="utf-8") as handle, out.open("w", encoding="utf-8") as file:
-        for premise, hypothesis, logits in map(json.loads, handle):
+    with gzip.open(kept / KEPT_FILE, "rt", encoding="utf-8") as handle, out.open("w", encoding="utf-8") as file:
+        header = json.loads(handle.readline())
+        if header != {"model": model.name, "checksum": model.checksum}:
+            raise SystemExit(
+                f"{kept / KEPT_FILE} holds scores for {header}, not the shipped {model.name} ({model.checksum}); "
+                "rerun scripts/nli_oof.py record/run/keep for this model"
+            )
+        written = 0
+        for key, logits in map(json.loads, handle):
             scaled = np.asarray(logits, dtype=np.float64) / model.temperature
             probabilities = np.exp(scaled - scaled.max())
             probabilities /= probabilities.sum()
             entail, contradict = float(probabilities[entail_at]), float(probabilities[contradict_at])
-            scores = finish_scores(entail, contradict)
-            file.write(json.dumps({"key": keys.key(premise, hypothesis).hex(), **scores.model_dump()}) + "\n")
+            file.write(json.dumps({"key": key, **finish_scores(entail, contradict).model_dump()}) + "\n")
             written += 1
     print(f"{written} out-of-fold scores -> {out}")
 
@@ -163,8 +192,11 @@ def main() -> None:
     for command in (t, n):
         command.add_argument("--work", type=Path, required=True)
         command.add_argument("--minutes", type=float, default=6.0)
+    k = commands.add_parser("keep")
+    k.add_argument("--returned", type=Path, required=True)
+    k.add_argument("--out", type=Path, default=Path("scripts") / "data" / "nli-oof")
     c = commands.add_parser("cache")
-    c.add_argument("--returned", type=Path, required=True)
+    c.add_argument("--kept", type=Path, default=Path("scripts") / "data" / "nli-oof")
     c.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     if args.command == "record":
@@ -173,8 +205,10 @@ def main() -> None:
         train_fold(args.fold, args.prepared, args.work, args.minutes, args.limit)
     elif args.command == "run":
         run(args.prepared, args.work, args.out, args.minutes, args.limit)
+    elif args.command == "keep":
+        keep(args.returned, args.out)
     else:
-        cache(args.returned, args.out)
+        cache(args.kept, args.out)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """scripts/nli_oof.py, cross-fitted NLI scores for the aggregator fit: a row and its training pairs share a fold,
-and the returned scores reach calibrate's NLI as the shipped model's cached scores (so they replace its in-sample
-scores, with its temperature applied)."""
+the returned scores are kept keyed, without the pairs' text, and reach calibrate's NLI as the shipped model's cached
+scores (so they replace its in-sample scores, with its temperature applied); kept scores of another model are
+refused."""
 
 from __future__ import annotations
 
@@ -43,9 +44,15 @@ def test_returned_scores_are_what_calibrate_reads_for_the_shipped_model(tmp_path
     oof = _script("nli_oof")
     pair = ("Water boils at 100 degrees Celsius at sea level.", "Water boils at 100 degrees Celsius.")
     logits = [2.0, 0.5, -1.0]  # entailment, neutral, contradiction: the shipped model's label order
-    with gzip.open(tmp_path / oof.SCORES_FILE, "wt", encoding="utf-8") as handle:
+    returned = tmp_path / "returned"
+    returned.mkdir()
+    with gzip.open(returned / oof.SCORES_FILE, "wt", encoding="utf-8") as handle:
         handle.write(json.dumps([*pair, logits]) + "\n")
-    oof.cache(tmp_path, tmp_path / "cache.jsonl")
+    (returned / "oof.json").write_text("{}")
+    oof.keep(returned, tmp_path / "kept")
+    with gzip.open(tmp_path / "kept" / oof.KEPT_FILE, "rt", encoding="utf-8") as handle:
+        assert pair[0] not in handle.read()  # the repository keeps no dataset text
+    oof.cache(tmp_path / "kept", tmp_path / "cache.jsonl")
 
     shipped = ShippedNLIModel()
     scaled = np.asarray(logits) / shipped.temperature
@@ -60,3 +67,11 @@ def test_returned_scores_are_what_calibrate_reads_for_the_shipped_model(tmp_path
     (scores,) = MemoNLIModel(Refuses(), tmp_path / "cache.jsonl").predict([pair])
     assert scores.entail == pytest.approx(expected[0], abs=1e-6)
     assert scores.contradict == pytest.approx(expected[2], abs=1e-6)
+
+
+def test_scores_kept_for_another_model_are_refused_not_silently_missed(tmp_path):
+    oof = _script("nli_oof")
+    with gzip.open(tmp_path / oof.KEPT_FILE, "wt", encoding="utf-8") as handle:
+        handle.write(json.dumps({"model": "veriground-nli.v1", "checksum": "0" * 64}) + "\n")
+    with pytest.raises(SystemExit, match="not the shipped"):
+        oof.cache(tmp_path, tmp_path / "cache.jsonl")
