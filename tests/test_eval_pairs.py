@@ -54,6 +54,28 @@ def rows_file(folder: Path, sorting_id: str) -> Path:
     return write_file(folder, "rows.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
 
 
+def test_a_claim_joining_two_facts_of_one_passage_is_no_numeric_mismatch():
+    """One claim (not split) aligns with the forecast sentence; its other value is in the sentence before
+    (SummEdits)."""
+    passage = (
+        "Consolidated sales were $441 million, an increase from $437 million in the prior year. Our sales forecast "
+        "for 2021 remains in the range of $1.7 billion to $1.8 billion compared with $1.67 billion in the prior year."
+    )
+    rows = [
+        LabelledPair(id=name, text=text, evidence=(passage,), label=label)
+        for name, text, label in (
+            ("joined", "The company's consolidated sales gained to $441 million, with a projected sales forecast for "
+             "2021 remaining within the range of $1.7 billion to $1.8 billion.", "supported"),
+            ("edited", "The company's consolidated sales gained to $481 million, with a projected sales forecast for "
+             "2021 remaining within the range of $1.7 billion to $1.8 billion.", "contradicted"),
+        )
+    ]  # fmt: skip
+    result = evaluate_pairs(rows, config=CONFIG, nli=LexicalNLIModel())
+    rules = {p.id: p.rules for p in result.predictions}
+    assert "numeric-mismatch" not in rules["joined"]
+    assert "numeric-mismatch" in rules["edited"]
+
+
 def run(capsys, *argv: str) -> tuple[int, str, str]:
     code = main(list(argv))
     out, err = capsys.readouterr()

@@ -169,3 +169,14 @@ def test_base_units_by_factor_equal_pints_own_reading(expression):
 )
 def test_whole_numbers_without_units_are_equal_only_when_equal_and_years_meet_only_years(claim, evidence, outcome):
     assert compute_numeric(claim, [evidence]).outcome == outcome
+
+
+def test_a_value_the_passage_states_elsewhere_matches_but_is_no_rival():
+    aligned = ["The sales forecast for 2021 remains $1.7 billion to $1.8 billion, against $1.67 billion before."]
+    passage = ["Consolidated sales were $441 million, up from $437 million. " + aligned[0]]
+    claim = "Sales were $441 million, and the forecast for 2021 stays at $1.7 billion to $1.8 billion."
+    assert compute_numeric(claim, aligned).outcome == "mismatch"  # $441 million read against the forecast alone
+    assert compute_numeric(claim, aligned, passage).outcome == "match"
+    wrong = "Sales were $451 million, and the forecast for 2021 stays at $1.7 billion to $1.8 billion."
+    assert compute_numeric(wrong, aligned, passage).outcome == "mismatch"  # still read against the aligned sentence
+    assert compute_numeric("Sales were $437 billion.", ["Revenue was $1 billion."], passage).outcome == "mismatch"

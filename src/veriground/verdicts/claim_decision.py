@@ -156,8 +156,11 @@ def _profile_hooks(
 
 
 def _numeric(claim: Claim, chunks: Sequence[EvidenceChunk], aligned: Sequence[AlignedSpan]) -> NumericSignal:
+    """The claim's quantities against its aligned sentences; a value the passage of such a sentence states
+    elsewhere counts as matched (signals/numeric.py: a claim joining two facts of one passage)."""
     relevant = [item.span.text for item in aligned if item.alignment >= NUMERIC_MIN_ALIGNMENT]
-    signal = compute_numeric(claim.text, relevant)
+    holding = {item.span.passage_id for item in aligned if item.alignment >= NUMERIC_MIN_ALIGNMENT}
+    signal = compute_numeric(claim.text, relevant, [chunk.text for chunk in chunks if chunk.passage_id in holding])
     if chunks and not relevant and signal.reason == NUMERIC_NO_EVIDENCE:
         return NumericSignal(status=SignalStatus.NOT_APPLICABLE, reason=NO_ALIGNED_SENTENCE_REASON)
     return signal
