@@ -245,3 +245,15 @@ def test_extractive_prefers_the_defining_sentence_and_abstains_without_coverage(
         KINETIC, [chunk("p#2", "Sets are collections of distinct objects.")], weights, AnswerConfig(), "brief"
     )
     assert nothing.abstained and "content words" in nothing.abstain_reason
+
+
+def test_a_line_all_in_bold_without_a_full_stop_titles_what_follows_and_is_not_quoted():
+    text = (
+        "**Note: Calculating Average Velocity or Speed**\n"
+        "This video reviews how to calculate average speed from distance and time.\n"
+        "**Kinetic energy is the energy of motion.**\n"
+    )
+    assert prose_sentences(text) == [
+        "This video reviews how to calculate average speed from distance and time.",
+        "**Kinetic energy is the energy of motion.**",
+    ]

@@ -147,3 +147,14 @@ def test_self_consistency_and_class_floor_from_samples():
     assert draft.claims[0].cited_ids == ("p#1",) and "[CITATION" not in draft.claims[0].text
     assert draft.consistency == pytest.approx(0.5, abs=1e-6)  # one sample identical, one disjoint
     assert draft.mean_token_entropy is None  # the fake offers no logprobs
+
+
+def test_an_llm_draft_that_states_no_number_for_how_many_is_flagged(corpus, capsys, server):
+    pid = passage_with(corpus, capsys, KINETIC, DEFINITION)
+    server.queue(reply(draft((DEFINITION, pid))))
+    capsys.readouterr()
+    code = main(["ask", "How many forms of kinetic energy are there?", "--corpus", str(corpus), "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    warnings = json.loads(captured.out)["trace"]["manifest"]["warnings"]
+    assert "the question asks for a number, and the drafted answer states none" in warnings

@@ -183,6 +183,10 @@ class AnswerConfig(Section):
     # Ablation switch: false drafts after the evidence gate and emits every drafted sentence unchecked (no claim
     # verification, no abstention on it); B2 is the same with no gate either.
     verify: bool = True
+    # B3 reads its draft against what the question asks for (answering/question_fit.py): a count for "how many", an
+    # expression for "what is the formula"; a draft stating none quotes first the evidence sentence that does (the
+    # extractive answerer) or says it does not answer that (an LLM's draft). B2, naive RAG, does not.
+    question_fit: bool = True
 
 
 class LLMConfig(Section):

@@ -3,7 +3,8 @@
 It writes no word of its own: every claim is one evidence sentence, verbatim. Sentences are scored by the
 question's idf-weighted word coverage (gate.query_coverage), plus a bonus when a "what is X" question meets a
 sentence that defines X; a sentence below `answer.min_sentence_coverage` is never quoted, and when none
-qualifies the draft abstains, as an LLM would be told to.
+qualifies the draft abstains, as an LLM would be told to. The full pipeline also says what the question asks for
+(question_fit.py): a draft that states no count for "how many" quotes first the best sentence that does.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 from veriground.answering.claim_classes import classify_answer_claim
 from veriground.answering.gate import query_coverage
 from veriground.answering.injection import is_instruction
+from veriground.answering.question_fit import Asked, states
 from veriground.config import AnswerConfig
 from veriground.schema import DraftAnswer, DraftClaim, EvidenceChunk
 from veriground.text.sentences import sentence_spans
@@ -24,6 +26,10 @@ EXTRACTIVE_NAME = "extractive-answerer.v1"
 MIN_WORDS, MAX_CHARS = 5, 600  # shorter is a heading or fragment; longer is not one claim
 DEFINITION_BONUS = 0.25
 NEAR_DUPLICATE = 0.8  # Jaccard overlap of stems above which a second sentence adds nothing
+# A sentence that states what the question asks (a count, a formula) may be quoted holding less of the question's
+# words than min_sentence_coverage: "Thus there are n(n-1)/2 edges in K_n" holds 31 % of "How many edges does the
+# complete graph K_n have?". Below a quarter it is about something else.
+ASKED_MIN_COVERAGE = 0.25
 _DEFINITION_QUESTION = re.compile(
     r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(?P<term>.+?)\s*\??\s*$", re.IGNORECASE
 )
@@ -43,25 +49,42 @@ class _Candidate:
 
 
 def draft_extractive_answer(
-    query: str, chunks: Sequence[EvidenceChunk], weights: Mapping[str, float], config: AnswerConfig, mode: str
+    query: str,
+    chunks: Sequence[EvidenceChunk],
+    weights: Mapping[str, float],
+    config: AnswerConfig,
+    mode: str,
+    asked: Asked | None = None,
 ) -> DraftAnswer:
-    """The best-scoring evidence sentences (at most max_claims_brief or _detailed), best first."""
+    """The best-scoring evidence sentences (at most max_claims_brief or _detailed), best first. With `asked` (what
+    the question asks for, question_fit.py) and no chosen sentence stating it, the best sentence that does and
+    holds ASKED_MIN_COVERAGE of the question is quoted first instead of the last one chosen; a draft that found no
+    sentence about the question still abstains."""
     limit = config.max_claims_brief if mode == "brief" else config.max_claims_detailed
     defined = _defined_term(query)
-    candidates = [
+    every = [
         candidate
         for rank, chunk in enumerate(chunks, start=1)
         for candidate in _candidates(chunk, rank, weights, defined)
-        if candidate.coverage >= config.min_sentence_coverage
     ]
-    candidates.sort(key=lambda c: (-c.score, c.passage_rank, c.position))
+    every.sort(key=lambda c: (-c.score, c.passage_rank, c.position))
     chosen: list[_Candidate] = []
-    for candidate in candidates:
+    for candidate in every:
         if len(chosen) == limit:
             break
+        if candidate.coverage < config.min_sentence_coverage:
+            continue
         if any(_jaccard(candidate.stems, kept.stems) > NEAR_DUPLICATE for kept in chosen):
             continue
         chosen.append(candidate)
+    if asked is not None and chosen and not any(states(candidate.text, asked) for candidate in chosen):
+        answering = next(
+            (c for c in every if c.coverage >= ASKED_MIN_COVERAGE and states(c.text, asked)),
+            None,
+        )
+        if answering is not None:
+            chosen = [answering, *(c for c in chosen if _jaccard(c.stems, answering.stems) <= NEAR_DUPLICATE)]
+            chosen = chosen[:limit]
     if not chosen:
         return DraftAnswer(
             abstained=True,
@@ -80,6 +103,10 @@ _INTERROGATIVE = re.compile(r"(?:How (?:many|much|long|far|does|do|is|are|can)|W
 # A sentence that stops on a function word ("…if its degree sequence is") was cut off by a list or a formula.
 _UNFINISHED = re.compile(r"\b(?:is|are|was|were|the|a|an|of|to|and|or|if|that|by|with|for)$")
 
+# A line that is all bold or italics and ends on no full stop ("**Note: Calculating Average Velocity or Speed**")
+# titles what follows; it states nothing.
+_EMPHASISED_LABEL = re.compile(r"(\*\*|__|\*|_)(?=\S)(?:(?!\1).)+?(?<![.!?])\1")
+
 # A learning objective ("- Describe and apply the work–energy theorem"): a task set for the reader, not a statement.
 _STUDY_TASK = re.compile(
     r"(?:Describe|Explain|Calculate|Define|Identify|Compare|Contrast|Discuss|Solve|Derive|Prove|Analy[sz]e|List|"
@@ -89,14 +116,16 @@ _STUDY_TASK = re.compile(
 
 def prose_sentences(passage: str) -> list[str]:
     """The passage's prose sentences: line by line (a list item or a line of a table is its own unit), bullet
-    markers dropped, headings, table rows, indented code, questions, learning objectives and instructions addressed
-    to an AI (prompt injection) skipped, whitespace collapsed."""
+    markers dropped, headings (and lines all in bold that end on no full stop), table rows, indented code, questions,
+    learning objectives and instructions addressed to an AI (prompt injection) skipped, whitespace collapsed."""
     sentences = []
     for line in _logical_lines(passage):
         stripped = line.strip()
         if not stripped or line.startswith(("    ", "\t")) or stripped.startswith(("#", "|")) or stripped.endswith("|"):
             continue
         stripped = _BULLET.sub("", stripped)
+        if _EMPHASISED_LABEL.fullmatch(stripped):
+            continue
         for start, end in sentence_spans(stripped):
             text = " ".join(stripped[start:end].split())
             if len(text.split()) >= MIN_WORDS and len(text) <= MAX_CHARS and _states_something(text):
@@ -125,12 +154,18 @@ def _logical_lines(passage: str) -> list[str]:
     lines: list[str] = []
     for line in passage.split("\n"):
         previous = lines[-1].rstrip() if lines else ""
-        starts_block = not line.strip() or line.startswith(("    ", "\t")) or _BLOCK_START.match(line.strip())
+        starts_block = (
+            not line.strip()
+            or line.startswith(("    ", "\t"))
+            or _BLOCK_START.match(line.strip())
+            or _EMPHASISED_LABEL.fullmatch(line.strip())
+        )
         if (
             previous
             and not starts_block
             and not previous.endswith((".", "!", "?", ":", "|"))
             and not (previous.lstrip().startswith(("#", "|")))
+            and not _EMPHASISED_LABEL.fullmatch(previous.strip())
         ):
             lines[-1] = previous + " " + line.strip()
         else:

@@ -19,6 +19,7 @@ from veriground.answering.gate import evidence_gate
 from veriground.answering.injection import without_instructions
 from veriground.answering.llm_answerer import draft_llm_answer
 from veriground.answering.policy import CheckedClaim, PolicyOutcome, apply_policy, clean_citations
+from veriground.answering.question_fit import asked_for, states
 from veriground.answering.refinements import filter_suggestions, nearest_references, query_refinements
 from veriground.backends.protocols import LLM, NLIModel
 from veriground.claims import extract_claims
@@ -160,16 +161,23 @@ def _draft(
     backends: AnswerBackends,
     warnings: list[str],
 ) -> tuple[DraftAnswer, BackendInfo]:
-    """The LLM's draft when one is configured; the extractive draft otherwise, or when the LLM fails (said so)."""
+    """The LLM's draft when one is configured; the extractive draft otherwise, or when the LLM fails (said so).
+    B3 with answer.question_fit reads the draft against what the question asks for (question_fit.py)."""
+    asked = asked_for(query) if config.answer.baseline == "B3" and config.answer.question_fit else None
     if backends.llm is not None:
         llm = backends.llm
         info = backend_info("llm", llm)
         try:
-            return draft_llm_answer(llm, query, chunks, config.answer, config.llm, config.answer.mode), info
+            draft = draft_llm_answer(llm, query, chunks, config.answer, config.llm, config.answer.mode)
         except BackendError as err:
             warnings.append(f"the LLM could not draft an answer ({err}); answered extractively instead")
+        else:
+            if asked is not None and not draft.abstained and not any(states(c.text, asked) for c in draft.claims):
+                warnings.append(f"the question asks for {asked}, and the drafted answer states none")
+            return draft, info
     extractive = BackendInfo(role="llm", name=EXTRACTIVE_NAME, model_id="veriground/extractive (quotes evidence)")
-    return draft_extractive_answer(query, chunks, terms.weights, config.answer, config.answer.mode), extractive
+    draft = draft_extractive_answer(query, chunks, terms.weights, config.answer, config.answer.mode, asked)
+    return draft, extractive
 
 
 def _verify(

@@ -33,6 +33,7 @@ def ask(
     max_claims_brief: options.MaxClaimsBrief = None,
     max_claims_detailed: options.MaxClaimsDetailed = None,
     verify: options.AnswerVerify = None,
+    question_fit: options.QuestionFit = None,
     report: Annotated[
         Path | None, typer.Option("--report", help="Also write the answer: out.json, or out.html (audit page).")
     ] = None,

@@ -315,6 +315,14 @@ AnswerVerify = Annotated[
     ),
     ConfigKey("answer.verify"),
 ]
+QuestionFit = Annotated[
+    bool | None,
+    typer.Option(
+        "--question-fit/--no-question-fit",
+        help="B3: quote first a sentence stating what the question asks (a number, a formula) (answer.question_fit).",
+    ),
+    ConfigKey("answer.question_fit"),
+]
 NoDependencies = Annotated[
     bool, typer.Option("--no-dependencies", help="No dependency checker (verification.dependencies).")
 ]

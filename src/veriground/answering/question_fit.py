@@ -1,0 +1,60 @@
+"""What a question asks for, and whether a sentence states it: "How many edges does K_n have?" is answered by a
+count, "What is the formula for kinetic energy?" by an expression, and a sentence that only names the topic
+("Kinetic energy is also called energy of motion") answers neither, however true it is.
+
+The full pipeline (B3) reads its draft against this before verifying it (answer.question_fit): when no drafted
+sentence states what the question asks and an evidence sentence about the question does, that sentence is quoted
+first. B2, naive RAG, quotes the best-covering sentences as they come. Verification cannot catch the difference:
+a quoted sentence is always supported by the passage it was quoted from.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from veriground.text.quantities import extract_quantities
+
+
+class Asked(StrEnum):
+    QUANTITY = "a number"
+    FORMULA = "a formula"
+
+
+_FORMULA_QUESTION = re.compile(
+    r"\b(?:formulae?|formulas|equations?|expression)\b"
+    r"|^\s*how\s+(?:is|are|do\s+you|does\s+one|can\s+you|can\s+one|should\s+you)\b.*\b(?:calculated?|computed?)\b",
+    re.IGNORECASE,
+)
+_QUANTITY_QUESTION = re.compile(
+    r"^\s*how\s+(?:many|much|long|soon|far|often|old|fast|high|tall|heavy|large|big)\b"
+    r"|\bwhat\s+(?:percentage|percent|number|fraction|proportion|amount|year)\b",
+    re.IGNORECASE,
+)
+# "$n(n-1)/2$", "1/2mv^2", "v = v_0 + at": an operator between terms. A bare symbol ("$K_n$") names, it counts nothing.
+_INLINE_MATH = re.compile(r"\$[^$]+\$")
+_MATH_OPERATOR = re.compile(r"[=+\-/^*×·]|\\frac|\\sqrt|\\cdot|\\times|\\choose")
+_EXPRESSION = re.compile(r"=|\^|\d\s*/\s*\d|\\frac|\\sqrt|[A-Za-z]\s*[×·]\s*[A-Za-z0-9]")
+_VERBAL_FORMULA = re.compile(
+    r"\b(?:equals?|is\s+equal\s+to)\b.*\b(?:plus|minus|times|multiplied|divided|over|squared|product|sum)\b",
+    re.IGNORECASE,
+)
+
+
+def asked_for(question: str) -> Asked | None:
+    """What the question asks for, when its words say (a formula before a number: "how is … calculated")."""
+    if _FORMULA_QUESTION.search(question):
+        return Asked.FORMULA
+    if _QUANTITY_QUESTION.search(question):
+        return Asked.QUANTITY
+    return None
+
+
+def states(text: str, asked: Asked) -> bool:
+    """Whether the sentence states what was asked: an expression for a formula; a number or an expression for a
+    number. Number words are not read: "two sets are equal" and "twice as fast" count nothing that was asked."""
+    math = [span for span in _INLINE_MATH.findall(text) if _MATH_OPERATOR.search(span.strip("$"))]
+    if asked is Asked.FORMULA:
+        return bool(math) or bool(_EXPRESSION.search(_INLINE_MATH.sub(" ", text))) or bool(_VERBAL_FORMULA.search(text))
+    plain = _INLINE_MATH.sub(" ", text)
+    return bool(math) or bool(extract_quantities(plain))

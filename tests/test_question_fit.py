@@ -1,0 +1,79 @@
+"""What a question asks for and whether a sentence states it (answering/question_fit.py), table by table, and the
+extractive draft that quotes first the sentence stating it when B3 asks."""
+
+from __future__ import annotations
+
+import pytest
+
+from veriground.answering.extractive import draft_extractive_answer
+from veriground.answering.question_fit import Asked, asked_for, states
+from veriground.config import AnswerConfig
+from veriground.schema import EvidenceChunk
+
+
+@pytest.mark.parametrize(
+    ("question", "asked"),
+    [
+        ("What is the formula for kinetic energy?", Asked.FORMULA),
+        ("What is the kinematic equation for velocity under constant acceleration?", Asked.FORMULA),
+        ("How is the average speed of an object calculated?", Asked.FORMULA),
+        ("How many edges does the complete graph K_n have?", Asked.QUANTITY),
+        ("How soon after a trip must I file my travel voucher?", Asked.QUANTITY),
+        ("What percentage of the budget goes to travel?", Asked.QUANTITY),
+        ("What is kinetic energy?", None),
+        ("What does the handshake lemma say?", None),
+        ("Why is merge sort stable?", None),
+    ],
+)
+def test_what_a_question_asks_for(question: str, asked: Asked | None):
+    assert asked_for(question) is asked
+
+
+@pytest.mark.parametrize(
+    ("sentence", "asked", "expected"),
+    [
+        ("The net work equals the change in the quantity 1/2mv^2 .", Asked.FORMULA, True),
+        ("Velocity equals initial velocity plus acceleration multiplied by time.", Asked.FORMULA, True),
+        ("The average speed is $\\bar{v} = d / t$.", Asked.FORMULA, True),
+        ("Kinetic energy is also called energy of motion.", Asked.FORMULA, False),
+        ("The video also reviews how to convert km/h to m/s.", Asked.FORMULA, False),
+        ("Thus there are $n(n-1)/2$ edges in $K_n$.", Asked.QUANTITY, True),
+        ("You must file the voucher within 5 business days.", Asked.QUANTITY, True),
+        ("We give these a special name: $K_n$ is the complete graph on $n$ vertices.", Asked.QUANTITY, False),
+        ("Two sets are equal when they have the same elements.", Asked.QUANTITY, False),
+        ("A car going twice as fast does not stop in twice the distance.", Asked.QUANTITY, False),
+    ],
+)
+def test_whether_a_sentence_states_it(sentence: str, asked: Asked, expected: bool):
+    assert states(sentence, asked) is expected
+
+
+def _chunk(passage_id: str, text: str, rank: int) -> EvidenceChunk:
+    return EvidenceChunk(
+        doc_id="graphs", sent_id=0, passage_id=passage_id, text=text, char_start=0, char_end=len(text), rank=rank,
+        source="graphs.md", version="1",
+    )  # fmt: skip
+
+
+CHUNKS = [
+    _chunk("g#1", "The complete graph $K_n$ joins every pair of its $n$ vertices by an edge.", 1),
+    _chunk("g#2", "Each vertex has degree $n-1$. Thus there are $n(n-1)/2$ edges in $K_n$.", 2),
+]
+WEIGHTS = {"edg": 2.0, "complet": 1.0, "graph": 1.0, "k_n": 1.0}
+QUESTION = "How many edges does the complete graph K_n have?"
+
+
+def test_b3_quotes_first_the_sentence_that_states_the_count_and_b2_does_not():
+    config = AnswerConfig(max_claims_brief=1)
+    naive = draft_extractive_answer(QUESTION, CHUNKS, WEIGHTS, config, "brief")
+    assert [claim.cited_ids for claim in naive.claims] == [("g#1",)]
+    fitted = draft_extractive_answer(QUESTION, CHUNKS, WEIGHTS, config, "brief", asked_for(QUESTION))
+    assert [claim.text for claim in fitted.claims] == ["Thus there are $n(n-1)/2$ edges in $K_n$."]
+
+
+def test_a_draft_that_found_nothing_about_the_question_still_abstains():
+    """A sentence with a number that holds a quarter of the question's words is quoted only to replace a draft."""
+    chunks = [_chunk("s#1", "A complete graph is drawn here in 3 colours.", 1)]
+    weights = {**WEIGHTS, "edg": 5.0}  # the sentence holds 2 of 8: 0.25
+    draft = draft_extractive_answer(QUESTION, chunks, weights, AnswerConfig(), "brief", Asked.QUANTITY)
+    assert draft.abstained
