@@ -1,5 +1,6 @@
 """veriground's own NLI model, shipped inside the package (src/veriground/nli_model/): a MiniLM-L6 cross-encoder
-fine-tuned by `veriground train nli`, as int8 ONNX weights run by onnxruntime on CPU, with no torch needed.
+fine-tuned by `veriground train nli`, as int8 ONNX weights run by onnxruntime on CPU, with no torch needed, and
+tokenised by the `tokenizers` library alone (pair_tokenizer.py: the same ids as transformers, without its import).
 
 Its folder holds veriground-nli.json: the weights' SHA-256 (checked at every load: a damaged or swapped file is
 refused, never silently used) and the calibration temperature that divides the logits before the softmax (fitted
@@ -17,12 +18,14 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
-from veriground.backends.model_files import use_offline_hub, verify_sha256
+from veriground.backends.model_files import verify_sha256
 from veriground.backends.onnx_export import inference_workers, onnx_session
+from veriground.backends.pair_tokenizer import PairTokenizer
 from veriground.backends.sequence_pair_nli import SequencePairNLIModel, read_label_map
 from veriground.errors import BackendError
 
@@ -60,19 +63,16 @@ class ShippedNLIModel(SequencePairNLIModel):
         manifest = read_manifest(folder)
         onnx_path = folder / manifest["onnx_file"]
         verify_sha256(onnx_path, manifest["sha256"])
-        use_offline_hub(allow_download=False)  # before transformers is imported: its notices stay off the terminal
         try:
             import onnxruntime  # noqa: F401
-            import transformers
         except ImportError as err:
             raise BackendError(
-                f"the shipped NLI model needs onnxruntime and transformers, and {err.name} cannot be imported; "
-                f"{_REINSTALL}"
+                f"the shipped NLI model needs onnxruntime, and {err.name} cannot be imported; {_REINSTALL}"
             ) from None
         try:
-            tokenizer = transformers.AutoTokenizer.from_pretrained(str(folder), local_files_only=True)
-            config = transformers.AutoConfig.from_pretrained(str(folder), local_files_only=True)
-        except Exception as err:  # a broken folder raises OSError, ValueError, KeyError...
+            tokenizer = PairTokenizer(folder)
+            config = _model_config(folder)
+        except BackendError as err:
             raise BackendError(f"cannot load the tokenizer of the shipped NLI model: {err}; {_REINSTALL}") from None
         self.name = str(manifest.get("name", SHIPPED_NLI_NAME))
         self.model_id = manifest["model_id"]
@@ -92,3 +92,15 @@ class ShippedNLIModel(SequencePairNLIModel):
 
     def _logits(self, features: dict[str, np.ndarray]) -> np.ndarray:
         return self._session.run(["logits"], features)[0] / self.temperature
+
+
+def _model_config(folder: Path) -> SimpleNamespace:
+    """What SequencePairNLIModel reads of config.json (the position limit and the model type), without transformers."""
+    path = folder / "config.json"
+    try:
+        config = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        raise BackendError(f"cannot read {path}: {err}") from None
+    return SimpleNamespace(
+        max_position_embeddings=config.get("max_position_embeddings"), model_type=config.get("model_type", "")
+    )
