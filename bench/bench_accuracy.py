@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from veriground.backends.registry import build_nli
-from veriground.config import load_config
+from veriground.config import ModelsConfig, load_config
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
 from veriground.evaluation.benchmarks import run_benchmark, select_benchmarks
@@ -78,7 +78,8 @@ def _domain_store(folder: Path, datasets: Path) -> CorpusStore:
 def _measure(config, nli_name, aggregator, args, store, sentences, scratch) -> dict:
     started = time.perf_counter()
     nli = build_nli(config.models)
-    row: dict = {"config": f"{nli_name} / {aggregator}"}
+    shipped = nli_name == ModelsConfig().nli and aggregator == "calibrated"
+    row: dict = {"config": f"{nli_name} / {aggregator}" + (" (default)" if shipped else "")}
     for benchmark in select_benchmarks(PAIR_BENCHMARKS):
         result = run_benchmark(benchmark, args.datasets, config=config, nli=nli, limit=args.limit)
         row[f"{benchmark.name}"] = result.value.value

@@ -53,9 +53,9 @@ def test_copies_negations_and_off_topic_probes_are_never_excused():
     assert excused == []
 
 
-def test_the_shipped_model_these_probes_run_on_is_what_veriground_nli_selects():
-    models = ModelsConfig(nli=SHIPPED_NLI)  # opt-in: the default NLI is lexical (config.py says why)
-    assert build_nli(models).checksum == ShippedNLIModel().checksum
+def test_the_shipped_model_these_probes_run_on_is_the_default_nli():
+    assert ModelsConfig().nli == SHIPPED_NLI  # config.py says why
+    assert build_nli(ModelsConfig()).checksum == ShippedNLIModel().checksum
 
 
 @pytest.mark.parametrize("probe", PROBES, ids=[f"{i:02d}-{p['kind']}" for i, p in enumerate(PROBES)])

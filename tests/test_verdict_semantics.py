@@ -36,11 +36,8 @@ def verdicts(text: str, passages: list[str], *, question: str | None = None, nli
 RESTATED = "Near Earth's surface, objects fall with an acceleration of about 9.80 m/s2."  # PHYSICS less "all"
 # Issue 16's first probe, against the one evidence sentence it restates: v1 read it as a contradiction (entail 0.39,
 # contradict 0.59) and so does v2 (0.15 / 0.84), though v2 entails it against the two-sentence window (0.92). The
-# verdict layer no longer lets a sentence contradict a claim that only leaves words out of it (text/deletion.py), so
-# it is Unsupported, not Contradictory; Supported needs a model that reads it. Strict: a model that does turns it red.
-NEAR_COPY = pytest.mark.xfail(
-    strict=True, reason="issue 16: veriground-nli.v2 does not entail 'all objects' -> 'objects'"
-)
+# verdict layer never lets a sentence contradict a claim that only leaves words out of it (text/deletion.py), and the
+# support models read that as a feature ("leaves_words_out", fitted weight +0.59 for v2), so it is Supported.
 
 
 @pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
@@ -48,7 +45,7 @@ def test_a_sentence_checked_against_itself_is_supported(nli):
     assert verdicts(RESTATED, [RESTATED], nli=nli) == ["Supported"]
 
 
-@pytest.mark.parametrize("nli", [pytest.param("veriground-nli", marks=NEAR_COPY), "lexical"])
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
 def test_a_textbook_sentence_restated_without_one_word_is_supported(nli):
     assert verdicts(RESTATED, [PHYSICS], nli=nli) == ["Supported"]
 

@@ -44,6 +44,7 @@ SUPPORT_SIGNS: dict[str, int] = {
     "bigram_coverage": 1, "entity_coverage": 1, "number_match": 1, "number_mismatch": -1, "number_missing": -1,
     "cue_negation": -1, "cue_antonym": -1, "cue_equation": -1, "unit_extra": -1, "contained": 1, "quoted": 1,
     "claim_words": 0, "entail_x_alignment": 1, "contradict_x_alignment": -1, "corroboration": 1,
+    "leaves_words_out": 1,
 }  # fmt: skip
 # Features fitted at weight 0, with why. "corroboration" (the claim's other aligned passages, its degree in the
 # claim-evidence graph): on the given-evidence rows it is 0 for 99 % of them, and a weight learned from the other 1 %
@@ -57,6 +58,7 @@ REFUTE_SIGNS: dict[str, int] = {
     "bigram_coverage": 0, "entity_coverage": 0, "number_match": -1, "number_mismatch": 1, "number_missing": 0,
     "cue_negation": 1, "cue_antonym": 1, "cue_equation": 1, "unit_extra": 0, "contained": 0, "quoted": -1,
     "claim_words": 0, "entail_x_alignment": -1, "contradict_x_alignment": 1, "corroboration": 0,
+    "leaves_words_out": -1,
 }  # fmt: skip
 
 Units = list[list[float]]  # one feature vector per unit, FEATURE_NAMES order

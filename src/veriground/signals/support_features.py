@@ -17,7 +17,10 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
 - entail_x_alignment / contradict_x_alignment: the NLI's reading weighted by how much of the claim the unit holds;
 - corroboration: the claim's other evidence passages that hold most of its content (a best unit aligned at least
   CORROBORATION_ALIGNMENT), as a share of CORROBORATION_SCALE passages: the claim's degree in the claim–evidence
-  graph (reports/claim_graph.py) counted on alignment edges, before any verdict, so one reading can feed the next.
+  graph (reports/claim_graph.py) counted on alignment edges, before any verdict, so one reading can feed the next;
+- leaves_words_out: 1 when the claim is the unit's sentence less some words, none of them a negation, scope, degree,
+  order, count or belief word or a number (text/deletion.py: "all objects fall" -> "objects fall"); such a unit never
+  refutes the claim (verdicts/aggregator.py), and a support model fitted with it learns how far it supports.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.schema import NLIScores
 from veriground.signals.coverage import extract_entities, mentions_entity
 from veriground.signals.numeric import numeric_outcome
+from veriground.text.deletion import leaves_words_out
 from veriground.text.memo import text_memo
 from veriground.text.quantities import remove_quantities
 from veriground.text.sentences import sentence_spans
@@ -55,6 +59,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "entail_x_alignment",
     "contradict_x_alignment",
     "corroboration",
+    "leaves_words_out",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
@@ -95,6 +100,7 @@ def support_features(
         "entail_x_alignment": nli.entail * alignment,
         "contradict_x_alignment": nli.contradict * alignment,
         "corroboration": min(1.0, corroborating / CORROBORATION_SCALE),
+        "leaves_words_out": float(leaves_words_out(claim_text, unit_text)),
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
     return {name: _rounded(value) for name, value in values.items()}

@@ -25,7 +25,6 @@ from veriground.errors import ConfigError
 from veriground.evidence.units import MAX_UNITS_PER_CHUNK
 from veriground.schema import NLIScores, UnitJudgement
 from veriground.signals.support_features import FEATURE_NAMES, support_features
-from veriground.text.deletion import leaves_words_out
 
 AGGREGATOR_FILE = Path(__file__).with_name("aggregator.json")
 # Seed 000's thresholds, for the NLI's raw probabilities.
@@ -118,8 +117,6 @@ class SupportAggregator:
         else:
             values = [features[name] for name in self.features]
             support, refute = self.support.probability(values), self.refute.probability(values)
-        # Shown with the unit's values; no aggregator reads it (a refute model fitted before it would not know it).
-        features[LEAVES_WORDS_OUT] = 1.0 if leaves_words_out(claim_text, unit_text) else 0.0
         if not may_refute(alignment, sentences, shared_terms) or features[LEAVES_WORDS_OUT]:
             refute = 0.0
         return UnitJudgement(
