@@ -219,6 +219,9 @@ _SOURCES: tuple[tuple[str, Reader], ...] = (
 )
 _RETRIEVED_SOURCE: tuple[tuple[str, Reader], ...] = (("domain-retrieved", retrieved_rows),)
 _ANTONYM_SOURCE: tuple[tuple[str, Reader], ...] = (("domain-antonyms", antonym_rows),)
+# Sources of claims checked against the documents they came with, as a user checks a text: the support model's Platt
+# scaling is fitted on their dev rows alone (evaluation/aggregator_fit.py says why).
+CLAIM_SOURCES = frozenset({"fever-symmetric", "summedits", "wice", "attributionbench", "begin"})
 # Sources whose labels separate "contradicted" from "unsupported"; only they teach the refutation model.
 CONTRADICTION_SOURCES = frozenset(
     {"fever-symmetric", "mnli", "snli", "domain-synthetic", "domain-retrieved", "domain-antonyms"}
