@@ -195,3 +195,9 @@ def test_number_lists_in_prose_stay_in_the_claim_text() -> None:
         ("The vector [1, 1, 2] has norm equal to the square root of 6.", ("1",)),
         ("The set [1, 2, 3] has three elements.", ()),
     ]
+
+
+def test_initials_a_tokeniser_split_keep_their_sentence_whole() -> None:
+    """FEVER writes "A.J . Styles": pysbd ended a sentence there and the claim was "A.J ." alone."""
+    for text in ("A.J . Styles won a WWE Championship .", "West Ham United F.C . has long worn claret ."):
+        assert [claim.text for claim in extract_claims(text, answer_id="a")] == [text]

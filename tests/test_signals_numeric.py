@@ -180,3 +180,30 @@ def test_a_value_the_passage_states_elsewhere_matches_but_is_no_rival():
     wrong = "Sales were $451 million, and the forecast for 2021 stays at $1.7 billion to $1.8 billion."
     assert compute_numeric(wrong, aligned, passage).outcome == "mismatch"  # still read against the aligned sentence
     assert compute_numeric("Sales were $437 billion.", ["Revenue was $1 billion."], passage).outcome == "mismatch"
+
+
+@pytest.mark.parametrize(
+    ("claim", "outcome"),
+    [
+        ("Poseidon grossed less than $1 million worldwide.", "match"),  # $181,674 meets the bound
+        ("Poseidon grossed more than $1 million worldwide.", "mismatch"),
+        ("Poseidon grossed at least $181,674 worldwide.", "match"),
+        ("Poseidon grossed under $100,000 worldwide.", "mismatch"),
+    ],
+)
+def test_a_bound_is_met_by_a_value_that_satisfies_it(claim: str, outcome: str):
+    assert compute_numeric(claim, ["Poseidon grossed $181,674 at the worldwide box office."]).outcome == outcome
+
+
+def test_a_bound_the_evidence_states_too_matches_and_another_bound_does_not():
+    same = compute_numeric("Groups of fewer than 15 need no action.", ["Groups of fewer than 15 need none."])
+    assert same.outcome == "match"
+    assert compute_numeric("Buys over $5,000 need quotes.", ["Buys over $10,000 need quotes."]).outcome == "mismatch"
+
+
+def test_a_claim_negating_plain_evidence_is_not_contradicted_by_another_number():
+    evidence = ["In 2018, she signed her first recording contract with Astralwerks."]
+    assert compute_numeric("She did not sign her first recording contract in 2014.", evidence).outcome == "absent"
+    assert compute_numeric("She signed her first recording contract in 2014.", evidence).outcome == "mismatch"
+    negated = ["She did not sign a contract in 2018."]
+    assert compute_numeric("She did not sign a contract in 2019.", negated).outcome == "mismatch"

