@@ -12,8 +12,8 @@ value, read against that sentence alone, was a mismatch (8 supported SummEdits r
 
 A claim quantity after "less than", "over", "at least", "up to" and the like is a bound, not a value: it is matched
 by the same number in the evidence (which states the bound too) or by an evidence quantity in the same role that
-satisfies it ("grossed less than $1 million" by "grossed $181,674"),
-and mismatched only when the evidence has such quantities and none does. A claim that negates what the evidence
+satisfies it ("grossed less than $1 million" by "grossed $181,674"), and mismatched only when the evidence has such
+quantities and none does. A claim that negates what the evidence
 states plainly ("did not sign in 2014" against "in 2018, she signed") is not contradicted by a different number, so
 its numbers are never a mismatch there; the NLI reads it.
 """
@@ -53,9 +53,7 @@ def compute_numeric(claim_text: str, evidence_texts: Sequence[str], context_text
     if isinstance(read, _Nothing):
         return NumericSignal(status=read.status, reason=read.reason)
     claimed, evidence = read
-    outcomes, mismatches = _compare(claimed, evidence, _stated(context_texts))
-    if _negates_plain_evidence(claim_text, evidence_texts):
-        outcomes, mismatches = ["absent" if item == "mismatch" else item for item in outcomes], []
+    outcomes, mismatches = _judged(claim_text, evidence_texts, read, _stated(context_texts))
     return NumericSignal(
         status=SignalStatus.COMPUTED,
         outcome=_outcome(outcomes),
@@ -69,12 +67,7 @@ def numeric_outcome(claim_text: str, evidence_texts: Sequence[str]) -> str | Non
     """compute_numeric's outcome ("match", "mismatch", "absent"), None where it computes none, without the record
     (the aggregator's features read it for every claim and evidence unit)."""
     read = _read(claim_text, evidence_texts)
-    if isinstance(read, _Nothing):
-        return None
-    outcomes = _compare(*read)[0]
-    if _negates_plain_evidence(claim_text, evidence_texts):
-        outcomes = ["absent" if item == "mismatch" else item for item in outcomes]
-    return _outcome(outcomes)
+    return None if isinstance(read, _Nothing) else _outcome(_judged(claim_text, evidence_texts, read)[0])
 
 
 class _Nothing(NamedTuple):
@@ -165,6 +158,16 @@ def _compare(
         outcomes.append("mismatch")
         closest = min(rivals, key=lambda rival: _distance(quantity, rival))
         mismatches.append(f"claim {_described(_Stated(quantity, bound))} vs evidence {closest.quantity.describe()}")
+    return outcomes, mismatches
+
+
+def _judged(
+    claim_text: str, evidence_texts: Sequence[str], read: _Read, stated: Sequence[_Stated] = ()
+) -> tuple[list[str], list[str]]:
+    """_compare's outcomes and mismatch lines, with no mismatch where the claim negates plain evidence."""
+    outcomes, mismatches = _compare(*read, stated)
+    if _negates_plain_evidence(claim_text, evidence_texts):
+        return ["absent" if item == "mismatch" else item for item in outcomes], []
     return outcomes, mismatches
 
 

@@ -173,7 +173,7 @@ def _locate(text: str, window_start: int, window_end: int) -> list[int]:
         found = window.find(piece, cursor) if piece else -1
         if found < 0:
             continue
-        if found > 0 and _WORD_CHAR.search(piece) and not _TOKENISED_INITIALS.search(window[:found].rstrip()):
+        if found > 0 and _WORD_CHAR.search(piece) and not _TOKENISED_INITIALS.search(window, max(0, found - 40), found):
             starts.append(window_start + found)
         cursor = found + len(piece)
     return starts
@@ -192,7 +192,7 @@ def one_sentence(window: str) -> bool:
 
 # Initials whose last full stop a tokeniser split off ("A.J . Styles", "West Ham United F.C . has"), as FEVER and other
 # Penn-Treebank-tokenised sets write them: pysbd ends a sentence there, so a claim would be "A.J ." alone.
-_TOKENISED_INITIALS = re.compile(r"(?:^|\s)(?:[A-Za-z]\.)+[A-Za-z]{1,2} \.$")
+_TOKENISED_INITIALS = re.compile(r"(?:^|\s)(?:[A-Za-z]\.)+[A-Za-z]{1,2} \.\s*$")
 _SPLITTABLE = re.compile(r"[.!?…\n\r;:]")
 _NOT_A_SENTENCE_MARK = re.compile(r"(?<=\d)\.(?=\d)|\b(?:i\.e|e\.g)\.(?=,)|[;:](?=\s)")
 _LIST_START = re.compile(r"\s*(?:[-*+•]|\d+[.)]|[A-Za-z][.)])\s")
