@@ -42,6 +42,9 @@ def test_whole_pairs_and_single_texts_get_transformers_ids(tokenizers_pair):
     assert all(expected[name] == got[name] for name in FEATURES)
     for text in hypotheses[:20]:
         assert ours(text, add_special_tokens=False)["input_ids"] == theirs(text, add_special_tokens=False)["input_ids"]
+    for premise, hypothesis in zip(premises[:20], hypotheses[:20], strict=True):
+        expected_pair, got_pair = theirs(premise, hypothesis), ours(premise, hypothesis)
+        assert all(expected_pair[name] == got_pair[name] for name in FEATURES)
     assert ours.num_special_tokens_to_add(pair=True) == theirs.num_special_tokens_to_add(pair=True)
     assert ours.model_max_length == theirs.model_max_length
 

@@ -3,7 +3,8 @@ transformers' fast tokenizer wraps, answering the calls SequencePairNLIModel mak
 importing transformers (2.7 s of every command that loads the shipped model on the 2-core machine, against 0.3 s).
 
 It answers exactly these forms of a transformers tokenizer call, and nothing else:
-- tokenizer(premises, hypotheses, truncation=False): every pair whole, as lists;
+- tokenizer(premises, hypotheses, truncation=False): every pair whole, as lists; tokenizer(premise, hypothesis):
+  one pair whole;
 - tokenizer(premise, hypothesis, truncation="only_first", max_length=..., stride=..., return_overflowing_tokens=True):
   the premise cut into windows that keep the whole hypothesis, each repeating `stride` tokens of the one before;
 - tokenizer(text, add_special_tokens=False): one text's ids;
@@ -79,9 +80,12 @@ class PairTokenizer:
         if text_pair is None:
             encoding = self._whole.encode(text, add_special_tokens=add_special_tokens)
             return {name: _feature(encoding, name) for name in FEATURES}
+        assert isinstance(text_pair, str)
+        if not truncation:
+            encoding = self._whole.encode(text, text_pair, add_special_tokens=add_special_tokens)
+            return {name: _feature(encoding, name) for name in FEATURES}
         if truncation != "only_first" or max_length is None or not return_overflowing_tokens:
             raise TypeError("PairTokenizer windows a pair only with truncation='only_first' and overflowing tokens")
-        assert isinstance(text_pair, str)
         with self._windows_lock:
             self._windows.enable_truncation(max_length, stride=stride, strategy="only_first")
             try:
