@@ -123,6 +123,21 @@ FINDINGS_TABLE = [
     ("numeric-mismatch", SUPPORTED, {"numeric_outcome": "mismatch"}, REJECTED, RejectionReason.NUMERIC_MISMATCH),
     ("contradicted", judged(("a", 0.10, 0.75), ("b", 0.30, 0.05)), {}, REJECTED, RejectionReason.HIGH_CONTRADICTION),
     ("evidence-conflict", SUPPORTED, {"high_evidence_conflicts": 1}, LOW, RejectionReason.EVIDENCE_CONFLICT),
+    (
+        "substituted-words",
+        SUPPORTED,
+        {"substituted_words": [("joule", "newton")]},
+        LOW,
+        RejectionReason.SUBSTITUTED_WORDS,
+    ),
+    # A swapped word lowers only a claim that would be Supported: unsupported stays unsupported.
+    (
+        "low-entailment",
+        judged(("a", 0.10, 0.05)),
+        {"substituted_words": [("joule", "newton")]},
+        REJECTED,
+        RejectionReason.LOW_ENTAILMENT,
+    ),
     ("sufficient-evidence", SUPPORTED, {"numeric_outcome": "match"}, VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
     ("no-evidence", [], {"numeric_outcome": "mismatch"}, REJECTED, RejectionReason.NO_EVIDENCE),
     (
@@ -166,6 +181,7 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
     for extra in (
         {"formal_mismatches": ("E = mc^3 is dimensionally inconsistent",)},
         {"out_of_scope": "'quantum tunneling' is beyond the profile"},
+        {"substituted_words": [("joule", "newton")]},
         {"quoting": judged(("a", 0.2, 0.1), ("b", 0.2, 0.1))},
     ):
         fired.add(decide(summarize_evidence(judged(("a", 0.9, 0.0), ("b", 0.9, 0.0)), config, **extra), config).rule)

@@ -168,3 +168,24 @@ def test_an_antonym_against_its_sentence_is_contradictory(nli):
     evidence = ["Insertion sort is faster than merge sort on very small arrays."]
     claim = "Insertion sort is slower than merge sort on very small arrays."
     assert verdicts(claim, evidence, nli=nli) == ["Contradictory"]
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+def test_a_near_copy_with_a_word_swapped_is_never_supported_and_says_which_words(nli):
+    # v2 reads near copies as restatements: before the substituted-words rule, 46 of 198 one-word swaps of the
+    # domain corpora's sentences were Supported (8 after). v2 reads this one as entailed (Supported before).
+    evidence = [
+        "The cycle of the tides from the Moon's gravitational pull also plays a small role in creating waves.",
+        "Ocean waves are mostly created by wind.",
+    ]
+    claim = "The cycle of the tides from the Moon's attraction pull also plays a small role in creating waves."
+    config = load_config(None, {"models.nli": nli}, environ={})
+    pack = EvidencePack(passages=tuple(PackPassage(passage_id=f"p{i}", text=t) for i, t in enumerate(evidence)))
+    report = verify_text(
+        claim, config=config, source=PackEvidence(pack, config.retrieval), nli=build_nli(config.models)
+    )
+    (decision,) = [item.decision for item in report.claims]
+    assert decision.status == "Low Confidence"
+    if nli == "veriground-nli":  # the lexical NLI finds the support weak in the first place
+        assert decision.rule == "substituted-words"
+        assert '"attraction" where the source says "gravitational"' in decision.explanation

@@ -27,6 +27,7 @@ _FLAG_WORDS: Mapping[RejectionReason, str] = {
     R.OUT_OF_SCOPE: "this is outside the chosen domain",
     R.DEPENDENCY_WARNING: "it uses a term before defining it",
     R.SUPERSEDED_CITATION: "the passage it cites has since changed",
+    R.SUBSTITUTED_WORDS: "it changes a word of its source",
 }
 _FLAG_WORDS_BY_VERDICT: Mapping[tuple[DisplayVerdict, RejectionReason], str] = {
     (DisplayVerdict.LOW_CONFIDENCE, R.LOW_ENTAILMENT): "only weakly supported",

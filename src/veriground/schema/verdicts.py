@@ -57,6 +57,8 @@ class DecisionInputs(Record):
     out_of_scope: str | None = None  # why the claim is beyond the domain profile's scope
     dependency_warning: str | None = None  # the first term it uses before or without a definition
     superseded_citations: tuple[str, ...] = ()  # cited passages of an older version or a removed document
+    # (claim words, source words) the claim swaps into its best-supporting unit, a near copy (text/substitution.py)
+    substituted_words: tuple[tuple[str, str], ...] = ()
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed

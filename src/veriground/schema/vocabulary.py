@@ -46,6 +46,7 @@ class RejectionReason(StrEnum):
     OUT_OF_SCOPE = "out_of_scope"  # beyond the domain profile's scope
     DEPENDENCY_WARNING = "dependency_warning"  # uses a term before or without its definition (strict mode)
     SUPERSEDED_CITATION = "superseded_citation"  # cites a passage its document has since changed or removed
+    SUBSTITUTED_WORDS = "substituted_words"  # a near copy of its source with a word swapped for another
 
 
 class DisplayVerdict(StrEnum):
@@ -87,6 +88,7 @@ class RuleName(StrEnum):
     OUT_OF_SCOPE = "out-of-scope"
     SUPERSEDED_CITATION = "superseded-citation"
     DEPENDENCY_WARNING = "dependency-warning"
+    SUBSTITUTED_WORDS = "substituted-words"
     QUOTED = "quoted"
     QUOTE_DISPUTED = "quote-disputed"
     CONTRADICTED = "contradicted"

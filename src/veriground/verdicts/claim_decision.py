@@ -35,6 +35,7 @@ from veriground.signals import check_citations, compute_coverage, compute_numeri
 from veriground.signals.formal import compute_formal
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.signals.support_features import is_quoted
+from veriground.text.substitution import substituted_words
 from veriground.verdicts.explain import decision_confidence, display_verdict, rationale
 from veriground.verdicts.plain import explain_plainly
 from veriground.verdicts.rules import Decision, decide, summarize_evidence
@@ -81,7 +82,13 @@ def decide_claim(
 ) -> tuple[ClaimDecision, Decision]:
     """The rule table's decision on one claim, and what a reader sees of it."""
     inputs = decision_inputs(
-        chunks, signals, conflicts, verification, sentence=sentence, dependency_warning=dependency_warning
+        chunks,
+        signals,
+        conflicts,
+        verification,
+        sentence=sentence,
+        dependency_warning=dependency_warning,
+        claim_text=claim.text,
     )
     decision = decide(inputs, verification)
     claim_decision = ClaimDecision(
@@ -106,7 +113,10 @@ def decision_inputs(
     verification: VerificationConfig,
     sentence: str | None = None,
     dependency_warning: str | None = None,
+    claim_text: str | None = None,
 ) -> DecisionInputs:
+    """What the rule table reads of one claim. With `claim_text`, the words the claim swaps into its best-supporting
+    unit are found too (text/substitution.py)."""
     unavailable = [signal for signal in signals.nli if signal.status == SignalStatus.UNAVAILABLE]
     judgements = [
         EvidenceJudgement(
@@ -140,7 +150,25 @@ def decision_inputs(
         formal_mismatches=tuple(check.reason for check in (signals.formal.mismatches if signals.formal else ())),
         out_of_scope=next((hook.reason for hook in signals.profile if hook.outcome == "out_of_scope"), None),
         superseded_citations=signals.citation.superseded_ids,
+        substituted_words=_substituted(claim_text, chunks, signals.nli) if claim_text else (),
     )
+
+
+def _substituted(
+    claim_text: str, chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal]
+) -> tuple[tuple[str, str], ...]:
+    """The words the claim swaps for others of the unit that supports it best, when it is a near copy of it."""
+    best = max(
+        (
+            (unit.support_prob, chunk.text[unit.char_start : unit.char_end])
+            for chunk, signal in zip(chunks, nli, strict=False)
+            if signal.status == SignalStatus.COMPUTED
+            for unit in signal.units[:1]
+        ),
+        default=None,
+        key=lambda item: item[0],
+    )
+    return () if best is None else substituted_words(claim_text, best[1])
 
 
 def _profile_hooks(

@@ -25,6 +25,7 @@ from veriground.schema import (
 )
 from veriground.schema.vocabulary import display_verdict_of
 from veriground.text.display import versus
+from veriground.text.substitution import swapped_words
 from veriground.verdicts.rules import Decision, contradiction_above_max, entailment_below_weak
 
 HIGH_BAND, MEDIUM_BAND = 0.70, 0.40
@@ -215,6 +216,10 @@ _RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
         f"supported, but {r.inputs.dependency_warning} (verification.strict_dependencies)"
     ),
     RuleName.SUPERSEDED_CITATION: _superseded,
+    RuleName.SUBSTITUTED_WORDS: lambda r: (
+        f"entailed (max {r.entail}), but the claim is a near copy of {r.inputs.strongest_entailment_passage} with "
+        f"{swapped_words(r.inputs.substituted_words)}"
+    ),
     RuleName.LLM_JUDGE_CONTRADICTED: _judge_contradicted,
     RuleName.NLI_UNAVAILABLE: lambda r: (
         f"entailment could not be computed ({r.inputs.nli_reason or 'no reason given'}); not judged"

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from veriground.schema import DecisionInputs, EvidenceChunk, NLISignal, NumericSignal, RuleName
+from veriground.text.substitution import swapped_words
 from veriground.verdicts.rules import Decision
 
 _MAX_QUOTE = 160
@@ -109,6 +110,9 @@ _SENTENCES: dict[RuleName, Callable[[_Facts], str]] = {
         f"The corpus supports this, but it is beyond the chosen scope ({f.inputs.out_of_scope})."
     ),
     RuleName.LLM_JUDGE_DISAGREES: lambda f: "The corpus seems to support this, but the reviewing model disagrees.",
+    RuleName.SUBSTITUTED_WORDS: lambda f: (
+        f"Nearly word for word from the corpus, but with {swapped_words(f.inputs.substituted_words)}; check it."
+    ),
     RuleName.SUPERSEDED_CITATION: lambda f: (
         f"It cites {', '.join(f.inputs.superseded_citations)}, which has since changed or been removed; check it."
     ),

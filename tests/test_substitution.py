@@ -1,0 +1,51 @@
+"""Near copies with a word swapped (text/substitution.py), and the verdict they get against a real corpus."""
+
+import pytest
+
+from veriground.text.substitution import substituted_words, swapped_words
+
+SWAPPED = [
+    # claim, evidence sentence, the swaps found
+    ("The SI unit of force is the joule.", "The SI unit of force is the newton (N).", (("joule", "newton n"),)),
+    (
+        "The cycle of the tides from the Moon's magnetic pull plays a small role in creating waves.",
+        "The cycle of the tides from the Moon's gravitational pull plays a small role in creating waves.",
+        (("magnetic", "gravitational"),),
+    ),
+    (
+        "The tides come from the Moon's attraction pull.",
+        "The tides come from the Moon's gravitational pull.",
+        (("attraction", "gravitational"),),  # "a" and other one-letter words relate to nothing
+    ),
+    (
+        "Heat flows spontaneously from colder objects to hotter objects.",
+        "Heat flows spontaneously from hotter objects to colder objects.",
+        (),  # the same words in another order: the NLI's to read, not a swap
+    ),
+]
+NOT_SWAPPED = [
+    ("Merge sort runs in O(n log n) time.", "Merge sort runs in O(n log n) time in the worst case."),  # words left out
+    ("Heat flows from hot objects to cold objects.", "Heat flows from hotter objects to colder objects."),  # forms
+    ("The pull of gravity shapes the tides.", "The gravitational pull shapes the tides."),  # a form, 5 letters shared
+    ("Momentum is conserved in all collisions.", "Momentum is conserved in every collision."),  # stopwords only
+    ("A body travels 32 m.", "A body travels 320 m."),  # numbers are the numeric check's
+    ("Paris is nice.", "Rome is nice."),  # too short to be a near copy
+    ("Kinetic energy is the energy of motion.", "The work done on an object changes its kinetic energy."),  # not a copy
+    ("It was described by Darwin.", "It was described by Darwin and Wallace in 1858."),
+]
+
+
+@pytest.mark.parametrize(("claim", "sentence", "expected"), SWAPPED)
+def test_a_near_copy_with_a_word_swapped_names_both_words(claim, sentence, expected):
+    assert substituted_words(claim, sentence) == expected
+
+
+@pytest.mark.parametrize(("claim", "sentence"), NOT_SWAPPED)
+def test_left_out_words_other_forms_stopwords_numbers_and_non_copies_are_no_swap(claim, sentence):
+    assert substituted_words(claim, sentence) == ()
+
+
+def test_swapped_words_reads_as_a_sentence_part():
+    assert swapped_words([("joule", "newton"), ("a", "b")]) == (
+        '"joule" where the source says "newton"; "a" where the source says "b"'
+    )
