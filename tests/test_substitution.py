@@ -18,6 +18,16 @@ SWAPPED = [
         (("attraction", "gravitational"),),  # "a" and other one-letter words relate to nothing
     ),
     (
+        "An isomorphism is a function which renames the edges.",
+        "An isomorphism is a function which renames the vertices. The renamed vertices are joined by edges.",
+        (("edges", "vertices"),),  # the sentence copied, not the window: the next one's "edges" excuses nothing
+    ),
+    (
+        "The sum of the degrees of the edges is twice the number of vertices.",
+        "The sum of the degrees of the vertices is twice the number of edges.",
+        (("edges", "vertices"), ("vertices", "edges")),  # two words trade roles
+    ),
+    (
         "Heat flows spontaneously from colder objects to hotter objects.",
         "Heat flows spontaneously from hotter objects to colder objects.",
         (),  # the same words in another order: the NLI's to read, not a swap
@@ -28,6 +38,7 @@ NOT_SWAPPED = [
     ("Heat flows from hot objects to cold objects.", "Heat flows from hotter objects to colder objects."),  # forms
     ("The pull of gravity shapes the tides.", "The gravitational pull shapes the tides."),  # a form, 5 letters shared
     ("Momentum is conserved in all collisions.", "Momentum is conserved in every collision."),  # stopwords only
+    ("Delete some edges and vertices of the graph.", "Delete some vertices and edges of the graph."),  # coordinated
     ("A body travels 32 m.", "A body travels 320 m."),  # numbers are the numeric check's
     ("Paris is nice.", "Rome is nice."),  # too short to be a near copy
     ("Kinetic energy is the energy of motion.", "The work done on an object changes its kinetic energy."),  # not a copy

@@ -2,17 +2,21 @@
 
 "The SI unit of force is the joule." against "The SI unit of force is the newton.", "the Moon's magnetic pull" against
 "the Moon's gravitational pull": a near copy of a sentence with one of its words replaced is the edit an NLI model
-reads worst (it takes the near copy for a restatement: 46 of 198 such edits of the domain corpora were Supported,
-8 with this check) and
-the slip a writer most often makes. A claim is read as such when
+reads worst, because it takes the near copy for a restatement, and the slip a writer most often makes. With v2, 46 of
+198 random one-word swaps of the domain corpora's sentences were Supported (7 with this check), and 90 of 279 curated
+term swaps of the demo corpus checked against their own passage were (27 with it). A claim is read as such when
 - it has at least 4 words, and at least 70 % of them are the sentence's words in the same order (difflib's matching
   blocks over the words as tokenize_words reads them);
 - a run of at most three of its words stands where the sentence has a run of at most three others, and each run has a
   content word that the other text lacks anywhere: no word of it has the same Snowball stem ("pulls", "pull"), and
   none begins with the other or shares its first 5 letters ("hot", "hotter"; "gravity", "gravitational").
-Numbers are left out of it (the numeric check compares them by value and unit), and so are words the claim only leaves
-out (deletion.py) or only adds (the NLI reads an added qualifier). A synonym swapped in ("bodies" for "objects") is
-found too: the verdict layer then says which words differ rather than calling the claim Supported on a near copy.
+The sentence compared is the one of the unit (a sentence or a window of 2-3) that the claim copies most, so a word
+the next sentence happens to use does not excuse the swap. Two runs that trade places count too ("the sum of the
+degrees of edges is twice the number of vertices" for "... of vertices ... of edges"), unless only "and", "or" or a
+comma stands between them ("edges and vertices" restates "vertices and edges"). Numbers are left out of it (the
+numeric check compares them by value and unit), and so are words the claim only leaves out (deletion.py) or only adds
+(the NLI reads an added qualifier). A synonym swapped in ("bodies" for "objects") is found too: the verdict layer then
+says which words differ (Low Confidence) rather than calling the claim Supported on a near copy.
 """
 
 from __future__ import annotations
@@ -21,32 +25,64 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from veriground.text.memo import text_memo
+from veriground.text.sentences import sentence_spans
 from veriground.text.terms import STOPWORDS, is_negation, stem_words, tokenize_words
 
 MIN_CLAIM_WORDS = 4
 MIN_COPIED_SHARE = 0.70
 MAX_RUN_WORDS = 3
+_COORDINATORS = frozenset({"and", "or", "nor"})  # tokenize_words drops commas
 
 
 @text_memo(maxsize=4096)
-def substituted_words(claim: str, sentence: str) -> tuple[tuple[str, str], ...]:
-    """(claim words, sentence words) for each run the claim swaps for the sentence's, when the claim is a near copy
-    of the sentence (see the module's note); () otherwise."""
-    claim_words, sentence_words = tokenize_words(claim), tokenize_words(sentence)
+def substituted_words(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
+    """(claim words, source words) for each run the claim swaps for another, when the claim is a near copy of the
+    evidence sentence it copies most (a unit may be a window of 2-3 sentences; see the module's note); () otherwise."""
+    claim_words = tokenize_words(claim)
     if len(claim_words) < MIN_CLAIM_WORDS:
         return ()
-    matcher = SequenceMatcher(None, claim_words, sentence_words, autojunk=False)
-    copied = sum(block.size for block in matcher.get_matching_blocks())
-    if copied < MIN_COPIED_SHARE * len(claim_words):
+    copied, sentence_words, matcher = max(
+        (_copy_of(claim_words, tokenize_words(evidence[start:end])) for start, end in sentence_spans(evidence)),
+        default=(0, [], None),
+        key=lambda item: item[0],
+    )
+    if matcher is None or copied < MIN_COPIED_SHARE * len(claim_words):
         return ()
-    swaps = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        if tag != "replace" or i2 - i1 > MAX_RUN_WORDS or j2 - j1 > MAX_RUN_WORDS:
-            continue
-        ours, theirs = claim_words[i1:i2], sentence_words[j1:j2]
-        if _has_new_content(ours, sentence_words) and _has_new_content(theirs, claim_words):
-            swaps.append((" ".join(ours), " ".join(theirs)))
-    return tuple(swaps)
+    runs = [
+        (claim_words[i1:i2], sentence_words[j1:j2], i1, i2)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes()
+        if tag == "replace" and i2 - i1 <= MAX_RUN_WORDS and j2 - j1 <= MAX_RUN_WORDS
+    ]
+    swaps = [
+        (" ".join(ours), " ".join(theirs))
+        for ours, theirs, *_ in runs
+        if _has_new_content(ours, sentence_words) and _has_new_content(theirs, claim_words)
+    ]
+    return tuple(swaps) or _exchanged(runs, claim_words)
+
+
+def _copy_of(claim_words: list[str], words: list[str]) -> tuple[int, list[str], SequenceMatcher[str]]:
+    """How many of the claim's words the sentence's words hold in order, and the matcher that found them."""
+    matcher = SequenceMatcher(None, claim_words, words, autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()), words, matcher
+
+
+def _exchanged(
+    runs: list[tuple[list[str], list[str], int, int]], claim_words: list[str]
+) -> tuple[tuple[str, str], ...]:
+    """Two runs that trade places ("the number of edges ... the number of vertices" for "the number of vertices ...
+    the number of edges"): both words are in both texts, in each other's roles. Not when only "and", "or" or a comma
+    stands between them: "vertices and edges" restates "edges and vertices"."""
+    for (ours, theirs, _, end), (ours_2, theirs_2, start_2, _) in zip(runs, runs[1:], strict=False):
+        traded = _stems(ours) == _stems(theirs_2) and _stems(theirs) == _stems(ours_2) and _content(ours + theirs)
+        between = set(claim_words[end:start_2])
+        if traded and not between <= _COORDINATORS:
+            return ((" ".join(ours), " ".join(theirs)), (" ".join(ours_2), " ".join(theirs_2)))
+    return ()
+
+
+def _stems(words: list[str]) -> set[str]:
+    return set(stem_words(_content(words)))
 
 
 def swapped_words(swaps: Sequence[tuple[str, str]]) -> str:
