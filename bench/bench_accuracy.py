@@ -2,9 +2,9 @@
 
 For every (NLI, aggregator) pair: the held-out rows of FEVER-symmetric, SummEdits, WiCE, AttributionBench, BEGIN and
 SQuAD 2.0 abstention (a seeded sample of --limit rows each, the authors' metric plus binary balanced accuracy and the
-ECE of P(supported)), the verdict property check on the domain corpora (true sentences Supported, edited ones not),
-and the demo golden set (answer-correct and abstention accuracy of grounded QA). The shipped default is the row
-marked "default"; it must be the best row, and never worse than the lexical NLI.
+ECE of P(supported)), the verdict property check on the domain corpora (true sentences Supported, edited and
+word-swapped ones not), and the demo golden set (answer-correct and abstention accuracy of grounded QA). The shipped
+default is the row marked "default"; it must be the best row, and never worse than the lexical NLI.
 
     python bench/bench_accuracy.py [--limit 300] [--nli lexical,veriground-nli] [--aggregator raw,calibrated]
                                    [--aggregator-path FILE] [--property 200] [--skip-golden] [--json out.json]
@@ -91,6 +91,7 @@ def _measure(config, nli_name, aggregator, args, store, sentences, scratch) -> d
     row["property supported"] = round(prop.supported_share, 4)
     row["property contradicted"] = prop.true_verdicts["Contradictory"]
     row["property edited not supported"] = round(prop.edited_not_supported_share, 4)
+    row["property swapped not supported"] = round(prop.swapped_not_supported_share, 4)
     if not args.skip_golden:
         result = run_golden(config=config, golden=None, corpus=None, split="all", runs_dir=scratch / "runs",
                             figures=False)  # fmt: skip

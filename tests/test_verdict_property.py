@@ -1,6 +1,8 @@
 """Issue 15's property, on the shipped defaults: 500 sentences sampled (fixed seed) from the ingested domain corpora
 are verified against that corpus: none is Contradictory and at least 95 % are Supported; the same sentences with one
-number changed (units kept) or a negation inserted are at least 90 % not Supported."""
+number changed (units kept) or a negation inserted are at least 90 % not Supported, and so are the same sentences with
+one word swapped for another word of the sample (0.962 measured with the shipped model; 0.734 without the
+substituted-words rule)."""
 
 from __future__ import annotations
 
@@ -40,3 +42,5 @@ def test_true_sentences_are_supported_and_edited_ones_are_not(domain_store):
     assert result.supported_share >= 0.95, shown
     assert sum(result.edited_verdicts.values()) >= 0.6 * SENTENCES  # most sentences have a number or a verb to negate
     assert result.edited_not_supported_share >= 0.90, shown
+    assert sum(result.swapped_verdicts.values()) >= 0.9 * SENTENCES  # nearly every sentence has a word to swap
+    assert result.swapped_not_supported_share >= 0.90, shown

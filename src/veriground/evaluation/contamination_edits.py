@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 Injector = Callable[[str], str | None]
@@ -55,6 +55,15 @@ TERM_SWAPS = (
 )
 _TERMS = {a: b for a, b in TERM_SWAPS} | {b: a for a, b in TERM_SWAPS}
 _TERM = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _TERMS), key=len, reverse=True)) + r")\b", re.IGNORECASE)
+# A word swap_word may replace: lower-case letters only (no name, symbol or number), 5 or more of them.
+_SWAPPABLE = re.compile(r"(?<![\w'’-])[a-z]{5,}(?![\w'’-])")
+_COMMON_WORDS = frozenset(
+    {
+        "which", "their", "there", "these", "those", "where", "while", "about", "after", "before", "would", "could",
+        "should", "because", "between", "through", "other", "being", "first", "second", "often", "within", "without",
+        "under", "every", "since", "always", "never",
+    }
+)  # fmt: skip
 _NEGATION_REMOVALS = (
     (re.compile(r"\bcannot\b"), "can"),
     (re.compile(r"\b(does|do|is|are|was|were|has|have|will|can|should|must)n[’']t\b"), r"\1"),
@@ -173,6 +182,24 @@ def swap_terms(text: str) -> str | None:
     if _TERM.search(text) is None:
         return None
     return _TERM.sub(lambda m: _same_case(m.group(0), _TERMS[m.group(0).lower()]), text)
+
+
+def swap_word(text: str, vocabulary: Sequence[str]) -> str | None:
+    """One content word (5 letters or more) replaced by another word of `vocabulary` that the text does not hold, both
+    chosen by the text's checksum: the slip a near copy hides ("the Moon's attraction pull" for "gravitational")."""
+    words = [match for match in _SWAPPABLE.finditer(text) if match.group(0).lower() not in _COMMON_WORDS]
+    present = {match.group(0).lower() for match in _SWAPPABLE.finditer(text)}
+    others = [word for word in vocabulary if word not in present]
+    if not words or not others:
+        return None
+    word = words[zlib.crc32(text.encode()) % len(words)]
+    other = others[zlib.crc32(f"{text}\x00".encode()) % len(others)]
+    return text[: word.start()] + _same_case(word.group(0), other) + text[word.end() :]
+
+
+def swap_vocabulary(texts: Iterable[str]) -> list[str]:
+    """The words swap_word may put in: every swappable word of the texts, lower-cased, sorted."""
+    return sorted({match.group(0).lower() for text in texts for match in _SWAPPABLE.finditer(text)} - _COMMON_WORDS)
 
 
 def swap_antonym(text: str) -> str | None:

@@ -1,6 +1,8 @@
 """The verdict property check: sentences sampled from an ingested corpus (a fixed seed) are verified against that
-corpus as they are (each should be Supported and none Contradictory) and with one number changed or a negation
-toggled (each should not be Supported). Used by the acceptance test and by bench/bench_accuracy.py.
+corpus as they are (each should be Supported and none Contradictory), with one number changed or a negation
+toggled (each should not be Supported), and with one word swapped for another word of the sample (should not be
+Supported either: a near copy with one word changed is what an NLI model most often reads as a restatement). Used by
+the acceptance test and by bench/bench_accuracy.py.
 """
 
 from __future__ import annotations
@@ -9,13 +11,13 @@ import random
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from veriground.backends.protocols import NLIModel
 from veriground.config import Config
 from veriground.corpus.store import CorpusStore
 from veriground.engine import verify_text
-from veriground.evaluation.contamination_edits import change_constant, toggle_negation
+from veriground.evaluation.contamination_edits import change_constant, swap_vocabulary, swap_word, toggle_negation
 from veriground.evidence.gather import CorpusEvidence
 from veriground.schema import DisplayVerdict
 from veriground.schema.vocabulary import worst_verdict
@@ -38,6 +40,7 @@ class PropertyResult:
     true_verdicts: Counter[str]
     edited_verdicts: Counter[str]
     failures: tuple[tuple[str, str, str], ...]  # (kind, sentence, verdict) of sentences that broke the property
+    swapped_verdicts: Counter[str] = field(default_factory=Counter)
 
     @property
     def supported_share(self) -> float:
@@ -45,8 +48,16 @@ class PropertyResult:
 
     @property
     def edited_not_supported_share(self) -> float:
-        total = sum(self.edited_verdicts.values())
-        return (total - self.edited_verdicts[DisplayVerdict.SUPPORTED]) / max(1, total)
+        return _not_supported_share(self.edited_verdicts)
+
+    @property
+    def swapped_not_supported_share(self) -> float:
+        return _not_supported_share(self.swapped_verdicts)
+
+
+def _not_supported_share(verdicts: Counter[str]) -> float:
+    total = sum(verdicts.values())
+    return (total - verdicts[DisplayVerdict.SUPPORTED]) / max(1, total)
 
 
 def sample_sentences(store: CorpusStore, count: int, seed: int = PROPERTY_SEED) -> list[str]:
@@ -66,7 +77,9 @@ def check_property(sentences: Sequence[str], store: CorpusStore, *, config: Conf
     source = CorpusEvidence(store, config.retrieval)
     true_verdicts: Counter[str] = Counter()
     edited_verdicts: Counter[str] = Counter()
+    swapped_verdicts: Counter[str] = Counter()
     failures: list[tuple[str, str, str]] = []
+    vocabulary = swap_vocabulary(sentences)
     for sentence in sentences:
         verdict = _worst_verdict(sentence, config, source, nli)
         true_verdicts[verdict] += 1
@@ -78,7 +91,13 @@ def check_property(sentences: Sequence[str], store: CorpusStore, *, config: Conf
             edited_verdicts[verdict] += 1
             if verdict == DisplayVerdict.SUPPORTED:
                 failures.append(("edited", edited, verdict))
-    return PropertyResult(true_verdicts, edited_verdicts, tuple(failures))
+        swapped = swap_word(sentence, vocabulary)
+        if swapped is not None:
+            verdict = _worst_verdict(swapped, config, source, nli)
+            swapped_verdicts[verdict] += 1
+            if verdict == DisplayVerdict.SUPPORTED:
+                failures.append(("swapped", swapped, verdict))
+    return PropertyResult(true_verdicts, edited_verdicts, tuple(failures), swapped_verdicts)
 
 
 def _worst_verdict(text: str, config: Config, source: CorpusEvidence, nli: NLIModel) -> str:
