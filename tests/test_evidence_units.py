@@ -42,17 +42,6 @@ def test_an_off_topic_claim_still_gets_one_unit_with_zero_alignment():
     assert units[0].alignment == 0.0
 
 
-def test_a_question_shares_nothing_with_a_claim_so_it_never_supports_or_contradicts_one():
-    text = "Is there a tree with exactly 7 vertices and 7 edges? A tree with v vertices has v - 1 edges."
-    units = select_units(claim_content("Every tree with 7 vertices has exactly 7 edges."), chunk(text))
-    assert units[0].text == "A tree with v vertices has v - 1 edges."  # though the question shares more words
-    assert all(not unit.text.endswith("?") for unit in units)  # a window may hold it; it is never read alone
-    only_question = select_units(
-        claim_content("Every tree with 7 vertices has 7 edges."), chunk("Is a tree with 7 vertices?")
-    )
-    assert [unit.alignment for unit in only_question] == [0.0]
-
-
 def test_a_sentence_longer_than_a_unit_is_sliced_within_the_limit():
     long_sentence = "word " * 400 + "acceleration appears at the end."
     units = select_units(claim_content("acceleration appears at the end"), chunk(long_sentence))

@@ -3,9 +3,7 @@ the claim's content, with exact offsets into the chunk text. The NLI reads these
 long passage neither dilutes support nor lends contradiction from sentences about something else.
 
 A unit's alignment is the share of the claim's content stems (read through readable_text, so a code name or inline
-LaTeX counts as the words it spells) and numbers that it contains. A question ("Is there a tree with exactly 7
-vertices and 7 edges?", an exercise left in a chapter) asserts nothing, so it shares nothing with any claim: it
-neither supports nor contradicts one. Windows compete with
+LaTeX counts as the words it spells) and numbers that it contains. Windows compete with
 single sentences and win only when they add content (a tie goes to the shorter unit, then the earlier one), so a
 claim that joins two neighbouring sentences is read against both, and one that repeats a sentence against it alone.
 """
@@ -164,8 +162,6 @@ def _slices(text: str) -> _Slices:
     numbers: dict[float, list[int]] = {}
     for position, (start, end) in enumerate(spans):
         piece = text[start:end]
-        if piece.rstrip().endswith("?"):  # a question asserts nothing: it shares nothing with a claim
-            continue
         for stem in content_stems(readable_text(piece)):
             stems.setdefault(stem, []).append(position)
         for number in sentence_numbers(piece):
