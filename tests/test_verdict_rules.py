@@ -130,6 +130,7 @@ FINDINGS_TABLE = [
         LOW,
         RejectionReason.SUBSTITUTED_WORDS,
     ),
+    ("scrambled-words", SUPPORTED, {"scrambled_words": True}, LOW, RejectionReason.SCRAMBLED_WORDS),
     # A swapped word lowers only a claim that would be Supported: unsupported stays unsupported.
     (
         "low-entailment",
@@ -182,6 +183,7 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
         {"formal_mismatches": ("E = mc^3 is dimensionally inconsistent",)},
         {"out_of_scope": "'quantum tunneling' is beyond the profile"},
         {"substituted_words": [("joule", "newton")]},
+        {"scrambled_words": True},
         {"quoting": judged(("a", 0.2, 0.1), ("b", 0.2, 0.1))},
     ):
         fired.add(decide(summarize_evidence(judged(("a", 0.9, 0.0), ("b", 0.9, 0.0)), config, **extra), config).rule)

@@ -189,3 +189,18 @@ def test_a_near_copy_with_a_word_swapped_is_never_supported_and_says_which_words
     if nli == "veriground-nli":  # the lexical NLI finds the support weak in the first place
         assert decision.rule == "substituted-words"
         assert '"attraction" where the source says "gravitational"' in decision.explanation
+
+
+def test_a_sentences_words_in_another_order_are_never_supported():
+    # v2 reads word salad made of a sentence's words as that sentence: 43 of 50 shuffled sentences of the demo corpus
+    # were Supported (bench/bench_verify.py's note), 3 single-claim ones after the scrambled-words rule.
+    evidence = ["Speed is a description of how fast or slow an object moves.", "Velocity is a vector."]
+    claim = "Object moves is a of an its fast speed or slow how description."
+    config = load_config(None, {}, environ={})
+    pack = EvidencePack(passages=tuple(PackPassage(passage_id=f"p{i}", text=t) for i, t in enumerate(evidence)))
+    report = verify_text(
+        claim, config=config, source=PackEvidence(pack, config.retrieval), nli=build_nli(config.models)
+    )
+    (decision,) = [item.decision for item in report.claims]
+    assert (decision.status, decision.rule) == ("Low Confidence", "scrambled-words")
+    assert "not in an order that says this" in decision.explanation

@@ -59,6 +59,7 @@ class DecisionInputs(Record):
     superseded_citations: tuple[str, ...] = ()  # cited passages of an older version or a removed document
     # (claim words, source words) the claim swaps into its best-supporting unit, a near copy (text/substitution.py)
     substituted_words: tuple[tuple[str, str], ...] = ()
+    scrambled_words: bool = False  # the claim is its best-supporting unit's words in another order (text/word_order.py)
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed

@@ -47,6 +47,7 @@ class RejectionReason(StrEnum):
     DEPENDENCY_WARNING = "dependency_warning"  # uses a term before or without its definition (strict mode)
     SUPERSEDED_CITATION = "superseded_citation"  # cites a passage its document has since changed or removed
     SUBSTITUTED_WORDS = "substituted_words"  # a near copy of its source with a word swapped for another
+    SCRAMBLED_WORDS = "scrambled_words"  # its source's words in another order
 
 
 class DisplayVerdict(StrEnum):
@@ -89,6 +90,7 @@ class RuleName(StrEnum):
     SUPERSEDED_CITATION = "superseded-citation"
     DEPENDENCY_WARNING = "dependency-warning"
     SUBSTITUTED_WORDS = "substituted-words"
+    SCRAMBLED_WORDS = "scrambled-words"
     QUOTED = "quoted"
     QUOTE_DISPUTED = "quote-disputed"
     CONTRADICTED = "contradicted"

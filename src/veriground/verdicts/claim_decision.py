@@ -36,6 +36,7 @@ from veriground.signals.formal import compute_formal
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.signals.support_features import is_quoted
 from veriground.text.substitution import substituted_words
+from veriground.text.word_order import scrambled_words
 from veriground.verdicts.explain import decision_confidence, display_verdict, rationale
 from veriground.verdicts.plain import explain_plainly
 from veriground.verdicts.rules import Decision, decide, summarize_evidence
@@ -116,7 +117,8 @@ def decision_inputs(
     claim_text: str | None = None,
 ) -> DecisionInputs:
     """What the rule table reads of one claim. With `claim_text`, the words the claim swaps into its best-supporting
-    unit are found too (text/substitution.py)."""
+    unit (text/substitution.py), or its words in another order (text/word_order.py), are found too."""
+    best_unit = _best_supporting_unit(chunks, signals.nli) if claim_text else None
     unavailable = [signal for signal in signals.nli if signal.status == SignalStatus.UNAVAILABLE]
     judgements = [
         EvidenceJudgement(
@@ -150,14 +152,13 @@ def decision_inputs(
         formal_mismatches=tuple(check.reason for check in (signals.formal.mismatches if signals.formal else ())),
         out_of_scope=next((hook.reason for hook in signals.profile if hook.outcome == "out_of_scope"), None),
         superseded_citations=signals.citation.superseded_ids,
-        substituted_words=_substituted(claim_text, chunks, signals.nli) if claim_text else (),
+        substituted_words=substituted_words(claim_text, best_unit) if claim_text and best_unit else (),
+        scrambled_words=bool(claim_text and best_unit and scrambled_words(claim_text, best_unit)),
     )
 
 
-def _substituted(
-    claim_text: str, chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal]
-) -> tuple[tuple[str, str], ...]:
-    """The words the claim swaps for others of the unit that supports it best, when it is a near copy of it."""
+def _best_supporting_unit(chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal]) -> str | None:
+    """The text of the evidence unit that supports the claim best, None when NLI judged none."""
     best = max(
         (
             (unit.support_prob, chunk.text[unit.char_start : unit.char_end])
@@ -168,7 +169,7 @@ def _substituted(
         default=None,
         key=lambda item: item[0],
     )
-    return () if best is None else substituted_words(claim_text, best[1])
+    return None if best is None else best[1]
 
 
 def _profile_hooks(

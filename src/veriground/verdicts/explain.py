@@ -220,6 +220,10 @@ _RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
         f"entailed (max {r.entail}), but the claim is a near copy of {r.inputs.strongest_entailment_passage} with "
         f"{swapped_words(r.inputs.substituted_words)}"
     ),
+    RuleName.SCRAMBLED_WORDS: lambda r: (
+        f"entailed (max {r.entail}), but the claim is the words of {r.inputs.strongest_entailment_passage} in another "
+        "order (text/word_order.py)"
+    ),
     RuleName.LLM_JUDGE_CONTRADICTED: _judge_contradicted,
     RuleName.NLI_UNAVAILABLE: lambda r: (
         f"entailment could not be computed ({r.inputs.nli_reason or 'no reason given'}); not judged"

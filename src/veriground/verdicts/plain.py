@@ -113,6 +113,9 @@ _SENTENCES: dict[RuleName, Callable[[_Facts], str]] = {
     RuleName.SUBSTITUTED_WORDS: lambda f: (
         f"Nearly word for word from the corpus, but with {swapped_words(f.inputs.substituted_words)}; check it."
     ),
+    RuleName.SCRAMBLED_WORDS: lambda f: (
+        "Its words are all in the corpus, but not in an order that says this; check it."
+    ),
     RuleName.SUPERSEDED_CITATION: lambda f: (
         f"It cites {', '.join(f.inputs.superseded_citations)}, which has since changed or been removed; check it."
     ),

@@ -38,13 +38,15 @@ Supported whatever a model makes of it (an atom split from a quoted sentence is 
 number or citation problem is still caught by the rules before it), unless a source independent of the quoting ones
 contradicts it: then `quote-disputed` makes it Low Confidence (the sources disagree). Two rules read the domain
 profile (domains/): `formal-mismatch` (after `numeric-mismatch`): units, dimensions, an equation or a complexity bound
-disagree with the evidence or the constants table, so the claim is Contradictory. Four downgrades sit just before
+disagree with the evidence or the constants table, so the claim is Contradictory. Five downgrades sit just before
 `quoted` and fire only for a claim that would otherwise be Supported (quoted, or supported by enough sources), making
 it Low Confidence: `out-of-scope` (beyond the profile's scope), `superseded-citation` (it cites a passage its document
 has since changed or removed: the text it rests on is history), only with verification.strict_dependencies
 (seed 000 §2.5.3; on in the discrete_math profile), `dependency-warning` (it uses a term before or without its
 definition), and `substituted-words` (it is a near copy of its best-supporting unit with a word swapped for another,
-text/substitution.py: the NLI models read such copies as restatements, so the words decide).
+text/substitution.py: the NLI models read such copies as restatements, so the words decide) and `scrambled-words` (it is
+its best-supporting unit's words in another order, text/word_order.py: the shipped model reads word salad made of a
+sentence's words as that sentence).
 """
 
 from __future__ import annotations
@@ -124,6 +126,10 @@ def strict_dependency_warning(inputs: DecisionInputs, config: VerificationConfig
 
 def swaps_source_words(inputs: DecisionInputs, config: VerificationConfig) -> bool:
     return bool(inputs.substituted_words) and would_be_supported(inputs, config)
+
+
+def scrambles_source_words(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    return inputs.scrambled_words and would_be_supported(inputs, config)
 
 
 def beyond_profile_scope(inputs: DecisionInputs, config: VerificationConfig) -> bool:
@@ -236,6 +242,7 @@ RULES: tuple[Rule, ...] = (
     Rule(N.SUPERSEDED_CITATION, cites_superseded_passage, S.LOW_CONFIDENCE, R.SUPERSEDED_CITATION),
     Rule(N.DEPENDENCY_WARNING, strict_dependency_warning, S.LOW_CONFIDENCE, R.DEPENDENCY_WARNING),
     Rule(N.SUBSTITUTED_WORDS, swaps_source_words, S.LOW_CONFIDENCE, R.SUBSTITUTED_WORDS),
+    Rule(N.SCRAMBLED_WORDS, scrambles_source_words, S.LOW_CONFIDENCE, R.SCRAMBLED_WORDS),
     Rule(N.QUOTED, quoted_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
     Rule(N.QUOTE_DISPUTED, quote_disputed, S.LOW_CONFIDENCE, R.CONFLICTING_VERDICTS),
     Rule(N.CONTRADICTED, contradicted_without_support, S.REJECTED, R.HIGH_CONTRADICTION),
@@ -267,6 +274,7 @@ def summarize_evidence(
     dependency_warning: str | None = None,
     superseded_citations: Sequence[str] = (),
     substituted_words: Sequence[tuple[str, str]] = (),
+    scrambled_words: bool = False,
 ) -> DecisionInputs:
     """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
     judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
@@ -285,6 +293,7 @@ def summarize_evidence(
         "dependency_warning": dependency_warning,
         "superseded_citations": tuple(superseded_citations),
         "substituted_words": tuple(substituted_words),
+        "scrambled_words": scrambled_words,
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))
