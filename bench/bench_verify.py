@@ -4,8 +4,9 @@
 
 The note is made, with a fixed seed, from sentences of the demo corpus itself: a third copied (should be
 supported), a third with a number changed or a negation inserted (should be rejected), a third with its
-words shuffled (meaning destroyed, words kept: a bag-of-words NLI cannot tell, and the verdict mix shows
-it). It is verified through the same engine the CLI uses (BM25 + the --nli backend; lexical by default).
+words shuffled (meaning destroyed, words kept: neither a bag-of-words NLI nor the shipped cross-encoder tells;
+the verdict layer's scrambled-words rule makes most of them Low Confidence, and the verdict mix shows it). It is
+verified through the same engine the CLI uses (BM25 + the --nli backend; lexical by default).
 The first run includes one-time loading (pysbd, pint, the BM25 index); the best of the remaining runs is
 reported, with each stage's seconds, its share of the total, and claims/s, and the mean CPU figure of those runs
 (the collector's passes over older objects fall in some runs, not others: the mean is what a long session costs).
