@@ -192,8 +192,8 @@ def test_a_near_copy_with_a_word_swapped_is_never_supported_and_says_which_words
 
 
 def test_a_sentences_words_in_another_order_are_never_supported():
-    # v2 reads word salad made of a sentence's words as that sentence: 43 of 50 shuffled sentences of the demo corpus
-    # were Supported (bench/bench_verify.py's note), 3 single-claim ones after the scrambled-words rule.
+    # v2 reads word salad made of a sentence's words as that sentence: 41 of the 46 one-claim shuffled lines of
+    # bench/bench_verify.py's note were Supported, 3 after the scrambled-words rule.
     evidence = ["Speed is a description of how fast or slow an object moves.", "Velocity is a vector."]
     claim = "Object moves is a of an its fast speed or slow how description."
     config = load_config(None, {}, environ={})

@@ -1,11 +1,11 @@
 """Does a claim use an evidence sentence's words in another order, so that it no longer says what the sentence says?
 
 "Object moves is a of an its fast speed or slow how description." holds every word of "Speed is a description of how
-fast or slow an object moves.", and the shipped NLI model reads it as entailed: 43 of 50 word-shuffled sentences of the
-demo corpus (bench/bench_verify.py's note) were Supported. A reordering that keeps the meaning keeps its phrases
-("In 1905, Einstein developed the theory of relativity." keeps "the theory of relativity" and "in 1905" of "The theory
-of relativity was developed by Einstein in 1905."), so a claim is read as scrambled when, against the sentence of the
-unit that holds most of its words,
+fast or slow an object moves.", and the shipped NLI model reads it as entailed: of 50 word-shuffled sentences of the
+demo corpus (bench/bench_verify.py's note), 44 were Supported (41 of the 46 read as one claim; 6 and 3 with this check).
+A reordering that keeps the meaning keeps its phrases ("In 1905, Einstein developed the theory of relativity." keeps
+"the theory of relativity" and "in 1905" of "The theory of relativity was developed by Einstein in 1905."), so a
+claim is read as scrambled when, against the sentence of the unit that holds most of its words,
 - it has at least 6 words, and it and the sentence share at least 80 % of the words of each (counted with repeats, as
   tokenize_words reads them): the claim is nearly a permutation of the sentence. A short claim drawn from a long
   sentence ("Francis I of France was a king." from "Francis I (...) was the first King of France from the Angoulême
