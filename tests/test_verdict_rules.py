@@ -131,6 +131,18 @@ FINDINGS_TABLE = [
         RejectionReason.SUBSTITUTED_WORDS,
     ),
     ("scrambled-words", SUPPORTED, {"scrambled_words": True}, LOW, RejectionReason.SCRAMBLED_WORDS),
+    # A sentence that sources state word for word is no swap of them, whatever unit the NLI liked best.
+    (
+        "quoted",
+        judged(("a", 0.2, 0.0), ("b", 0.2, 0.0)),
+        {
+            "substituted_words": [("joule", "newton")],
+            "scrambled_words": True,
+            "quoting": judged(("a", 0.2, 0.0), ("b", 0.2, 0.0)),
+        },
+        VERIFIED,
+        RejectionReason.SUFFICIENT_EVIDENCE,
+    ),
     # A swapped word lowers only a claim that would be Supported: unsupported stays unsupported.
     (
         "low-entailment",

@@ -43,10 +43,10 @@ disagree with the evidence or the constants table, so the claim is Contradictory
 it Low Confidence: `out-of-scope` (beyond the profile's scope), `superseded-citation` (it cites a passage its document
 has since changed or removed: the text it rests on is history), only with verification.strict_dependencies
 (seed 000 §2.5.3; on in the discrete_math profile), `dependency-warning` (it uses a term before or without its
-definition), and `substituted-words` (it is a near copy of its best-supporting unit with a word swapped for another,
+definition), `substituted-words` (it is a near copy of its best-supporting unit with a word swapped for another,
 text/substitution.py: the NLI models read such copies as restatements, so the words decide) and `scrambled-words` (it is
 its best-supporting unit's words in another order, text/word_order.py: the shipped model reads word salad made of a
-sentence's words as that sentence).
+sentence's words as that sentence). These two never lower a claim that enough sources state word for word.
 """
 
 from __future__ import annotations
@@ -125,11 +125,17 @@ def strict_dependency_warning(inputs: DecisionInputs, config: VerificationConfig
 
 
 def swaps_source_words(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    return bool(inputs.substituted_words) and would_be_supported(inputs, config)
+    return bool(inputs.substituted_words) and _supported_unquoted(inputs, config)
 
 
 def scrambles_source_words(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    return inputs.scrambled_words and would_be_supported(inputs, config)
+    return inputs.scrambled_words and _supported_unquoted(inputs, config)
+
+
+def _supported_unquoted(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    """Supported by the NLI, and not standing word for word in enough sources: a sentence a source states as written
+    is no swap or scramble of it, whatever unit supports it best."""
+    return inputs.quoting_sources < config.min_supporting_sources and would_be_supported(inputs, config)
 
 
 def beyond_profile_scope(inputs: DecisionInputs, config: VerificationConfig) -> bool:
