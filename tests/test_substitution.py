@@ -6,7 +6,7 @@ from veriground.text.substitution import substituted_words, swapped_words
 
 SWAPPED = [
     # claim, evidence sentence, the swaps found
-    ("The SI unit of force is the joule.", "The SI unit of force is the newton (N).", (("joule", "newton n"),)),
+    ("The SI unit of force is the joule.", "The SI unit of force is the newton (N).", (("joule", "newton"),)),
     (
         "The cycle of the tides from the Moon's magnetic pull plays a small role in creating waves.",
         "The cycle of the tides from the Moon's gravitational pull plays a small role in creating waves.",

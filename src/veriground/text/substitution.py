@@ -54,7 +54,7 @@ def substituted_words(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
         if tag == "replace" and i2 - i1 <= MAX_RUN_WORDS and j2 - j1 <= MAX_RUN_WORDS
     ]
     swaps = [
-        (" ".join(ours), " ".join(theirs))
+        (_shown(ours), _shown(theirs))
         for ours, theirs, *_ in runs
         if _has_new_content(ours, sentence_words) and _has_new_content(theirs, claim_words)
     ]
@@ -77,8 +77,13 @@ def _exchanged(
         traded = _stems(ours) == _stems(theirs_2) and _stems(theirs) == _stems(ours_2) and _content(ours + theirs)
         between = set(claim_words[end:start_2])
         if traded and not between <= _COORDINATORS:
-            return ((" ".join(ours), " ".join(theirs)), (" ".join(ours_2), " ".join(theirs_2)))
+            return ((_shown(ours), _shown(theirs)), (_shown(ours_2), _shown(theirs_2)))
     return ()
+
+
+def _shown(words: list[str]) -> str:
+    """A run as a reader is told it: its words less one-letter ones ("newton" of "newton (N)"), unless that is all."""
+    return " ".join([word for word in words if len(word) > 1] or words)
 
 
 def _stems(words: list[str]) -> set[str]:
