@@ -12,6 +12,8 @@ import zlib
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from veriground.text.terms import STOPWORDS, is_negation
+
 Injector = Callable[[str], str | None]
 
 # A number that stands alone: not a subscript (v_0), an index (G2), a version (x.y.z) or part of a word.
@@ -55,15 +57,9 @@ TERM_SWAPS = (
 )
 _TERMS = {a: b for a, b in TERM_SWAPS} | {b: a for a, b in TERM_SWAPS}
 _TERM = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _TERMS), key=len, reverse=True)) + r")\b", re.IGNORECASE)
-# A word swap_word may replace: lower-case letters only (no name, symbol or number), 5 or more of them.
+# A word swap_word may replace or put in: lower-case letters only (no name, symbol or number), 5 or more of them, and a
+# content word as text/terms reads one (no stopword or negation).
 _SWAPPABLE = re.compile(r"(?<![\w'’-])[a-z]{5,}(?![\w'’-])")
-_COMMON_WORDS = frozenset(
-    {
-        "which", "their", "there", "these", "those", "where", "while", "about", "after", "before", "would", "could",
-        "should", "because", "between", "through", "other", "being", "first", "second", "often", "within", "without",
-        "under", "every", "since", "always", "never",
-    }
-)  # fmt: skip
 _NEGATION_REMOVALS = (
     (re.compile(r"\bcannot\b"), "can"),
     (re.compile(r"\b(does|do|is|are|was|were|has|have|will|can|should|must)n[’']t\b"), r"\1"),
@@ -187,7 +183,7 @@ def swap_terms(text: str) -> str | None:
 def swap_word(text: str, vocabulary: Sequence[str]) -> str | None:
     """One content word (5 letters or more) replaced by another word of `vocabulary` that the text does not hold, both
     chosen by the text's checksum: the slip a near copy hides ("the Moon's attraction pull" for "gravitational")."""
-    words = [match for match in _SWAPPABLE.finditer(text) if match.group(0).lower() not in _COMMON_WORDS]
+    words = [match for match in _SWAPPABLE.finditer(text) if _content_word(match.group(0))]
     present = {match.group(0).lower() for match in _SWAPPABLE.finditer(text)}
     others = [word for word in vocabulary if word not in present]
     if not words or not others:
@@ -199,7 +195,13 @@ def swap_word(text: str, vocabulary: Sequence[str]) -> str | None:
 
 def swap_vocabulary(texts: Iterable[str]) -> list[str]:
     """The words swap_word may put in: every swappable word of the texts, lower-cased, sorted."""
-    return sorted({match.group(0).lower() for text in texts for match in _SWAPPABLE.finditer(text)} - _COMMON_WORDS)
+    return sorted(
+        {match.group(0) for text in texts for match in _SWAPPABLE.finditer(text) if _content_word(match.group(0))}
+    )
+
+
+def _content_word(word: str) -> bool:
+    return word not in STOPWORDS and not is_negation(word)
 
 
 def swap_antonym(text: str) -> str | None:
