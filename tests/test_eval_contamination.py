@@ -39,8 +39,6 @@ from veriground.evaluation.contamination_edits import (
     replace_out_of_scope,
     swap_antonym,
     swap_terms,
-    swap_vocabulary,
-    swap_word,
     toggle_negation,
 )
 
@@ -114,19 +112,6 @@ def test_swapped_terms_all_occur_in_the_demo_corpus():
     text = demo_text().lower().replace("-", " ")
     missing = [term for pair in TERM_SWAPS for term in pair if term not in text]
     assert not missing
-
-
-def test_swap_word_replaces_one_long_lower_case_word_with_another_the_text_lacks():
-    texts = ["The tides come from the Moon's gravitational pull.", "Heat flows from hotter objects."]
-    vocabulary = swap_vocabulary(texts)
-    assert vocabulary == ["flows", "gravitational", "hotter", "objects", "tides"]  # "Heat", "Moon's", "come": not
-    swapped = swap_word(texts[0], vocabulary)
-    assert swapped is not None and swapped != texts[0]
-    assert swapped == swap_word(texts[0], vocabulary)  # deterministic in the text
-    changed = [a for a, b in zip(swapped.split(), texts[0].split(), strict=True) if a != b]
-    assert len(changed) == 1 and changed[0] in {"flows", "hotter", "objects"}
-    assert swap_word("A cat sat.", vocabulary) is None  # no word of 5 lower-case letters or more
-    assert swap_word(texts[1], ["flows", "hotter", "objects"]) is None  # every other word is already in it
 
 
 def test_toggle_negation_inserts_or_removes_not():

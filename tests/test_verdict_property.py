@@ -14,7 +14,7 @@ from veriground.backends.registry import build_nli
 from veriground.config import load_config
 from veriground.corpus.ingest import ingest_paths
 from veriground.corpus.store import CorpusStore
-from veriground.evaluation.property_check import check_property, sample_sentences
+from veriground.evaluation.property_check import check_property, sample_sentences, swap_vocabulary, swap_word
 
 SENTENCES = 500
 
@@ -44,3 +44,16 @@ def test_true_sentences_are_supported_and_edited_ones_are_not(domain_store):
     assert result.edited_not_supported_share >= 0.90, shown
     assert sum(result.swapped_verdicts.values()) >= 0.9 * SENTENCES  # nearly every sentence has a word to swap
     assert result.swapped_not_supported_share >= 0.90, shown
+
+
+def test_swap_word_replaces_one_long_lower_case_word_with_another_the_text_lacks():
+    texts = ["The tides come from the Moon's gravitational pull.", "Heat flows from hotter objects."]
+    vocabulary = swap_vocabulary(texts)
+    assert vocabulary == ["flows", "gravitational", "hotter", "objects", "tides"]  # "Heat", "Moon's", "come": not
+    swapped = swap_word(texts[0], vocabulary)
+    assert swapped is not None and swapped != texts[0]
+    assert swapped == swap_word(texts[0], vocabulary)  # deterministic in the text
+    changed = [a for a, b in zip(swapped.split(), texts[0].split(), strict=True) if a != b]
+    assert len(changed) == 1 and changed[0] in {"flows", "hotter", "objects"}
+    assert swap_word("A cat sat.", vocabulary) is None  # no word of 5 lower-case letters or more
+    assert swap_word(texts[1], ["flows", "hotter", "objects"]) is None  # every other word is already in it

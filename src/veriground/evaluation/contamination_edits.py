@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import re
 import zlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-
-from veriground.text.terms import STOPWORDS, is_negation
 
 Injector = Callable[[str], str | None]
 
@@ -57,9 +55,6 @@ TERM_SWAPS = (
 )
 _TERMS = {a: b for a, b in TERM_SWAPS} | {b: a for a, b in TERM_SWAPS}
 _TERM = re.compile(r"\b(" + "|".join(sorted(map(re.escape, _TERMS), key=len, reverse=True)) + r")\b", re.IGNORECASE)
-# A word swap_word may replace or put in: lower-case letters only (no name, symbol or number), 5 or more of them, and a
-# content word as text/terms reads one (no stopword or negation).
-_SWAPPABLE = re.compile(r"(?<![\w'’-])[a-z]{5,}(?![\w'’-])")
 _NEGATION_REMOVALS = (
     (re.compile(r"\bcannot\b"), "can"),
     (re.compile(r"\b(does|do|is|are|was|were|has|have|will|can|should|must)n[’']t\b"), r"\1"),
@@ -166,7 +161,7 @@ def flip_sign(text: str) -> str | None:
         return text[: signed.start()] + text[signed.end() :]
     word = _SIGN_WORD.search(text)
     if word is not None:
-        return text[: word.start()] + _same_case(word.group(0), _SIGN_WORDS[word.group(0).lower()]) + text[word.end() :]
+        return text[: word.start()] + same_case(word.group(0), _SIGN_WORDS[word.group(0).lower()]) + text[word.end() :]
     number = _NUMBER.search(text)
     if number is None:
         return None
@@ -177,31 +172,7 @@ def swap_terms(text: str) -> str | None:
     """Every occurrence of a paired corpus term swapped with its partner (velocity ↔ acceleration, …)."""
     if _TERM.search(text) is None:
         return None
-    return _TERM.sub(lambda m: _same_case(m.group(0), _TERMS[m.group(0).lower()]), text)
-
-
-def swap_word(text: str, vocabulary: Sequence[str]) -> str | None:
-    """One content word (5 letters or more) replaced by another word of `vocabulary` that the text does not hold, both
-    chosen by the text's checksum: the slip a near copy hides ("the Moon's attraction pull" for "gravitational")."""
-    words = [match for match in _SWAPPABLE.finditer(text) if _content_word(match.group(0))]
-    present = {match.group(0).lower() for match in _SWAPPABLE.finditer(text)}
-    others = [word for word in vocabulary if word not in present]
-    if not words or not others:
-        return None
-    word = words[zlib.crc32(text.encode()) % len(words)]
-    other = others[zlib.crc32(f"{text}\x00".encode()) % len(others)]
-    return text[: word.start()] + _same_case(word.group(0), other) + text[word.end() :]
-
-
-def swap_vocabulary(texts: Iterable[str]) -> list[str]:
-    """The words swap_word may put in: every swappable word of the texts, lower-cased, sorted."""
-    return sorted(
-        {match.group(0) for text in texts for match in _SWAPPABLE.finditer(text) if _content_word(match.group(0))}
-    )
-
-
-def _content_word(word: str) -> bool:
-    return word not in STOPWORDS and not is_negation(word)
+    return _TERM.sub(lambda m: same_case(m.group(0), _TERMS[m.group(0).lower()]), text)
 
 
 def swap_antonym(text: str) -> str | None:
@@ -211,7 +182,7 @@ def swap_antonym(text: str) -> str | None:
     if match is None or _NEGATED_BEFORE.search(text[: match.start()]):  # "not faster" -> "not slower" is no opposite
         return None
     word = match.group(0)
-    return text[: match.start()] + _same_case(word, _ANTONYMS[word.lower()]) + text[match.end() :]
+    return text[: match.start()] + same_case(word, _ANTONYMS[word.lower()]) + text[match.end() :]
 
 
 def toggle_negation(text: str) -> str | None:
@@ -233,7 +204,7 @@ def misattribute(text: str) -> str | None:
             continue
         if replacement is None:
             ordinal = match.group(2)
-            new = f"{match.group(1)} {_same_case(ordinal, _NEXT_LAW[ordinal.lower()])} {match.group(3)}"
+            new = f"{match.group(1)} {same_case(ordinal, _NEXT_LAW[ordinal.lower()])} {match.group(3)}"
         else:
             new = replacement
         return text[: match.start()] + new + text[match.end() :]
@@ -400,5 +371,6 @@ def _exponent_changed(equation: str) -> str | None:
     return left + sep + right[: last.end()] + "^2" + right[last.end() :]
 
 
-def _same_case(original: str, replacement: str) -> str:
+def same_case(original: str, replacement: str) -> str:
+    """`replacement` capitalised when `original` is."""
     return replacement[:1].upper() + replacement[1:] if original[:1].isupper() else replacement

@@ -9,20 +9,21 @@ from __future__ import annotations
 
 import random
 import re
+import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from veriground.backends.protocols import NLIModel
 from veriground.config import Config
 from veriground.corpus.store import CorpusStore
 from veriground.engine import verify_text
-from veriground.evaluation.contamination_edits import change_constant, swap_vocabulary, swap_word, toggle_negation
+from veriground.evaluation.contamination_edits import change_constant, same_case, toggle_negation
 from veriground.evidence.gather import CorpusEvidence
 from veriground.schema import DisplayVerdict
 from veriground.schema.vocabulary import worst_verdict
 from veriground.text.sentences import sentence_spans
-from veriground.text.terms import extract_terms
+from veriground.text.terms import STOPWORDS, extract_terms, is_negation
 
 PROPERTY_SEED = 2026
 _MIN_WORDS, _MAX_WORDS = 6, 40
@@ -30,6 +31,9 @@ _MIN_WORDS, _MAX_WORDS = 6, 40
 _MIN_CONTENT_TERMS = 4
 # Markup, formulas, questions, and quotations of other text (a sentence about what someone else says).
 _NOT_PROSE = ("\\", "$", "|", "http", "[", "*", "#", "?", ":", "_", "{", "=", "`", '"', "“")
+# A word swap_word may replace or put in: lower-case letters only (no name, symbol or number), 5 or more of them, and a
+# content word as text/terms reads one (no stopword or negation).
+_SWAPPABLE = re.compile(r"(?<![\w'’-])[a-z]{5,}(?![\w'’-])")
 _LIST_BREAK = re.compile(r"\n\s*(?:[-*+•]|\d+[.)])\s")  # a "sentence" that runs into a list is not one sentence
 
 
@@ -117,3 +121,27 @@ def _prose(sentence: str) -> bool:
         and " , " not in sentence  # a figure or equation reference was dropped from it ("In , we have …")
         and len(extract_terms(sentence)) >= _MIN_CONTENT_TERMS
     )
+
+
+def swap_word(text: str, vocabulary: Sequence[str]) -> str | None:
+    """One content word (5 letters or more) replaced by another word of `vocabulary` that the text does not hold, both
+    chosen by the text's checksum: the slip a near copy hides ("the Moon's attraction pull" for "gravitational")."""
+    words = [match for match in _SWAPPABLE.finditer(text) if _content_word(match.group(0))]
+    present = {match.group(0).lower() for match in _SWAPPABLE.finditer(text)}
+    others = [word for word in vocabulary if word not in present]
+    if not words or not others:
+        return None
+    word = words[zlib.crc32(text.encode()) % len(words)]
+    other = others[zlib.crc32(f"{text}\x00".encode()) % len(others)]
+    return text[: word.start()] + same_case(word.group(0), other) + text[word.end() :]
+
+
+def swap_vocabulary(texts: Iterable[str]) -> list[str]:
+    """The words swap_word may put in: every swappable word of the texts, lower-cased, sorted."""
+    return sorted(
+        {match.group(0) for text in texts for match in _SWAPPABLE.finditer(text) if _content_word(match.group(0))}
+    )
+
+
+def _content_word(word: str) -> bool:
+    return word not in STOPWORDS and not is_negation(word)
