@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from veriground.evaluation.aggregator_fit import REFUTE_SIGNS, SUPPORT_SIGNS, fit_logistic
+from veriground.evaluation.aggregator_fit import (
+    REFUTE_SIGNS,
+    SUPPORT_SIGNS,
+    RowSignals,
+    fit_logistic,
+    hard_rejection_support,
+)
+from veriground.schema import LabelledPair
 from veriground.signals.support_features import FEATURE_NAMES
 
 
@@ -48,3 +55,23 @@ def test_left_out_features_keep_weight_zero():
     x, y = _data()
     model = fit_logistic(x, y, left_out=np.array([False, True]))
     assert model.weights[1] == 0.0 and model.weights[0] > 0
+
+
+def _row(label: str, hard_rule: str | None) -> RowSignals:
+    row = LabelledPair(id=f"{label}-{hard_rule}", text="A claim.", evidence=("Some evidence.",), label=label)
+    return RowSignals(row, claims=(), alignments=(), hard_rule=hard_rule)
+
+
+def test_a_hard_rejection_is_as_likely_supported_as_the_rows_it_rejected_were():
+    rows = (
+        [_row("supported", "numeric-mismatch")] * 3
+        + [_row("unsupported", "numeric-mismatch")] * 37
+        + [_row("supported", "formal-mismatch")] * 2  # too few of its own: the pooled rate
+        + [_row("supported", None)] * 50  # not hard-rejected: not counted
+    )
+    support = hard_rejection_support(rows)
+    assert support["numeric-mismatch"] == {"rows": 40, "supported": 3, "support_prob": round(3.5 / 41, 3)}
+    assert support["formal-mismatch"] == {"rows": 2, "supported": 2, "support_prob": round(5.5 / 43, 3)}
+    assert hard_rejection_support([_row("supported", None)]) == {}
+    # never certain either way, however one-sided the rows
+    assert 0 < hard_rejection_support([_row("unsupported", "no-evidence")] * 30)["no-evidence"]["support_prob"] < 0.02

@@ -9,7 +9,7 @@ import pytest
 
 from veriground.config import VerificationConfig
 from veriground.errors import ConfigError
-from veriground.verdicts.aggregator import load_aggregator, resolve_thresholds
+from veriground.verdicts.aggregator import fitted_entry, load_aggregator, resolve_thresholds
 
 
 def test_the_shipped_aggregators_carry_the_units_they_were_fitted_on():
@@ -31,3 +31,16 @@ def test_a_file_without_this_nli_is_an_error_that_names_what_it_has(tmp_path):
     path.write_text(json.dumps({"aggregators": {"other-nli.v1": {}}}), encoding="utf-8")
     with pytest.raises(ConfigError, match=r"no aggregator for NLI lexical-nli.v1 \(it has: other-nli.v1\)"):
         load_aggregator("lexical-nli.v1", path=path)
+
+
+def test_a_hard_rejections_confidence_is_its_fitted_support_rate_unless_configured():
+    lexical = load_aggregator("lexical-nli.v1")
+    fitted = fitted_entry("lexical-nli.v1")
+    assert fitted is not None
+    rates = {rule: record["support_prob"] for rule, record in fitted["hard_rejection_support"].items()}
+    assert lexical.hard_rejection_support == rates and 0 < rates["numeric-mismatch"] < 0.5
+    assert resolve_thresholds(VerificationConfig(), lexical).hard_rejection_support == rates
+    mine = VerificationConfig(hard_rejection_support={"numeric-mismatch": 0.0})
+    assert resolve_thresholds(mine, lexical).hard_rejection_support == {"numeric-mismatch": 0.0}
+    raw = load_aggregator("lexical-nli.v1", "raw")
+    assert resolve_thresholds(VerificationConfig(), raw).hard_rejection_support == {}

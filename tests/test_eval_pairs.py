@@ -18,6 +18,7 @@ from veriground.corpus.store import CorpusStore
 from veriground.errors import InputFileError, InputTextError, NotFoundError
 from veriground.evaluation.pairs import evaluate_pairs, read_pairs
 from veriground.schema import LabelledPair
+from veriground.verdicts.aggregator import load_aggregator
 
 KINETIC = "Kinetic energy is the energy of motion of a body. A body of mass m moving at speed v has KE = 1/2 m v^2."
 SORTING = "Merge sort is a stable sorting algorithm. It runs in O(n log n) time in the worst case."
@@ -52,6 +53,15 @@ def rows_file(folder: Path, sorting_id: str) -> Path:
          "label": "contradicted", "group": "algorithms"},
     ]  # fmt: skip
     return write_file(folder, "rows.jsonl", "".join(json.dumps(row) + "\n" for row in rows))
+
+
+def test_a_hard_rejections_probability_is_how_often_its_rule_rejected_a_supported_calibration_row():
+    row = LabelledPair(id="ke-number", text="A body of mass m moving at speed v has KE = 2 m v^2.", evidence=(KINETIC,),
+                       label="contradicted")  # fmt: skip
+    (prediction,) = evaluate_pairs([row], config=CONFIG, nli=LexicalNLIModel()).predictions
+    rate = load_aggregator("lexical-nli.v1").hard_rejection_support["numeric-mismatch"]
+    assert prediction.rules == ("numeric-mismatch",) and prediction.support_prob == rate
+    assert 0 < rate < 0.2  # not "certainly wrong": the check was wrong about 5 of 64 calibration rows
 
 
 def test_a_claim_joining_two_facts_of_one_passage_is_no_numeric_mismatch():
@@ -93,6 +103,7 @@ def test_eval_pairs_json_scores_each_row_against_exactly_its_evidence(tmp_path, 
     assert {i for i, p in predictions.items() if p["predicted_hallucinated"]} == {
         "ke-negated", "ke-number", "off-topic", "sort-negated"
     }  # fmt: skip
+    # the raw aggregator (pinned for unit tests) has no fitted hard-rejection rates: 0
     assert predictions["ke-number"]["rules"] == ["numeric-mismatch"] and predictions["ke-number"]["support_prob"] == 0
     assert predictions["off-topic"]["verdicts"] == ["Unsupported"] and predictions["off-topic"]["support_prob"] == 0
     assert predictions["sort-by-id"]["verdicts"] == ["Low Confidence"]  # one source: supported, not hallucinated

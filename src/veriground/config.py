@@ -135,6 +135,11 @@ class VerificationConfig(Section):
     # shipped aggregators are fitted on one: half the NLI pairs of two (shipped model 36 -> 68 claims/s on 2 cores)
     # and, measured on six held-out benchmarks, a tie for the lexical NLI and a gain for the model.
     units_per_passage: int | None = Field(None, ge=1, le=8)
+    # The confidence of a claim rejected whatever the NLI reads (numeric mismatch, no evidence, ...: the rules in
+    # verdicts/explain.HARD_REJECTIONS), by rule: the share of the calibration rows that rule rejected which were
+    # supported after all, fitted with the aggregator in use. None: the aggregator's rates (0 for raw, or a rule it
+    # has no rate for).
+    hard_rejection_support: dict[str, Probability] | None = None
     # Seed 000 measured 200-300 claims per session; 2000 leaves room and bounds a run's time.
     max_claims: int = Field(2000, ge=1, le=1_000_000)
     # 1 MB of text is ~150k words, far beyond any answer or set of notes; bounds memory before claims exist.

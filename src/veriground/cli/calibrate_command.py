@@ -86,7 +86,12 @@ def calibrate(
     figures_shown = dict(entry["dev_figures"])
     for key in ("calibration_before", "calibration_after"):
         figures_shown[key] = {name: figures_shown[key][name] for name in ("ece", "brier")}
-    shown = {"nli": model.name, "thresholds": entry["thresholds"], "dev_figures": figures_shown}
+    shown = {
+        "nli": model.name,
+        "thresholds": entry["thresholds"],
+        "hard_rejection_support": entry["hard_rejection_support"],
+        "dev_figures": figures_shown,
+    }
     typer.echo(json.dumps(shown, indent=1))
     typer.echo(f"wrote {out}")
 

@@ -215,13 +215,14 @@ def rejecting_rules(report: VerificationReport) -> frozenset[str] | None:
 
 
 def support_probability(report: VerificationReport) -> float | None:
-    """min over claims of max entailment; 0 for a hard-rejected claim; None when NLI could not run or no claim."""
+    """min over claims of max entailment; for a hard-rejected claim its confidence (the rule's support rate, see
+    verdicts/explain.decision_confidence); None when NLI could not run or no claim."""
     if not report.claims:
         return None
     per_claim = []
     for claim in report.claims:
-        if claim.decision.rule in HARD_REJECTIONS:  # confidence 0 whatever the NLI reads
-            per_claim.append(0.0)
+        if claim.decision.rule in HARD_REJECTIONS:  # whatever the NLI reads
+            per_claim.append(claim.decision.confidence.overall_confidence or 0.0)
         elif claim.inputs.nli_status != SignalStatus.COMPUTED or claim.inputs.max_entailment is None:
             return None
         else:

@@ -95,6 +95,8 @@ class SupportAggregator:
     data_sha256: str | None = None
     thresholds: dict[str, float] = field(default_factory=lambda: dict(SEED_THRESHOLDS))
     units_per_passage: int = MAX_UNITS_PER_CHUNK  # the evidence units per passage it was fitted on
+    # P(supported) of a hard-rejected claim, by rule (the fit's hard_rejection_support; none for raw)
+    hard_rejection_support: dict[str, float] = field(default_factory=dict)
 
     @property
     def calibrated(self) -> bool:
@@ -174,13 +176,20 @@ def load_aggregator(nli_name: str, mode: str = "calibrated", path: Path | None =
         data_sha256=entry.get("data_sha256"),
         thresholds={**SEED_THRESHOLDS, **entry.get("thresholds", {})},
         units_per_passage=entry.get("fit", {}).get("units_per_passage", MAX_UNITS_PER_CHUNK),
+        hard_rejection_support={
+            rule: float(record["support_prob"]) for rule, record in entry.get("hard_rejection_support", {}).items()
+        },
     )
 
 
 def resolve_thresholds(verification: VerificationConfig, aggregator: SupportAggregator) -> VerificationConfig:
-    """The verification config with every threshold left unset (None) filled from the aggregator in use, and the
-    units per passage it was fitted on."""
-    fitted: dict[str, float | int] = {**aggregator.thresholds, "units_per_passage": aggregator.units_per_passage}
+    """The verification config with every threshold left unset (None) filled from the aggregator in use, with the
+    units per passage it was fitted on and its hard rejections' support rates."""
+    fitted: dict[str, object] = {
+        **aggregator.thresholds,
+        "units_per_passage": aggregator.units_per_passage,
+        "hard_rejection_support": dict(aggregator.hard_rejection_support),
+    }
     unset = {key: value for key, value in fitted.items() if getattr(verification, key) is None}
     return verification.model_copy(update=unset)
 

@@ -30,7 +30,8 @@ from veriground.verdicts.rules import Decision, contradiction_above_max, entailm
 
 HIGH_BAND, MEDIUM_BAND = 0.70, 0.40
 STRICT_DEPENDENCY_CAP = 0.65  # seed 000 §2.5.3
-# Rules that reject a claim whatever the NLI reads: confidence 0.
+# Rules that reject a claim whatever the NLI reads: its confidence is not the NLI's but how often the rule is right,
+# the share of calibration rows it rejected that were supported (verification.hard_rejection_support; 0 without one).
 HARD_REJECTIONS = frozenset(
     {
         RuleName.DANGLING_CITATION,
@@ -50,7 +51,7 @@ def display_verdict(decision: Decision) -> DisplayVerdict:
 def decision_confidence(decision: Decision, config: VerificationConfig) -> DecisionConfidence:
     inputs = decision.inputs
     if decision.rule in HARD_REJECTIONS:
-        overall = 0.0
+        overall = (config.hard_rejection_support or {}).get(decision.rule, 0.0)
     elif inputs.max_entailment is None:
         return DecisionConfidence(band=None)
     else:
