@@ -40,6 +40,10 @@ NOT_SWAPPED = [
     ("Momentum is conserved in all collisions.", "Momentum is conserved in every collision."),  # stopwords only
     ("Delete some edges and vertices of the graph.", "Delete some vertices and edges of the graph."),  # coordinated
     ("A body travels 32 m.", "A body travels 320 m."),  # numbers are the numeric check's
+    (  # the same quantity in other units: read in the sentence's ("cm" is no word swapped for "m")
+        "Near Earth's surface, objects fall with an acceleration of about 980 cm/s2.",
+        "All objects near Earth's surface fall with an acceleration of about 9.80 m/s2.",
+    ),
     ("Paris is nice.", "Rome is nice."),  # too short to be a near copy
     ("Kinetic energy is the energy of motion.", "The work done on an object changes its kinetic energy."),  # not a copy
     ("It was described by Darwin.", "It was described by Darwin and Wallace in 1858."),

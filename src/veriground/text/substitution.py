@@ -14,7 +14,8 @@ The sentence compared is the one of the unit (a sentence or a window of 2-3) tha
 the next sentence happens to use does not excuse the swap. Two runs that trade places count too ("the sum of the
 degrees of edges is twice the number of vertices" for "... of vertices ... of edges"), unless only "and", "or" or a
 comma stands between them ("edges and vertices" restates "vertices and edges"). Numbers are left out of it (the
-numeric check compares them by value and unit), and so are words the claim only leaves out (deletion.py) or only adds
+numeric check compares them by value and unit; "980 cm/s2" for "9.80 m/s2" is read in the sentence's units,
+text/quantity_spans.restate_in_units_of), and so are words the claim only leaves out (deletion.py) or only adds
 (the NLI reads an added qualifier). A synonym swapped in ("bodies" for "objects") is found too: the verdict layer then
 says which words differ (Low Confidence) rather than calling the claim Supported on a near copy.
 """
@@ -25,6 +26,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from veriground.text.memo import text_memo
+from veriground.text.quantity_spans import restate_in_units_of
 from veriground.text.sentences import sentence_spans
 from veriground.text.terms import STOPWORDS, is_negation, stem_words, tokenize_words
 
@@ -38,12 +40,11 @@ _COORDINATORS = frozenset({"and", "or", "nor"})  # tokenize_words drops commas
 def substituted_words(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
     """(claim words, source words) for each run the claim swaps for another, when the claim is a near copy of the
     evidence sentence it copies most (a unit may be a window of 2-3 sentences; see the module's note); () otherwise."""
-    claim_words = tokenize_words(claim)
-    if len(claim_words) < MIN_CLAIM_WORDS:
+    if len(tokenize_words(claim)) < MIN_CLAIM_WORDS:
         return ()
-    copied, sentence_words, matcher = max(
-        (_copy_of(claim_words, tokenize_words(evidence[start:end])) for start, end in sentence_spans(evidence)),
-        default=(0, [], None),
+    copied, claim_words, sentence_words, matcher = max(
+        (_copy_of(claim, evidence[start:end]) for start, end in sentence_spans(evidence)),
+        default=(0, [], [], None),
         key=lambda item: item[0],
     )
     if matcher is None or copied < MIN_COPIED_SHARE * len(claim_words):
@@ -61,10 +62,13 @@ def substituted_words(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
     return tuple(swaps) or _exchanged(runs, claim_words)
 
 
-def _copy_of(claim_words: list[str], words: list[str]) -> tuple[int, list[str], SequenceMatcher[str]]:
-    """How many of the claim's words the sentence's words hold in order, and the matcher that found them."""
+def _copy_of(claim: str, sentence: str) -> tuple[int, list[str], list[str], SequenceMatcher[str]]:
+    """How many of the claim's words the sentence's words hold in order, the two word lists, and the matcher that
+    found them. A quantity the claim gives in other units than the sentence's, at the same value, is read as the
+    sentence writes it ("980 cm/s2" for "9.80 m/s2" swaps no word)."""
+    claim_words, words = tokenize_words(restate_in_units_of(sentence, claim)), tokenize_words(sentence)
     matcher = SequenceMatcher(None, claim_words, words, autojunk=False)
-    return sum(block.size for block in matcher.get_matching_blocks()), words, matcher
+    return sum(block.size for block in matcher.get_matching_blocks()), claim_words, words, matcher
 
 
 def _exchanged(
