@@ -16,6 +16,11 @@ on those scores (through calibrate's --nli-cache) and reads the shipped model's 
     python scripts/nli_oof.py keep --returned DIR --out scripts/data/nli-oof
     python scripts/nli_oof.py cache --kept scripts/data/nli-oof --out build/oof-cache.jsonl
     veriground calibrate --nli veriground-nli --nli-cache build/oof-cache.jsonl ...
+    # a fine-tune of the shipped model shipped in its place (v3 of v2): the same scores keyed for it
+    python scripts/nli_oof.py record --data ../shared/datasets --prepared .gpu
+    python scripts/nli_oof.py rekey --kept scripts/data/nli-oof --prepared .gpu --temperature 1.2587
+    python scripts/nli_oof.py cache --kept scripts/data/nli-oof --out build/oof-cache.jsonl
+    veriground calibrate --nli veriground-nli --nli-cache build/oof-cache.jsonl ...
 """
 
 from __future__ import annotations
@@ -147,6 +152,36 @@ def keep(returned: Path, out: Path) -> None:
     print(f"{len(rows)} keyed out-of-fold logits -> {out / KEPT_FILE}")
 
 
+def rekey(kept: Path, prepared: Path, temperature: float | None) -> None:
+    """The kept logits keyed anew for the shipped model, when it is a fine-tune of the model they were kept for
+    (v3 of v2): the fold models were trained with the older model's recipe, so their scores stand in for the new
+    model's as they did for the old one, read at the old model's temperature (kept in the header). The keys hold no
+    text, so the pairs come from `record` (PREPARED/oof-pairs.jsonl.gz, rerun here without a GPU)."""
+    from veriground.backends.nli_cache import NLIScoreCache
+    from veriground.backends.shipped_nli import ShippedNLIModel
+
+    model = ShippedNLIModel()
+    with gzip.open(kept / KEPT_FILE, "rt", encoding="utf-8") as handle:
+        header = json.loads(handle.readline())
+        rows = [json.loads(line) for line in handle]
+    old = NLIScoreCache(f"{header['model']}\x1f{header['checksum']}", max_entries=None)
+    new = NLIScoreCache(f"{model.name}\x1f{model.checksum or ''}", max_entries=None)
+    with gzip.open(prepared / PAIRS_FILE, "rt", encoding="utf-8") as handle:
+        renamed = {old.key(p, h).hex(): new.key(p, h).hex() for _, p, h in map(json.loads, handle)}
+    missing = sum(key not in renamed for key, _ in rows)
+    if missing:
+        raise SystemExit(f"{missing} of {len(rows)} kept scores match no recorded pair; rerun record first")
+    temperature = header.get("temperature") or temperature
+    if temperature is None:
+        raise SystemExit(f"give --temperature: the one in {header['model']}'s manifest, whose scores these are")
+    scores_of = header.get("scores_of") or {"model": header["model"], "checksum": header["checksum"]}
+    with gzip.open(kept / KEPT_FILE, "wt", encoding="utf-8") as handle:
+        document = {"model": model.name, "checksum": model.checksum, "scores_of": scores_of, "temperature": temperature}
+        handle.write(json.dumps(document) + "\n")
+        handle.writelines(json.dumps([renamed[key], logits]) + "\n" for key, logits in rows)
+    print(f"{len(rows)} out-of-fold logits re-keyed for {model.name} (scores of {scores_of['model']}, T {temperature})")
+
+
 def cache(kept: Path, out: Path) -> None:
     """The kept logits as calibrate's --nli-cache for the shipped model, its temperature applied, so calibrate reads
     the out-of-fold scores where it would have asked the shipped model. Refused for another model than the kept
@@ -160,14 +195,16 @@ def cache(kept: Path, out: Path) -> None:
     entail_at, contradict_at = model.label_map.entail_index, model.label_map.contradict_index
     with gzip.open(kept / KEPT_FILE, "rt", encoding="utf-8") as handle, out.open("w", encoding="utf-8") as file:
         header = json.loads(handle.readline())
-        if header != {"model": model.name, "checksum": model.checksum}:
+        if (header["model"], header["checksum"]) != (model.name, model.checksum):
             raise SystemExit(
                 f"{kept / KEPT_FILE} holds scores for {header}, not the shipped {model.name} ({model.checksum}); "
                 "rerun scripts/nli_oof.py record/run/keep for this model"
             )
+        # Re-keyed scores (`rekey`) are read at the temperature of the model whose recipe the fold models followed.
+        temperature = float(header.get("temperature") or model.temperature)
         written = 0
         for key, logits in map(json.loads, handle):
-            scaled = np.asarray(logits, dtype=np.float64) / model.temperature
+            scaled = np.asarray(logits, dtype=np.float64) / temperature
             probabilities = np.exp(scaled - scaled.max())
             probabilities /= probabilities.sum()
             entail, contradict = float(probabilities[entail_at]), float(probabilities[contradict_at])
@@ -195,6 +232,10 @@ def main() -> None:
     k = commands.add_parser("keep")
     k.add_argument("--returned", type=Path, required=True)
     k.add_argument("--out", type=Path, default=Path("scripts") / "data" / "nli-oof")
+    e = commands.add_parser("rekey")
+    e.add_argument("--kept", type=Path, default=Path("scripts") / "data" / "nli-oof")
+    e.add_argument("--prepared", type=Path, default=Path(".gpu"))
+    e.add_argument("--temperature", type=float, default=None, help="The kept scores' model's (its manifest's).")
     c = commands.add_parser("cache")
     c.add_argument("--kept", type=Path, default=Path("scripts") / "data" / "nli-oof")
     c.add_argument("--out", type=Path, required=True)
@@ -207,6 +248,8 @@ def main() -> None:
         run(args.prepared, args.work, args.out, args.minutes, args.limit)
     elif args.command == "keep":
         keep(args.returned, args.out)
+    elif args.command == "rekey":
+        rekey(args.kept, args.prepared, args.temperature)
     else:
         cache(args.kept, args.out)
 

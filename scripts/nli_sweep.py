@@ -62,6 +62,9 @@ MIXES = {
     "broad": {"synthetic_per_document": 40, "general_per_document": 8, "real_repeat": 2},
     "v3": {"general_per_document": 8},  # v2 plus the same edits of the training side's own evidence texts
     "v2d": {"deletions": True},  # v2 plus meaning-keeping one-word deletions ("all objects" -> "objects")
+    # v2 plus the targeted pairs' contradictions alone (x10 values, unscaled units, swapped comparatives): sweep 4's
+    # loss on SummEdits and AttributionBench was put down to v2q's ~1,100 exact copies labelled entailment
+    "v2c": {"targeted_per_document": 30, "targeted_contradictions_only": True},
 }
 RECIPES = {
     # first GPU sweep (2026-11-26): v2-lr3 won on dev; the dev curves of all six jumped by ~0.05 between evaluations
@@ -97,12 +100,18 @@ RECIPES |= {
     "v2q-lr3-ema-s17": Recipe("v2q", epochs=8, learning_rate=3e-5, seed=17, ema_decay=0.999, patience=6),
     "v2q-lr3-ema-s18": Recipe("v2q", epochs=8, learning_rate=3e-5, seed=18, ema_decay=0.999, patience=6),
 }
+RECIPES |= {
+    # sixth (2026-11-27, no GPU lent: run on 2 CPU cores, `train` below, 80 dev pairs per source, about 25 min to
+    # the best step): sweep 4's winning recipe on v2c, from v2's fp32 training weights. Shipped as v3.
+    "ft-v2c-lr3-e2": Recipe("v2c", epochs=2, learning_rate=3e-5, seed=23, ema_decay=0.998, patience=4, start="start"),
+}
 SWEEPS = {
     "1": "v2-long,v2-lr3,v2-b16,broad,broad-lr3,broad-b64",
     "2": "v2-lr3-ema,v2-lr3-ema-s17,v2-lr3-s17,v2-lr2-ema,v3-lr3-ema,broad-lr3-ema",
     "3": "ft-v2d-lr1,ft-v2d-lr2,ft-v2-lr1",
     "4": "ft-v2q-lr1,ft-v2q-lr2,ft-v2q-lr2-e2,ft-v2q-lr3-e2",
     "5": "v2q-lr3-ema,v2q-lr3-ema-s17,v2q-lr3-ema-s18",
+    "6": "ft-v2c-lr3-e2",
 }
 
 
@@ -154,21 +163,26 @@ def prepare(data: Path, out: Path, start: Path | None = None) -> None:
         for name in BASE_FILES[1:]:
             (folder / name).write_bytes((base / name).read_bytes())
         (folder / "config.json").write_text((start / "config.json").read_text())
-        blob = b"".join(path.read_bytes() for path in sorted(start.glob("weights-*.part")))
+        if (start / "model.safetensors").is_file():  # a model folder (v3 started from v2's fp32 training weights)
+            blob = (start / "model.safetensors").read_bytes()
+        else:
+            blob = b"".join(path.read_bytes() for path in sorted(start.glob("weights-*.part")))
         (folder / "model.safetensors").write_bytes(blob)
 
 
 def train_one(
     name: str, prepared: Path, work: Path, minutes: float, limit: int | None = None, fold: tuple[int, int] | None = None
 ) -> Path:
-    """Train recipe `name` on the GPU into work/name (OUT/best is the best dev score's model); the folder written.
+    """Train recipe `name` into work/name (OUT/best is the best dev score's model), on the GPU, or on the CPU
+    resumably; the folder written.
     With `fold` = (k, K), every training pair whose hypothesis falls in fold k is left out, into work/name-foldk
     (scripts/nli_oof.py: out-of-fold NLI scores for the aggregator fit)."""
     from veriground.training import nli_trainer
     from veriground.training.nli_trainer import TrainSettings, pick_device, train_classifier
 
-    # On a GPU the whole dev part costs about a second: score all of it, not the CPU's first 80 pairs per source.
-    nli_trainer.DEV_SCORE_PER_SOURCE = 10**6
+    device = pick_device(None)
+    if device != "cpu":  # on a GPU the whole dev part costs about a second: all of it, not 80 pairs per source
+        nli_trainer.DEV_SCORE_PER_SOURCE = 10**6
     recipe = RECIPES[name]
     pairs = _read_pairs(prepared / f"mix-{recipe.mix}.jsonl.gz")[:limit]
     if fold is not None:
@@ -182,8 +196,10 @@ def train_one(
         learning_rate=recipe.learning_rate,
         max_length=256,
         seed=recipe.seed,
-        checkpoint_every=10**9,  # the best model and each epoch's end are kept; a GPU step is too short to save
-        device=pick_device(None),
+        # A GPU step is too short to save (the best model and each epoch's end are kept); a CPU run saves every 100
+        # steps and a rerun of the same command resumes it.
+        checkpoint_every=10**9 if device != "cpu" else 100,
+        device=device,
         eval_every=max(50, 6400 // recipe.batch_size),
         patience=recipe.patience,
         ema_decay=recipe.ema_decay,
@@ -202,6 +218,7 @@ def train_one(
         settings,
         work / name,
         dev=dev,
+        resume=device == "cpu",
         time_limit_s=minutes * 60,
         progress=progress,
         log=lambda line: print(f"[{name}] {line}", flush=True),
@@ -210,6 +227,10 @@ def train_one(
     record = {"recipe": name, **asdict(recipe), "settings": asdict(settings), "pairs": len(pairs), **best}
     record["seconds"] = round(time.monotonic() - started, 1)
     record["start_score"] = start_score  # the dev score of the model it started from
+    if recipe.start != "base":
+        from veriground.training.ship import weights_sha256
+
+        record["start_weights_sha256"] = weights_sha256(prepared / recipe.start)
     record["probes_failed"] = _failed_probes(folder, settings.device)  # reported, never used to choose
     (work / name / "result.json").write_text(json.dumps(record, indent=1) + "\n")
     return folder
@@ -290,42 +311,60 @@ def sweep(prepared: Path, work: Path, out: Path, minutes: float, names: list[str
     print(f"chosen: {summary['chosen']}")
 
 
-def ship(prepared: Path, returned: Path, out: Path) -> None:
-    """The returned fp16 weights -> an fp32 model folder -> temperature on the dev pairs -> OUT/shipped."""
+def ship(prepared: Path, returned: Path | None, out: Path, trained: Path | None = None) -> None:
+    """The returned fp16 weights (or, with `trained`, the best model of a `train` run on this machine) -> an fp32
+    model folder -> temperature on the dev pairs -> OUT/shipped."""
     import torch
     import transformers
     from safetensors.torch import load, save_file
 
     from veriground.training.calibration import fit_temperature
-    from veriground.training.ship import score_logits, write_shipped_folder
+    from veriground.training.ship import score_logits, weights_sha256, write_shipped_folder
 
-    summary = json.loads((returned / "sweep.json").read_text())
-    blob = b"".join(path.read_bytes() for path in sorted(returned.glob("weights-*.part")))
-    model = out / "model"
-    model.mkdir(parents=True, exist_ok=True)
-    save_file({k: v.to(torch.float32).contiguous() for k, v in load(blob).items()}, model / "model.safetensors")
-    (model / "config.json").write_text((returned / "config.json").read_text())
-    chosen = next(r for r in summary["results"] if r["recipe"] == summary["chosen"])
+    if trained is not None:  # a CPU run: WORK/NAME/best and the record train_one wrote beside it
+        model, chosen = trained / "best", json.loads((trained / "result.json").read_text())
+        results, command = [chosen], f"python scripts/nli_sweep.py train|ship --trained (recipe {chosen['recipe']})"
+        tokenizer = transformers.AutoTokenizer.from_pretrained(model)
+    else:
+        summary = json.loads((returned / "sweep.json").read_text())
+        blob = b"".join(path.read_bytes() for path in sorted(returned.glob("weights-*.part")))
+        model = out / "model"
+        model.mkdir(parents=True, exist_ok=True)
+        save_file({k: v.to(torch.float32).contiguous() for k, v in load(blob).items()}, model / "model.safetensors")
+        (model / "config.json").write_text((returned / "config.json").read_text())
+        chosen = next(r for r in summary["results"] if r["recipe"] == summary["chosen"])
+        results = summary["results"]
+        command = f"python scripts/nli_sweep.py prepare|sweep|ship (recipe {summary['chosen']})"
+        tokenizer = transformers.AutoTokenizer.from_pretrained(prepared / "base")
     # The tokenizer as training used it: it reads (and the shipped model windows at) the length it was trained on.
-    tokenizer = transformers.AutoTokenizer.from_pretrained(prepared / "base")
     tokenizer.model_max_length = chosen["settings"]["max_length"]
     tokenizer.save_pretrained(model)
     dev = _read_pairs(prepared / "dev.jsonl.gz")
     report = fit_temperature(score_logits(model, dev), dev)
     mixes = json.loads((prepared / "mixes.json").read_text())
-    settings = {**chosen["settings"], "base": "minilm", "device": "cuda"}
+    base = "minilm" if RECIPES[chosen["recipe"].split("-fold")[0]].start == "base" else "the start model"
+    settings = {**chosen["settings"], "base": base, "device": chosen["settings"]["device"]}
     facts = {
-        "command": "python scripts/nli_sweep.py prepare|sweep|ship (recipe " + chosen["recipe"] + ")",
+        "command": command,
         "settings": settings,
         "train_pairs": chosen["pairs"],
         "trained_from": "best",
         "best": {"step": chosen["step"], "score": chosen["score"]},
-        "sweep": summary["results"],
-        "mix": mixes[chosen["mix"]]["by_source"],
+        "sweep": results,
+        "mix": mixes[chosen["mix"]]["by_source"] if chosen["mix"] in mixes else _mix_counts(chosen["mix"]),
         "calibration": report.to_json(),
     }
+    if "start_weights_sha256" in chosen:
+        facts["start_weights_sha256"] = chosen["start_weights_sha256"]
     write_shipped_folder(model, out / "shipped", temperature=report.temperature, facts=facts)
-    print(json.dumps(report.to_json(), indent=1))
+    print(json.dumps(report.to_json(), indent=1), weights_sha256(model))
+
+
+def _mix_counts(mix: str) -> dict[str, dict[str, int]]:
+    """A mix's pairs per source and label, built here when `prepare` did not write it (a later mix)."""
+    from veriground.training.nli_mix import build_mix
+
+    return build_mix(Path("..") / "shared" / "datasets", **MIXES[mix]).counts()
 
 
 def main() -> None:
@@ -335,7 +374,10 @@ def main() -> None:
     p.add_argument("--data", type=Path, default=Path("..") / "shared" / "datasets")
     p.add_argument("--out", type=Path, default=Path(".gpu"))
     p.add_argument(
-        "--start", type=Path, default=None, help="A folder `sweep` returned: fine-tuning recipes start there."
+        "--start",
+        type=Path,
+        default=None,
+        help="A folder `sweep` returned, or a model folder: fine-tuning starts from it.",
     )
     t = commands.add_parser("train")
     t.add_argument("name", choices=sorted(RECIPES))
@@ -348,7 +390,9 @@ def main() -> None:
     s.add_argument("--recipes", default=SWEEPS["5"], help="Recipe names, commas between.")
     h = commands.add_parser("ship")
     h.add_argument("--prepared", type=Path, default=Path(".gpu"))
-    h.add_argument("--returned", type=Path, required=True)
+    shipped = h.add_mutually_exclusive_group(required=True)
+    shipped.add_argument("--returned", type=Path, help="What a GPU `sweep` returned.")
+    shipped.add_argument("--trained", type=Path, help="WORK/NAME of a `train` run on this machine (a CPU run).")
     h.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     if args.command == "prepare":
@@ -358,7 +402,7 @@ def main() -> None:
     elif args.command == "sweep":
         sweep(args.prepared, args.work, args.out, args.minutes, args.recipes.split(","), args.limit)
     else:
-        ship(args.prepared, args.returned, args.out)
+        ship(args.prepared, args.returned, args.out, args.trained)
 
 
 if __name__ == "__main__":

@@ -7,13 +7,13 @@ import json
 
 import pytest
 
-from veriground.config import VerificationConfig
+from veriground.config import VerificationConfig, load_config
 from veriground.errors import ConfigError
 from veriground.verdicts.aggregator import fitted_entry, load_aggregator, resolve_thresholds
 
 
 def test_the_shipped_aggregators_carry_the_units_they_were_fitted_on():
-    lexical, model = load_aggregator("lexical-nli.v1"), load_aggregator("veriground-nli.v2")
+    lexical, model = load_aggregator("lexical-nli.v1"), load_aggregator("veriground-nli.v3")
     assert (lexical.units_per_passage, model.units_per_passage) == (1, 1)
     assert lexical.name.endswith("/units1") and model.name.endswith("/units1")
     assert resolve_thresholds(VerificationConfig(), lexical).units_per_passage == 1
@@ -44,3 +44,14 @@ def test_a_hard_rejections_confidence_is_its_fitted_support_rate_unless_configur
     assert resolve_thresholds(mine, lexical).hard_rejection_support == {"numeric-mismatch": 0.0}
     raw = load_aggregator("lexical-nli.v1", "raw")
     assert resolve_thresholds(VerificationConfig(), raw).hard_rejection_support == {}
+
+
+def test_hard_rejection_rates_read_from_a_flag_or_the_environment_and_unknown_rules_are_refused(monkeypatch):
+    monkeypatch.setenv("VERIGROUND_VERIFICATION__HARD_REJECTION_SUPPORT", "numeric-mismatch=0.2, no-evidence=0")
+    assert load_config(None).verification.hard_rejection_support == {"numeric-mismatch": 0.2, "no-evidence": 0.0}
+    with pytest.raises(ConfigError, match=r"\['quoted'\]: not a rule that rejects a claim outright"):
+        load_config(None, {"verification.hard_rejection_support": "quoted=0.5"}, environ={})
+    with pytest.raises(ConfigError, match="rule=probability pairs"):
+        load_config(None, {"verification.hard_rejection_support": "0.5"}, environ={})
+    with pytest.raises(ConfigError, match="hard_rejection_support"):
+        load_config(None, {"verification.hard_rejection_support": "numeric-mismatch=1.5"}, environ={})

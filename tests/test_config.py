@@ -17,7 +17,7 @@ def test_default_thresholds_are_the_ones_calibrate_chose_for_the_default_nli():
     chosen = fitted_entry(nli_name)["thresholds"]
     verification = resolve_thresholds(config.verification, load_aggregator(nli_name))
     assert {key: getattr(verification, key) for key in chosen} == chosen
-    assert fitted_entry("veriground-nli.v2") is not None  # the shipped model has its own, for --nli veriground-nli
+    assert fitted_entry("veriground-nli.v3") is not None  # the shipped model has its own, for --nli veriground-nli
     raw = resolve_thresholds(config.verification, load_aggregator(nli_name, "raw"))
     assert (raw.min_entailment_prob, raw.weak_entailment_prob, raw.max_contradiction_prob) == (0.60, 0.60, 0.30)
     assert verification.min_supporting_sources == 1  # one trusted source suffices (README); seed 000 said 2

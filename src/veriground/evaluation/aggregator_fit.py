@@ -30,9 +30,9 @@ from veriground.evaluation.metrics import calibration
 from veriground.evidence.gather import PackEvidence
 from veriground.evidence.units import MAX_UNITS_PER_CHUNK
 from veriground.schema import EvidencePack, LabelledPair, PackPassage, SignalStatus, VerificationReport
+from veriground.schema.vocabulary import HARD_REJECTIONS
 from veriground.signals.support_features import FEATURE_NAMES
 from veriground.verdicts.aggregator import CONTRADICTION_MIN_ALIGNMENT, LogisticModel, may_refute
-from veriground.verdicts.explain import HARD_REJECTIONS
 
 AGGREGATOR_VERSION = "calibrated-lr.v1"
 L2_PENALTY = 1.0  # ridge on standardised features; the fit has a few thousand rows and 16 features

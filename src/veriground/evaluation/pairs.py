@@ -52,9 +52,8 @@ from veriground.schema import (
     SignalStatus,
     VerificationReport,
 )
-from veriground.schema.vocabulary import HALLUCINATED_VERDICTS
+from veriground.schema.vocabulary import HALLUCINATED_VERDICTS, HARD_REJECTIONS
 from veriground.text_input import read_jsonl_records
-from veriground.verdicts.explain import HARD_REJECTIONS
 
 # A claim verdict in HALLUCINATED_VERDICTS (Contradictory, Unsupported, Unverified) makes its text "hallucinated";
 # Unverified is there because an uncomputed signal is no support.

@@ -104,6 +104,17 @@ class RuleName(StrEnum):
     SUFFICIENT_EVIDENCE = "sufficient-evidence"
 
 
+# Rules that reject a claim whatever the NLI reads. Such a claim's confidence is not the NLI's but how often the rule
+# is right: the share of calibration rows it rejected that were supported (verification.hard_rejection_support).
+HARD_REJECTIONS = frozenset(
+    {
+        RuleName.DANGLING_CITATION,
+        RuleName.NUMERIC_MISMATCH,
+        RuleName.FORMAL_MISMATCH,
+        RuleName.NO_EVIDENCE,
+        RuleName.LLM_JUDGE_CONTRADICTED,
+    }
+)
 # A rejection for one of these reasons means the evidence says otherwise (Contradictory); any other rejection means
 # nothing supports the claim (Unsupported).
 CONTRADICTING_REASONS = frozenset(

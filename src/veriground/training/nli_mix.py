@@ -75,10 +75,14 @@ def build_mix(
     real_repeat: int = 1,
     deletions: bool = False,
     targeted_per_document: int = 0,
+    targeted_contradictions_only: bool = False,
 ) -> TrainingMix:
     """Every training pair, split into train and dev; deterministic in the files' contents. A pair's side is a
     function of its text, so a dev pair of one recipe is never trained on by another (a recipe with more synthetic
-    targets has more dev pairs; scripts/nli_sweep.py scores every recipe on the first mix's)."""
+    targets has more dev pairs; scripts/nli_sweep.py scores every recipe on the first mix's).
+    `targeted_contradictions_only` trains on the targeted pairs' contradictions alone (a value times or over ten,
+    a unit unscaled, a comparative swapped), not their copies and conversions labelled entailment; all of them stay
+    on the dev side."""
     real: list[TrainPair] = []
     nli = datasets_dir / "nli"
     for name, read in (("mnli", datasets.read_mnli), ("snli", datasets.read_snli)):
@@ -102,6 +106,8 @@ def build_mix(
     dev = real_dev + synthetic_dev
     if targeted_per_document > 0:
         targeted_train, targeted_dev = _split(targeted_pairs(documents, per_document=targeted_per_document))
+        if targeted_contradictions_only:
+            targeted_train = [pair for pair in targeted_train if pair.label == "contradiction"]
         train, dev = train + targeted_train, dev + targeted_dev
     return TrainingMix(train, dev)
 

@@ -20,7 +20,7 @@ from veriground.training.train_pairs import TrainPair
 MANIFEST = "veriground-nli.json"
 ONNX_FILE = "model.onnx"
 SHIPPED_MODEL_ID = "veriground/nli-minilm-l6-v2"
-SHIPPED_NAME = "veriground-nli.v2"  # what reports name the model by (with its SHA-256)
+SHIPPED_NAME = "veriground-nli.v3"  # what reports name the model by (with its SHA-256)
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt", "config.json")
 
 

@@ -23,24 +23,13 @@ from veriground.schema import (
     RuleName,
     SupportJudgement,
 )
-from veriground.schema.vocabulary import display_verdict_of
+from veriground.schema.vocabulary import HARD_REJECTIONS, display_verdict_of
 from veriground.text.display import versus
 from veriground.text.substitution import swapped_words
 from veriground.verdicts.rules import Decision, contradiction_above_max, entailment_below_weak
 
 HIGH_BAND, MEDIUM_BAND = 0.70, 0.40
 STRICT_DEPENDENCY_CAP = 0.65  # seed 000 §2.5.3
-# Rules that reject a claim whatever the NLI reads: its confidence is not the NLI's but how often the rule is right,
-# the share of calibration rows it rejected that were supported (verification.hard_rejection_support; 0 without one).
-HARD_REJECTIONS = frozenset(
-    {
-        RuleName.DANGLING_CITATION,
-        RuleName.NUMERIC_MISMATCH,
-        RuleName.FORMAL_MISMATCH,
-        RuleName.NO_EVIDENCE,
-        RuleName.LLM_JUDGE_CONTRADICTED,
-    }
-)
 _DECIMALS = 3
 
 
