@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from veriground.evaluation.aggregator_fit import (
-    REFUTE_SIGNS,
-    SUPPORT_SIGNS,
-    RowSignals,
-    fit_logistic,
-    hard_rejection_support,
-)
-from veriground.schema import LabelledPair
+from veriground.evaluation.aggregator_fit import REFUTE_SIGNS, SUPPORT_SIGNS, fit_logistic
+from veriground.evaluation.hard_rejections import hard_rejection_support
 from veriground.signals.support_features import FEATURE_NAMES
 
 
@@ -57,21 +51,16 @@ def test_left_out_features_keep_weight_zero():
     assert model.weights[1] == 0.0 and model.weights[0] > 0
 
 
-def _row(label: str, hard_rule: str | None) -> RowSignals:
-    row = LabelledPair(id=f"{label}-{hard_rule}", text="A claim.", evidence=("Some evidence.",), label=label)
-    return RowSignals(row, claims=(), alignments=(), hard_rule=hard_rule)
-
-
 def test_a_hard_rejection_is_as_likely_supported_as_the_rows_it_rejected_were():
-    rows = (
-        [_row("supported", "numeric-mismatch")] * 3
-        + [_row("unsupported", "numeric-mismatch")] * 37
-        + [_row("supported", "formal-mismatch")] * 2  # too few of its own: the pooled rate
-        + [_row("supported", None)] * 50  # not hard-rejected: not counted
+    outcomes = (
+        [("numeric-mismatch", True)] * 3
+        + [("numeric-mismatch", False)] * 37
+        + [("formal-mismatch", True)] * 2  # too few of its own: the pooled rate
+        + [(None, True)] * 50  # not hard-rejected: not counted
     )
-    support = hard_rejection_support(rows)
+    support = hard_rejection_support(outcomes)
     assert support["numeric-mismatch"] == {"rows": 40, "supported": 3, "support_prob": round(3.5 / 41, 3)}
     assert support["formal-mismatch"] == {"rows": 2, "supported": 2, "support_prob": round(5.5 / 43, 3)}
-    assert hard_rejection_support([_row("supported", None)]) == {}
+    assert hard_rejection_support([(None, True)]) == {}
     # never certain either way, however one-sided the rows
-    assert 0 < hard_rejection_support([_row("unsupported", "no-evidence")] * 30)["no-evidence"]["support_prob"] < 0.02
+    assert 0 < hard_rejection_support([("no-evidence", False)] * 30)["no-evidence"]["support_prob"] < 0.02

@@ -26,6 +26,7 @@ from veriground.backends.protocols import NLIModel
 from veriground.config import Config
 from veriground.evaluation.batching import VerifyJob, verify_batched
 from veriground.evaluation.calibration_data import CLAIM_SOURCES, CONTRADICTION_SOURCES, is_dev
+from veriground.evaluation.hard_rejections import hard_rejection_support
 from veriground.evaluation.metrics import calibration
 from veriground.evidence.gather import PackEvidence
 from veriground.evidence.units import MAX_UNITS_PER_CHUNK
@@ -40,7 +41,6 @@ NEWTON_STEPS = 50
 SUPPORTED_PRECISION = 0.90  # "Supported" is the threshold above which dev rows are supported at this precision
 CONTRADICTED_PRECISION = 0.80  # "Contradictory" likewise, among rows whose labels separate contradiction
 MIN_CONTRADICTION_THRESHOLD = 0.50
-MIN_HARD_REJECTION_ROWS = 20  # fewer rejected rows than this: the rule's support rate is that of all hard rules
 _GRID = [round(0.05 + 0.01 * step, 2) for step in range(91)]
 # The direction each feature may push (`calibrate --monotone`): +1 may only raise the probability, -1 only lower it,
 # 0 either. A weight fitted against its sign is a quirk of one dataset's mix (more word-order overlap cannot mean
@@ -148,7 +148,9 @@ def fit_aggregator(
     )
     refute = _with_temperature(refute, refuting_dev, _refute_vector, _is_contradicted)
     thresholds, figures = _choose_thresholds(dev, refuting_dev, support, refute)
-    hard_rejections = hard_rejection_support([item for item in signals if item.row.group in CLAIM_SOURCES])
+    hard_rejections = hard_rejection_support(
+        (item.hard_rule, _is_supported(item.row)) for item in signals if item.row.group in CLAIM_SOURCES
+    )
     return {
         "name": f"{AGGREGATOR_VERSION}/{nli_name}@{data_sha256[:12]}/units{units_per_passage}",
         "fit": {
@@ -166,30 +168,6 @@ def fit_aggregator(
         "rows": {"fit": len(fit), "dev": len(dev)},
         "dev_figures": figures,
     }
-
-
-def hard_rejection_support(rows: Sequence[RowSignals]) -> dict[str, dict[str, float | int]]:
-    """For each hard-rejecting rule, how many of these rows it rejected, how many of those were supported, and the
-    P(supported) its claims are given: (supported + 1/2) / (rows + 1) (Jeffreys-like, so a rule that was always
-    right is not certain), from the rows of all hard rules pooled when the rule rejected fewer than
-    MIN_HARD_REJECTION_ROWS. A claim the numeric check rejects is wrong about a benchmark's label more often than
-    "confidence 0" says (a supported FEVER or WiCE claim that writes a number as the evidence does not)."""
-    counts: dict[str, list[int]] = {}
-    for item in rows:
-        if item.hard_rule is not None:
-            tally = counts.setdefault(item.hard_rule, [0, 0])
-            tally[0] += 1
-            tally[1] += _is_supported(item.row)
-    pooled = [sum(tally[0] for tally in counts.values()), sum(tally[1] for tally in counts.values())]
-    support = {}
-    for rule, (rejected, supported) in sorted(counts.items()):
-        basis_rows, basis_supported = (rejected, supported) if rejected >= MIN_HARD_REJECTION_ROWS else pooled
-        support[rule] = {
-            "rows": rejected,
-            "supported": supported,
-            "support_prob": round((basis_supported + 0.5) / (basis_rows + 1), 3),
-        }
-    return support
 
 
 # --- which unit decides a row ---------------------------------------------------------------------------------
