@@ -63,7 +63,7 @@ accuracy: $(VENV)/.installed-dev
 # their scores kept in scripts/data/nli-oof), not on the model's own scores of rows it was trained on.
 calibrate: $(VENV)/.installed-dev
 	$(BIN)/python scripts/nli_oof.py cache --kept scripts/data/nli-oof --out build/oof-cache.jsonl
-	$(BIN)/veriground calibrate --nli veriground-nli --units-per-passage 1 --antonym-rows --nli-cache build/oof-cache.jsonl --out src/veriground/verdicts/aggregator.json --figures results/figures
+	$(BIN)/veriground calibrate --nli veriground-nli --units-per-passage 1 --antonym-rows --nli-cache build/oof-cache.jsonl --platt-rows scripts/data/nli-oof/platt-rows.json --out src/veriground/verdicts/aggregator.json --figures results/figures
 	$(BIN)/veriground calibrate --nli lexical --units-per-passage 1 --out src/veriground/verdicts/aggregator.json --figures results/figures
 
 lint: $(VENV)/.installed-dev

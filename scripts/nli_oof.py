@@ -21,6 +21,9 @@ on those scores (through calibrate's --nli-cache) and reads the shipped model's 
     python scripts/nli_oof.py rekey --kept scripts/data/nli-oof --prepared .gpu --temperature 1.2587
     python scripts/nli_oof.py cache --kept scripts/data/nli-oof --out build/oof-cache.jsonl
     veriground calibrate --nli veriground-nli --nli-cache build/oof-cache.jsonl ...
+    # the claim-source calibration rows the shipped model never trained on (its mix: nli_sweep prepare), on which
+    # calibrate refits the support model's Platt scaling with the shipped model's own scores (--platt-rows)
+    python scripts/nli_oof.py unseen --mix .gpu/mix-v2c.jsonl.gz --out scripts/data/nli-oof/platt-rows.json
 """
 
 from __future__ import annotations
@@ -213,6 +216,34 @@ def cache(kept: Path, out: Path) -> None:
     print(f"{written} out-of-fold scores -> {out}")
 
 
+def unseen(data: Path, mix: Path, out: Path, rows_per_source: int) -> None:
+    """The ids of the claim-source calibration rows whose claim is no hypothesis of the training mix `mix` (the
+    shipped model's: its pairs never showed it these claims), with the mix's SHA-256 and counts, as a JSON file."""
+    import hashlib
+
+    from nli_sweep import _read_pairs
+
+    from veriground.evaluation.calibration_data import CLAIM_SOURCES, calibration_rows
+
+    seen = {pair.hypothesis.strip() for pair in _read_pairs(mix)}
+    rows = calibration_rows(data, rows_per_source, antonyms=True)
+    chosen = [row for row in rows if row.group in CLAIM_SOURCES and row.text.strip() not in seen]
+    counts: dict[str, int] = {}
+    for row in chosen:
+        counts[row.group or ""] = counts.get(row.group or "", 0) + 1
+    document = {
+        "about": "Claim-source calibration rows the shipped NLI never trained on: `calibrate --platt-rows` fits the "
+        "support model's Platt scaling on them with the NLI's own scores (scripts/nli_oof.py unseen).",
+        "mix": mix.name,
+        "mix_sha256": hashlib.sha256(mix.read_bytes()).hexdigest(),
+        "mix_hypotheses": len(seen),
+        "by_source": dict(sorted(counts.items())),
+        "rows": [row.id for row in chosen],
+    }
+    out.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    print(f"{len(chosen)} of {sum(row.group in CLAIM_SOURCES for row in rows)} claim-source rows unseen -> {out}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
@@ -239,8 +270,15 @@ def main() -> None:
     c = commands.add_parser("cache")
     c.add_argument("--kept", type=Path, default=Path("scripts") / "data" / "nli-oof")
     c.add_argument("--out", type=Path, required=True)
+    u = commands.add_parser("unseen")
+    u.add_argument("--mix", type=Path, required=True, help="The shipped model's training mix (nli_sweep prepare).")
+    u.add_argument("--data", type=Path, default=Path("..") / "shared" / "datasets")
+    u.add_argument("--rows-per-source", type=int, default=500)
+    u.add_argument("--out", type=Path, default=Path("scripts") / "data" / "nli-oof" / "platt-rows.json")
     args = parser.parse_args()
-    if args.command == "record":
+    if args.command == "unseen":
+        unseen(args.data, args.mix, args.out, args.rows_per_source)
+    elif args.command == "record":
         record(args.data, args.prepared, args.rows_per_source, args.limit)
     elif args.command == "train-fold":
         train_fold(args.fold, args.prepared, args.work, args.minutes, args.limit)

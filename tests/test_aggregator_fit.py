@@ -64,3 +64,58 @@ def test_a_hard_rejection_is_as_likely_supported_as_the_rows_it_rejected_were():
     assert hard_rejection_support([(None, True)]) == {}
     # never certain either way, however one-sided the rows
     assert 0 < hard_rejection_support([("no-evidence", False)] * 30)["no-evidence"]["support_prob"] < 0.02
+
+
+def _signals(seed: int, rows: int, sharpness: float) -> list:
+    """Rows of one claim and one unit each from sources the support fit reads, labelled by a model of nli_entail and
+    alignment; `sharpness` scales how far apart the two labels' NLI scores sit (a better NLI reads them apart)."""
+    from veriground.evaluation.aggregator_fit import RowSignals
+    from veriground.schema import LabelledPair
+
+    rng = np.random.default_rng(seed)
+    sources = ("fever-symmetric", "summedits", "wice", "attributionbench", "begin", "mnli")
+    signals = []
+    for index in range(rows):
+        supported = bool(rng.random() < 0.5)
+        values = dict.fromkeys(FEATURE_NAMES, 0.0)
+        centre = 0.5 + (0.25 if supported else -0.25) * sharpness
+        values["nli_entail"] = float(np.clip(centre + rng.normal(scale=0.2), 0.0, 1.0))
+        values["alignment"] = float(np.clip(0.7 + rng.normal(scale=0.2), 0.0, 1.0))
+        group = sources[index % len(sources)]
+        label = "supported" if supported else ("contradicted" if group == "mnli" else "unsupported")
+        row = LabelledPair(
+            id=f"{seed}-{index}", text=f"Claim {seed} {index}.", evidence=("E.",), label=label, group=group
+        )
+        unit = tuple(values[name] for name in FEATURE_NAMES)
+        signals.append(RowSignals(row, ((unit,),), ((values["alignment"],),)))
+    return signals
+
+
+def test_platt_rows_rescale_the_support_model_and_keep_its_decisions():
+    """Refitted on rows a sharper NLI read (the shipped model, where the fit saw fold models' scores), the scaling
+    steepens, and the thresholds move with it, so every verdict boundary stays where the dev rows put it."""
+    from veriground.evaluation.aggregator_fit import fit_aggregator
+    from veriground.verdicts.aggregator import LogisticModel
+
+    signals = _signals(3, 900, sharpness=0.6)
+    plain = fit_aggregator(signals, "nli-x", "0" * 64, units_per_passage=1)
+    rescaled = fit_aggregator(signals, "nli-x", "0" * 64, units_per_passage=1, platt_signals=_signals(5, 300, 1.2))
+    before, after = (LogisticModel.from_json(entry["support"]) for entry in (plain, rescaled))
+    assert after.weights == before.weights and after.calibration_scale > before.calibration_scale
+    record = rescaled["fit"]["platt_rows"]
+    assert (
+        record["rows"] == 300
+        and record["thresholds_on_dev_scale"]["min_entailment_prob"] == (plain["thresholds"]["min_entailment_prob"])
+    )
+    assert (
+        record["on_platt_rows"]["platt_rows_scaling"]["log_loss"] < record["on_platt_rows"]["dev_scaling"]["log_loss"]
+    )
+    rng = np.random.default_rng(11)
+    for _ in range(300):
+        values = [0.0] * len(FEATURE_NAMES)
+        values[FEATURE_NAMES.index("nli_entail")], values[FEATURE_NAMES.index("alignment")] = rng.random(2)
+        for name in ("weak_entailment_prob", "min_entailment_prob"):
+            old, new = before.probability(values), after.probability(values)
+            if abs(old - plain["thresholds"][name]) > 1e-3:  # off the boundary itself (thresholds are rounded)
+                assert (old >= plain["thresholds"][name]) == (new >= rescaled["thresholds"][name])
+    assert rescaled["thresholds"]["max_contradiction_prob"] == plain["thresholds"]["max_contradiction_prob"]

@@ -26,6 +26,10 @@ def test_every_recipe_names_a_mix_and_every_sweep_names_recipes():
     assert {recipe.mix for recipe in sweep.RECIPES.values()} <= set(sweep.MIXES)
     assert {recipe.start for recipe in sweep.RECIPES.values()} <= {"base", "start"}
     assert {name for names in sweep.SWEEPS.values() for name in names.split(",")} <= set(sweep.RECIPES)
+    for recipe in sweep.RECIPES.values():  # a student distils its start model, whose layers it keeps in order
+        assert recipe.distil_weight == 0 or recipe.start == "start"
+        layers = recipe.keep_layers or ()
+        assert list(layers) == sorted(set(layers)) and all(0 <= layer < 6 for layer in layers)
 
 
 def test_the_shipped_model_was_trained_by_the_recipe_of_that_name():

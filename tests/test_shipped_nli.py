@@ -238,13 +238,13 @@ def test_class_weights_are_inverse_frequency_and_clipped():
     assert weights["neutral"] <= CLASS_WEIGHT_RANGE[1] and weights["not_entailment"] == 1.0
 
 
-def _tiny_base(tmp_path: Path) -> Path:
+def _tiny_base(tmp_path: Path, layers: int = 1) -> Path:
     transformers = pytest.importorskip("transformers")
     from veriground.backends.model_files import minilm_dir
 
     tokenizer = transformers.AutoTokenizer.from_pretrained(minilm_dir())
     config = transformers.BertConfig(
-        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=37
+        vocab_size=len(tokenizer), hidden_size=32, num_hidden_layers=layers, num_attention_heads=2, intermediate_size=37
     )
     base = tmp_path / "base"
     transformers.BertModel(config).save_pretrained(base)
@@ -319,6 +319,43 @@ def test_a_moving_average_of_the_weights_is_what_is_scored_kept_and_resumed(tmp_
     assert torch.allclose(model.weight, before + 1.0)
     average.swap(model)
     assert torch.allclose(model.weight, before + 2.0)
+
+
+def test_a_distilled_student_keeps_the_chosen_layers_and_learns_the_teachers_reading(tmp_path):
+    import torch
+    import transformers
+
+    from veriground.errors import BackendError
+    from veriground.training.nli_trainer import TrainSettings, distillation_loss, train_classifier
+    from veriground.training.ship import score_logits
+
+    base = _tiny_base(tmp_path, layers=3)
+    pairs = [
+        TrainPair(f"The value is {i}.", f"The value is {i + (i % 2)}.", ("entailment", "contradiction")[i % 2], "t")
+        for i in range(32)
+    ]
+    teacher = [[0.0, 6.0, 0.0]] * len(pairs)  # a teacher that reads every pair as neutral, against the labels
+    settings = TrainSettings(
+        base=str(base), epochs=6, batch_size=8, max_length=32, learning_rate=1e-3, checkpoint_every=4,
+        keep_layers=(0, 2), distil_weight=1.0,
+    )  # fmt: skip
+    student = train_classifier(pairs, settings, tmp_path / "s", teacher_logits=teacher)
+    config = transformers.AutoConfig.from_pretrained(student)
+    assert config.num_hidden_layers == 2
+    read = score_logits(student, pairs).argmax(axis=1)
+    assert (read == 1).mean() == 1.0  # all neutral: the teacher's reading, not the labels'
+    stopped = tmp_path / "stopped"  # a distilled run resumes (its keep_layers come back from JSON as a list)
+    train_classifier(pairs, settings, stopped, teacher_logits=teacher, time_limit_s=0.0)
+    resumed = train_classifier(pairs, settings, stopped, teacher_logits=teacher, resume=True)
+    assert transformers.AutoConfig.from_pretrained(resumed).num_hidden_layers == 2
+
+    logits = torch.tensor([[1.0, 2.0, 0.5]])
+    assert float(distillation_loss(torch, logits, logits, 2.0)) == pytest.approx(0.0, abs=1e-6)
+    assert float(distillation_loss(torch, logits, torch.tensor([[3.0, 0.0, 0.0]]), 2.0)) > 0.1
+    with pytest.raises(BackendError, match="teacher's logits for each of the 32 pairs"):
+        train_classifier(pairs, settings, tmp_path / "x", teacher_logits=teacher[:3])
+    with pytest.raises(BackendError, match=r"keep_layers \(0, 5\) does not fit the start model \(3 encoder"):
+        train_classifier(pairs, TrainSettings(base=str(base), keep_layers=(0, 5)), tmp_path / "y")
 
 
 def test_deletion_pairs_leave_out_a_word_that_keeps_the_meaning():

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from veriground.cli import options
 from veriground.cli.app import app, open_workspace
 from veriground.cli.progress import progress_group
+
+if TYPE_CHECKING:
+    from veriground.schema import LabelledPair
 
 LOG_EVERY_ROWS = 200
 
@@ -43,6 +47,14 @@ def calibrate(
         bool,
         typer.Option("--antonym-rows", help="Add domain sentences with an antonym swapped (the shipped model's fit)."),
     ] = False,
+    platt_rows: Annotated[
+        Path | None,
+        typer.Option(
+            "--platt-rows",
+            help="JSON of calibration row ids the NLI never trained on (scripts/nli_oof.py unseen): the support "
+            "model's Platt scaling is refitted on them, scored by the NLI itself.",
+        ),
+    ] = None,
     units_per_passage: options.UnitsPerPassage = None,
     config_file: options.ConfigFile = None,
 ) -> None:
@@ -56,8 +68,10 @@ def calibrate(
     if not data.is_dir():
         raise InputFileError(data, "is not a folder", "point --data (or VERIGROUND_DATASETS) at the shared datasets")
     with open_workspace(calibrate, locals()) as workspace:  # only its NLI, which outlives it
-        config, model = workspace.config, MemoNLIModel(workspace.nli, nli_cache)
+        config, nli = workspace.config, workspace.nli
+    model = MemoNLIModel(nli, nli_cache)
     rows = calibration_rows(data, rows_per_source, retrieved=retrieved_rows, antonyms=antonym_rows)
+    unseen = read_platt_rows(platt_rows, rows) if platt_rows is not None else None
     counts: dict[str, dict[str, int]] = {}
     for row in rows:
         counts.setdefault(row.group or "", {}).setdefault(row.label, 0)
@@ -67,8 +81,19 @@ def calibrate(
     with progress_group() as bars:
         on_progress = bars.callback("Scoring calibration rows") if bars.active else _log_progress
         signals = collect_signals(rows, config=config, nli=model, progress=lambda done: on_progress(done, len(rows)))
+        # The NLI's own scores (no --nli-cache): these rows are where the shipped model is read as it will be
+        platt_signals = None if unseen is None else collect_signals(unseen, config=config, nli=nli)
     units = config.verification.units_per_passage or MAX_UNITS_PER_CHUNK
-    entry = fit_aggregator(signals, model.name, rows_sha256(rows), monotone=monotone, units_per_passage=units)
+    entry = fit_aggregator(
+        signals,
+        model.name,
+        rows_sha256(rows),
+        monotone=monotone,
+        units_per_passage=units,
+        platt_signals=platt_signals,
+    )
+    if platt_rows is not None:
+        entry["fit"]["platt_rows"]["file"] = platt_rows.name
     if antonym_rows:  # said only when used, so entries fitted without them stay as they were
         entry["fit"]["antonym_rows"] = True
     if nli_cache is not None:  # e.g. out-of-fold scores (scripts/nli_oof.py): the fit read these, not the model's
@@ -94,6 +119,29 @@ def calibrate(
     }
     typer.echo(json.dumps(shown, indent=1))
     typer.echo(f"wrote {out}")
+
+
+def read_platt_rows(path: Path, rows: Sequence[LabelledPair]) -> list[LabelledPair]:
+    """The calibration rows `path` names (a JSON object whose "rows" lists row ids), in calibration order; every id
+    must be among `rows`, or the file was written for other data."""
+    from veriground.errors import InputFileError
+
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        wanted = set(document["rows"])
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise InputFileError(
+            path, f"is not a Platt rows file ({err})", "write it with scripts/nli_oof.py unseen"
+        ) from None
+    chosen = [row for row in rows if row.id in wanted]
+    missing = len(wanted) - len(chosen)
+    if missing or not chosen:
+        raise InputFileError(
+            path,
+            f"names {missing} row ids that are not calibration rows here" if missing else "names no rows",
+            "write it again with scripts/nli_oof.py unseen for these datasets and options",
+        )
+    return chosen
 
 
 def _cache_provenance(path: Path, scored_by_model: int) -> dict[str, object]:

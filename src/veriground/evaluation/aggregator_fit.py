@@ -12,10 +12,18 @@ against the documents they came with), not on the synthetic edits and sentence-p
 from: those are easier, and a scaling fitted with them left every held-out claim set under-predicted (mean P(supported)
 0.07-0.08 below the share supported). Measured on 700 held-out rows a benchmark, v2's ECE fell from 0.101 to 0.086 on
 average (FEVER-symmetric 0.100 -> 0.075, WiCE 0.091 -> 0.051, BEGIN 0.082 -> 0.114), balanced accuracy unchanged.
+
+With `platt_signals` (`calibrate --platt-rows`: claim-source rows the shipped NLI never trained on, scored by that
+model itself), the support model's Platt scaling is refitted on those rows after the thresholds were chosen. The fit
+reads out-of-fold scores (scripts/nli_oof.py) of fold models, which are not the shipped model: v3 separates held-out
+claims better than they do, and a scaling fitted on their scores under-used it (held-out rows wanted slope x1.17 and
++0.21 on the logit). The thresholds stay probabilities chosen on the fit's dev rows; the new scaling maps the shipped
+model's scores onto them.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -42,6 +50,7 @@ SUPPORTED_PRECISION = 0.90  # "Supported" is the threshold above which dev rows 
 CONTRADICTED_PRECISION = 0.80  # "Contradictory" likewise, among rows whose labels separate contradiction
 MIN_CONTRADICTION_THRESHOLD = 0.50
 _GRID = [round(0.05 + 0.01 * step, 2) for step in range(91)]
+SUPPORT_THRESHOLDS = ("weak_entailment_prob", "min_entailment_prob")  # read on the support model's scale
 # The direction each feature may push (`calibrate --monotone`): +1 may only raise the probability, -1 only lower it,
 # 0 either. A weight fitted against its sign is a quirk of one dataset's mix (more word-order overlap cannot mean
 # less support), so the feature is left out and the model refitted until every weight agrees. Measured on the
@@ -132,10 +141,12 @@ def fit_aggregator(
     *,
     monotone: bool = False,
     units_per_passage: int = MAX_UNITS_PER_CHUNK,
+    platt_signals: Sequence[RowSignals] | None = None,
 ) -> dict[str, Any]:
     """The aggregator.json entry for one NLI: both models, the thresholds and the dev figures they were chosen on.
     `monotone` holds every weight to its declared sign (SUPPORT_SIGNS, REFUTE_SIGNS); `units_per_passage` is how
-    many evidence units per passage the signals were collected with (verification reads that many by default)."""
+    many evidence units per passage the signals were collected with (verification reads that many by default);
+    `platt_signals` refits the support model's Platt scaling on those rows once the thresholds are chosen."""
     fit = [item for item in signals if not is_dev(item.row)]
     dev = [item for item in signals if is_dev(item.row)]
     support = _fit_twice(fit, SUPPORT_SIGNS if monotone else None, _support_vector, _heuristic_support, _is_supported)
@@ -148,17 +159,29 @@ def fit_aggregator(
     )
     refute = _with_temperature(refute, refuting_dev, _refute_vector, _is_contradicted)
     thresholds, figures = _choose_thresholds(dev, refuting_dev, support, refute)
+    platt: dict[str, Any] | None = None
+    if platt_signals is not None:
+        shipped = _with_temperature(
+            replace(support, calibration_scale=1.0, calibration_bias=0.0), platt_signals, _support_vector, _is_supported
+        )
+        platt = _platt_record(support, shipped, platt_signals, thresholds)
+        for name in SUPPORT_THRESHOLDS:  # the same boundary on the model's logit, read on the new scale
+            thresholds[name] = round(_rescaled(thresholds[name], support, shipped), 4)
+        support = shipped
     hard_rejections = hard_rejection_support(
         (item.hard_rule, _is_supported(item.row)) for item in signals if item.row.group in CLAIM_SOURCES
     )
+    fit_facts: dict[str, Any] = {
+        "monotone": monotone,
+        "left_out": sorted(LEFT_OUT_FEATURES),
+        "units_per_passage": units_per_passage,
+        "platt_sources": sorted(CLAIM_SOURCES),
+    }
+    if platt is not None:
+        fit_facts["platt_rows"] = platt
     return {
         "name": f"{AGGREGATOR_VERSION}/{nli_name}@{data_sha256[:12]}/units{units_per_passage}",
-        "fit": {
-            "monotone": monotone,
-            "left_out": sorted(LEFT_OUT_FEATURES),
-            "units_per_passage": units_per_passage,
-            "platt_sources": sorted(CLAIM_SOURCES),
-        },
+        "fit": fit_facts,
         "features": list(FEATURE_NAMES),
         "support": support.to_json(),
         "refute": refute.to_json(),
@@ -314,6 +337,38 @@ def _with_temperature(
     slope = platt.weights[0] / platt.scale[0]
     offset = platt.bias - platt.weights[0] * platt.mean[0] / platt.scale[0]
     return replace(model, calibration_scale=round(slope, 8), calibration_bias=round(offset, 8))
+
+
+def _rescaled(probability: float, old: LogisticModel, new: LogisticModel) -> float:
+    """The probability `new` gives where `old` gives `probability` (both Platt scalings of one logit)."""
+    logit = math.log(probability / (1.0 - probability))
+    raw = (logit - old.calibration_bias) / old.calibration_scale
+    return 1.0 / (1.0 + math.exp(-(new.calibration_scale * raw + new.calibration_bias)))
+
+
+def _platt_record(
+    fitted: LogisticModel, shipped: LogisticModel, rows: Sequence[RowSignals], thresholds: dict[str, float]
+) -> dict[str, Any]:
+    """What the Platt rows were and what they changed: counts per source and label, both scalings, the thresholds as
+    chosen on the dev scale, and the log loss and ECE of P(supported) on those rows under each scaling."""
+    counts: dict[str, dict[str, int]] = {}
+    for item in rows:
+        by_label = counts.setdefault(item.row.group or "", {})
+        by_label[item.row.label] = by_label.get(item.row.label, 0) + 1
+    figures: dict[str, dict[str, float | None]] = {}
+    for name, model in (("dev_scaling", fitted), ("platt_rows_scaling", shipped)):
+        pairs = [(row_support(item, model), _is_supported(item.row)) for item in rows]
+        scored = [(p, y) for p, y in pairs if p is not None]
+        value = calibration([p for p, _ in scored], [y for _, y in scored]).ece.value
+        loss = -sum(math.log(max(1e-12, p if y else 1.0 - p)) for p, y in scored) / max(1, len(scored))
+        figures[name] = {"ece": None if value is None else round(value, 6), "log_loss": round(loss, 6)}
+    return {
+        "rows": len(rows),
+        "by_source": dict(sorted(counts.items())),
+        "dev_scaling": [fitted.calibration_scale, fitted.calibration_bias],
+        "thresholds_on_dev_scale": {name: thresholds[name] for name in SUPPORT_THRESHOLDS},
+        "on_platt_rows": figures,
+    }
 
 
 # --- thresholds and figures ------------------------------------------------------------------------------------

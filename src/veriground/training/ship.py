@@ -24,8 +24,16 @@ SHIPPED_NAME = "veriground-nli.v3"  # what reports name the model by (with its S
 TOKENIZER_FILES = ("tokenizer.json", "tokenizer_config.json", "special_tokens_map.json", "vocab.txt", "config.json")
 
 
-def score_logits(model_folder: Path, pairs: Sequence[TrainPair], *, device: str = "cpu", batch_size: int = 64) -> Any:
-    """Raw (n, 3) logits of the trained torch model for the pairs (for temperature fitting)."""
+def score_logits(
+    model_folder: Path,
+    pairs: Sequence[TrainPair],
+    *,
+    device: str = "cpu",
+    batch_size: int = 64,
+    max_length: int | None = None,
+) -> Any:
+    """Raw (n, 3) logits of the trained torch model for the pairs (for temperature fitting, or as a teacher's),
+    with premises cut to `max_length` tokens a pair when given (as in training)."""
     import torch
     import transformers
 
@@ -39,6 +47,7 @@ def score_logits(model_folder: Path, pairs: Sequence[TrainPair], *, device: str 
                 [p.premise for p in chunk],
                 [p.hypothesis for p in chunk],
                 truncation="only_first",
+                max_length=max_length,
                 padding=True,
                 return_tensors="pt",
             )
