@@ -75,3 +75,27 @@ def test_scores_kept_for_another_model_are_refused_not_silently_missed(tmp_path)
         handle.write(json.dumps({"model": "veriground-nli.v1", "checksum": "0" * 64}) + "\n")
     with pytest.raises(SystemExit, match="not the shipped"):
         oof.cache(tmp_path, tmp_path / "cache.jsonl")
+
+
+def test_unseen_lists_the_claim_rows_no_training_pair_claims_and_the_shipped_entry_was_rescaled_on_them(tmp_path):
+    from conftest import SHARED_DATASETS
+    from veriground.backends.registry import build_nli
+    from veriground.config import load_config
+    from veriground.evaluation.calibration_data import CLAIM_SOURCES, calibration_rows
+    from veriground.verdicts.aggregator import fitted_entry
+
+    kept = json.loads((SCRIPTS / "data" / "nli-oof" / "platt-rows.json").read_text(encoding="utf-8"))
+    entry = fitted_entry(build_nli(load_config(environ={}).models).name)
+    assert entry["fit"]["platt_rows"]["rows"] == len(kept["rows"]) == sum(kept["by_source"].values())
+    if not SHARED_DATASETS.is_dir():
+        pytest.skip(f"{SHARED_DATASETS} is not present (it sits beside the checkout in CI)")
+    oof, sweep = _script("nli_oof"), _script("nli_sweep")
+    claims = [row for row in calibration_rows(SHARED_DATASETS, 20) if row.group in CLAIM_SOURCES]
+    trained = claims[::3]  # a mix whose hypotheses are every third claim
+    mix = tmp_path / "mix.jsonl.gz"
+    sweep._write_pairs(mix, [sweep.TrainPair("Evidence.", row.text, "entailment", row.group) for row in trained])
+    oof.unseen(SHARED_DATASETS, mix, tmp_path / "rows.json", 20)
+    written = json.loads((tmp_path / "rows.json").read_text(encoding="utf-8"))
+    taught = {row.text for row in trained}  # by the claim's text: FEVER-symmetric repeats a claim with new evidence
+    assert written["rows"] == [row.id for row in claims if row.text not in taught]
+    assert written["mix_hypotheses"] == len({row.text for row in trained})

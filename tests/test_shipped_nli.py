@@ -57,6 +57,9 @@ def test_models_check_shows_the_shipped_model_with_its_checksum(monkeypatch, cap
 
 def test_shipped_files_fit_the_size_budget():
     assert sum(path.stat().st_size for path in FOLDER.iterdir()) <= 50 * 1024 * 1024
+    # One set of weights in the package (issue 16): a retrain replaces model.onnx, it never ships beside it
+    package = FOLDER.parent
+    assert [path.relative_to(package) for path in package.rglob("*.onnx")] == [Path("nli_model") / "model.onnx"]
 
 
 def test_a_changed_weights_file_is_refused(tmp_path):

@@ -68,8 +68,8 @@ def calibrate(
     if not data.is_dir():
         raise InputFileError(data, "is not a folder", "point --data (or VERIGROUND_DATASETS) at the shared datasets")
     with open_workspace(calibrate, locals()) as workspace:  # only its NLI, which outlives it
-        config, nli = workspace.config, workspace.nli
-    model = MemoNLIModel(nli, nli_cache)
+        config, nli_model = workspace.config, workspace.nli
+    model = MemoNLIModel(nli_model, nli_cache)
     rows = calibration_rows(data, rows_per_source, retrieved=retrieved_rows, antonyms=antonym_rows)
     unseen = read_platt_rows(platt_rows, rows) if platt_rows is not None else None
     counts: dict[str, dict[str, int]] = {}
@@ -82,7 +82,7 @@ def calibrate(
         on_progress = bars.callback("Scoring calibration rows") if bars.active else _log_progress
         signals = collect_signals(rows, config=config, nli=model, progress=lambda done: on_progress(done, len(rows)))
         # The NLI's own scores (no --nli-cache): these rows are where the shipped model is read as it will be
-        platt_signals = None if unseen is None else collect_signals(unseen, config=config, nli=nli)
+        platt_signals = None if unseen is None else collect_signals(unseen, config=config, nli=nli_model)
     units = config.verification.units_per_passage or MAX_UNITS_PER_CHUNK
     entry = fit_aggregator(
         signals,

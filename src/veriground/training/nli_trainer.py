@@ -180,7 +180,7 @@ def _keep_layers(model: Any, keep: Sequence[int]) -> None:
 
     encoder = getattr(model.base_model, "encoder", None)
     layers = getattr(encoder, "layer", None)
-    if layers is None or not keep or any(not 0 <= index < len(layers) for index in keep):
+    if encoder is None or layers is None or not keep or any(not 0 <= index < len(layers) for index in keep):
         count = "no" if layers is None else len(layers)
         raise BackendError(f"keep_layers {tuple(keep)} does not fit the start model ({count} encoder layers)")
     encoder.layer = torch.nn.ModuleList([layers[index] for index in keep])
