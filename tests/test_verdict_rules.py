@@ -223,3 +223,19 @@ def test_a_rationale_never_prints_a_value_equal_to_the_threshold_it_fell_short_o
     )
     decision = Decision(RuleName.LOW_ENTAILMENT, VerificationStatus.REJECTED, RejectionReason.LOW_ENTAILMENT, inputs)
     assert rationale(decision, config).endswith("best support 0.498 < 0.50")
+
+
+def test_a_supported_claims_rationale_never_says_a_contradiction_above_the_threshold_is_below_it():
+    """A passage of a supporting source that reads as contradicting the claim is listed, not counted: the rationale
+    says so rather than "contradiction 0.62 <= 0.50"."""
+    from veriground.verdicts.explain import rationale
+
+    config = VerificationConfig(min_entailment_prob=0.75, weak_entailment_prob=0.50, max_contradiction_prob=0.50)
+    same_source = summarize_evidence(judged(("a", 0.96, 0.0), ("a", 0.10, 0.62)), config)
+    decision = decide(same_source, config)
+    assert decision.rule == "sufficient-evidence"
+    text = rationale(decision, config)
+    assert "p1 reads as contradicting it (0.62 > 0.50), but it is a passage of a source that supports" in text
+    assert "<=" not in text
+    quiet = decide(summarize_evidence(judged(("a", 0.96, 0.1)), config), config)
+    assert rationale(quiet, config).endswith("contradiction 0.10 <= 0.50")

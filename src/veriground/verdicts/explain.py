@@ -192,6 +192,24 @@ def _quote_disputed(r: _Reading) -> str:
     )
 
 
+def _sufficient(r: _Reading) -> str:
+    entailed = f"entailed by {r.sources} (max entailment {r.entail} >= {r.need_entail})"
+    contradiction = r.inputs.max_contradiction
+    if (
+        contradiction is None
+        or r.config.max_contradiction_prob is None
+        or contradiction <= r.config.max_contradiction_prob
+    ):
+        return f"{entailed}, contradiction {r.contra} <= {r.max_contra}"
+    # Above the threshold yet not counted: the passage belongs to a source that also supports the claim (rules.py,
+    # entailment_and_contradiction_split), and a source contradicting itself is far more often a misreading.
+    return (
+        f"{entailed}; {r.inputs.strongest_contradiction_passage} reads as contradicting it ({r.contra} > "
+        f"{r.max_contra}), but it is a passage of a source that supports the claim: listed with the evidence, not "
+        "counted against it"
+    )
+
+
 _RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
     RuleName.DANGLING_CITATION: lambda r: (
         f"cites {', '.join(r.inputs.dangling_citations)}, which no available passage has"
@@ -233,10 +251,7 @@ _RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
         f"model support {r.entail})"
     ),
     RuleName.QUOTE_DISPUTED: _quote_disputed,
-    RuleName.SUFFICIENT_EVIDENCE: lambda r: (
-        f"entailed by {r.sources} (max entailment {r.entail} >= {r.need_entail}), contradiction {r.contra} <= "
-        f"{r.max_contra}"
-    ),
+    RuleName.SUFFICIENT_EVIDENCE: _sufficient,
 }
 
 
