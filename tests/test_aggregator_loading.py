@@ -55,3 +55,31 @@ def test_hard_rejection_rates_read_from_a_flag_or_the_environment_and_unknown_ru
         load_config(None, {"verification.hard_rejection_support": "0.5"}, environ={})
     with pytest.raises(ConfigError, match="hard_rejection_support"):
         load_config(None, {"verification.hard_rejection_support": "numeric-mismatch=1.5"}, environ={})
+
+
+def test_an_aggregator_fitted_for_other_weights_under_the_same_name_is_refused(tmp_path):
+    """A retrained model is named like the shipped one; the shipped entry's scaling and thresholds were fitted on the
+    shipped weights' scores, so reading another model through them is an error that says how to fit its own."""
+    from veriground.backends.shipped_nli import ShippedNLIModel
+    from veriground.engine import verify_text
+    from veriground.evidence.gather import PackEvidence
+    from veriground.schema import EvidencePack, PackPassage
+
+    shipped = ShippedNLIModel()
+    assert fitted_entry(shipped.name)["nli_checksum"] == shipped.checksum
+    assert load_aggregator(shipped.name, nli_checksum=shipped.checksum).calibrated
+    with pytest.raises(ConfigError, match=r"fitted for weights b4a4573eeea8…, and this model's are 000000000000…"):
+        load_aggregator(shipped.name, nli_checksum="0" * 64)
+    assert not load_aggregator(shipped.name, "raw", nli_checksum="0" * 64).calibrated  # raw reads no fitted entry
+
+    class Retrained:  # the shipped model's name over other weights
+        name, model_id, checksum = shipped.name, shipped.model_id, "0" * 64
+
+        def predict(self, pairs):
+            return shipped.predict(pairs)
+
+    config = load_config(environ={})
+    pack = EvidencePack(passages=(PackPassage(passage_id="p1", text="Merge sort runs in O(n log n) time."),))
+    with pytest.raises(ConfigError, match="fit one for it with `veriground calibrate"):
+        verify_text("Merge sort runs in O(n log n) time.", config=config, source=PackEvidence(pack, config.retrieval),
+                    nli=Retrained())  # fmt: skip

@@ -122,7 +122,9 @@ def verify_claims(
     evidence, NLI, evidence conflicts, signals, the LLM judge (when given), decisions, mitigation and the report."""
     clock = clock or _StageClock(None)
     clock.expect(VERIFY_STAGES + (judge is not None))
-    aggregator = load_aggregator(nli.name, config.verification.aggregator, config.verification.aggregator_path)
+    aggregator = load_aggregator(
+        nli.name, config.verification.aggregator, config.verification.aggregator_path, nli_checksum=nli.checksum
+    )
     profile = get_profile(config.verification.domain)
     config = _profile_config(config, profile, aggregator)
     found = _gather_evidence(text, claims, source, config)

@@ -94,6 +94,8 @@ def calibrate(
     )
     if platt_rows is not None:
         entry["fit"]["platt_rows"]["file"] = platt_rows.name
+    if model.checksum:  # the weights it was fitted for: verification refuses it for others under the same name
+        entry["nli_checksum"] = model.checksum
     if antonym_rows:  # said only when used, so entries fitted without them stay as they were
         entry["fit"]["antonym_rows"] = True
     if nli_cache is not None:  # e.g. out-of-fold scores (scripts/nli_oof.py): the fit read these, not the model's

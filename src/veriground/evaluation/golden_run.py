@@ -151,7 +151,7 @@ def run_config(
             predictions = [predict_row(query, answer) for query, answer in zip(inputs.queries, answers, strict=True)]
             # ALCE reads the NLI's own entailment of cited passages, so it keeps seed 000's raw threshold.
             _judge_citations(predictions, answers, workspace.nli, SEED_THRESHOLDS["min_entailment_prob"])
-            settings.update(_applied_thresholds(config, workspace.nli.name))
+            settings.update(_applied_thresholds(config, workspace.nli.name, workspace.nli.checksum))
             summary = _summary(predictions, run_id, settings)
             summary["tradeoff"] = sweep_gate(inputs.queries, config) if figures else []
             backends_info = _backend_infos(answers)
@@ -184,9 +184,10 @@ def _answer_all(
     return answers
 
 
-def _applied_thresholds(config: Config, nli_name: str) -> dict[str, Any]:
+def _applied_thresholds(config: Config, nli_name: str, nli_checksum: str | None = None) -> dict[str, Any]:
     """The settings entries that say which thresholds and aggregator the run's verification applied."""
-    aggregator = load_aggregator(nli_name, config.verification.aggregator, config.verification.aggregator_path)
+    verification = config.verification
+    aggregator = load_aggregator(nli_name, verification.aggregator, verification.aggregator_path, nli_checksum)
     applied = qa_verification(with_thresholds(config, aggregator)).verification
     thresholds = {
         key: getattr(applied, key)

@@ -141,9 +141,13 @@ def may_refute(alignment: float, sentences: int, shared_terms: int) -> bool:
     return sentences == 1 and alignment >= CONTRADICTION_MIN_ALIGNMENT and enough
 
 
-def load_aggregator(nli_name: str, mode: str = "calibrated", path: Path | None = None) -> SupportAggregator:
+def load_aggregator(
+    nli_name: str, mode: str = "calibrated", path: Path | None = None, nli_checksum: str | None = None
+) -> SupportAggregator:
     """The fitted aggregator for `nli_name` from `path` (the shipped file by default); raw when mode is "raw" or no
-    aggregator was fitted for that NLI."""
+    aggregator was fitted for that NLI. An entry fitted for one model's weights (its `nli_checksum`) is refused for
+    other weights under the same name (a retrained model is named like the shipped one): its thresholds and
+    scaling were fitted on the other model's scores."""
     if mode == RAW_AGGREGATOR:
         return raw_aggregator(nli_name)
     if path is not None and not Path(path).is_file():
@@ -161,6 +165,13 @@ def load_aggregator(nli_name: str, mode: str = "calibrated", path: Path | None =
         )
     if entry is None:
         return raw_aggregator(nli_name)
+    fitted_for = entry.get("nli_checksum")
+    if fitted_for and nli_checksum and fitted_for != nli_checksum:
+        raise ConfigError(
+            f"the calibrated aggregator for {nli_name} was fitted for weights {fitted_for[:12]}…, and this model's are "
+            f"{nli_checksum[:12]}… (a retrained model keeps the name); fit one for it with `veriground calibrate --nli "
+            'MODEL --out FILE` and set verification.aggregator_path = FILE, or set verification.aggregator = "raw"'
+        )
     features = tuple(entry["features"])
     unknown = [name for name in features if name not in FEATURE_NAMES]
     if unknown:
