@@ -53,8 +53,8 @@ def record(data: Path, prepared: Path, rows_per_source: int, limit: int | None) 
     and keep every NLI pair asked for, with the row's fold."""
     from veriground.backends.registry import build_nli
     from veriground.config import load_config
-    from veriground.evaluation.aggregator_fit import collect_signals
     from veriground.evaluation.calibration_data import calibration_rows
+    from veriground.evaluation.calibration_signals import collect_signals
 
     config = load_config(None, {"models.nli": "veriground-nli", "verification.units_per_passage": 1}, environ={})
     model = build_nli(config.models)

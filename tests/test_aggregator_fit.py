@@ -69,7 +69,7 @@ def test_a_hard_rejection_is_as_likely_supported_as_the_rows_it_rejected_were():
 def _signals(seed: int, rows: int, sharpness: float) -> list:
     """Rows of one claim and one unit each from sources the support fit reads, labelled by a model of nli_entail and
     alignment; `sharpness` scales how far apart the two labels' NLI scores sit (a better NLI reads them apart)."""
-    from veriground.evaluation.aggregator_fit import RowSignals
+    from veriground.evaluation.calibration_signals import RowSignals
     from veriground.schema import LabelledPair
 
     rng = np.random.default_rng(seed)

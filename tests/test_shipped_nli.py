@@ -329,7 +329,8 @@ def test_a_distilled_student_keeps_the_chosen_layers_and_learns_the_teachers_rea
     import transformers
 
     from veriground.errors import BackendError
-    from veriground.training.nli_trainer import TrainSettings, distillation_loss, train_classifier
+    from veriground.training.distillation import distillation_loss
+    from veriground.training.nli_trainer import TrainSettings, train_classifier
     from veriground.training.ship import score_logits
 
     base = _tiny_base(tmp_path, layers=3)

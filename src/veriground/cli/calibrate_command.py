@@ -60,9 +60,10 @@ def calibrate(
 ) -> None:
     """Fit the calibrated support aggregator for one NLI backend and write it with its dev figures."""
     from veriground.errors import InputFileError
-    from veriground.evaluation.aggregator_fit import collect_signals, fit_aggregator
+    from veriground.evaluation.aggregator_fit import fit_aggregator
     from veriground.evaluation.batching import MemoNLIModel
     from veriground.evaluation.calibration_data import calibration_rows, rows_sha256
+    from veriground.evaluation.calibration_signals import collect_signals
     from veriground.evidence.units import MAX_UNITS_PER_CHUNK
 
     if not data.is_dir():

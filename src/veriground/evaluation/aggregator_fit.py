@@ -13,35 +13,27 @@ from: those are easier, and a scaling fitted with them left every held-out claim
 0.07-0.08 below the share supported). Measured on 700 held-out rows a benchmark, v2's ECE fell from 0.101 to 0.086 on
 average (FEVER-symmetric 0.100 -> 0.075, WiCE 0.091 -> 0.051, BEGIN 0.082 -> 0.114), balanced accuracy unchanged.
 
-With `platt_signals` (`calibrate --platt-rows`: claim-source rows the shipped NLI never trained on, scored by that
-model itself), the support model's Platt scaling is refitted on those rows after the thresholds were chosen. The fit
-reads out-of-fold scores (scripts/nli_oof.py) of fold models, which are not the shipped model: v3 separates held-out
-claims better than they do, and a scaling fitted on their scores under-used it (held-out rows wanted slope x1.17 and
-+0.21 on the logit). The thresholds stay probabilities chosen on the fit's dev rows; the new scaling maps the shipped
-model's scores onto them.
+With `platt_signals` (`calibrate --platt-rows`), the support model's Platt scaling is refitted on those rows, scored
+by the shipped NLI itself, once the thresholds are chosen (evaluation/platt_rows.py).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
-from veriground.backends.protocols import NLIModel
-from veriground.config import Config
-from veriground.evaluation.batching import VerifyJob, verify_batched
 from veriground.evaluation.calibration_data import CLAIM_SOURCES, CONTRADICTION_SOURCES, is_dev
+from veriground.evaluation.calibration_signals import RowSignals
 from veriground.evaluation.hard_rejections import hard_rejection_support
 from veriground.evaluation.metrics import calibration
-from veriground.evidence.gather import PackEvidence
+from veriground.evaluation.platt_rows import moved_thresholds, platt_record
 from veriground.evidence.units import MAX_UNITS_PER_CHUNK
-from veriground.schema import EvidencePack, LabelledPair, PackPassage, SignalStatus, VerificationReport
-from veriground.schema.vocabulary import HARD_REJECTIONS
+from veriground.schema import LabelledPair
 from veriground.signals.support_features import FEATURE_NAMES
-from veriground.verdicts.aggregator import CONTRADICTION_MIN_ALIGNMENT, LogisticModel, may_refute
+from veriground.verdicts.aggregator import CONTRADICTION_MIN_ALIGNMENT, LogisticModel
 
 AGGREGATOR_VERSION = "calibrated-lr.v1"
 L2_PENALTY = 1.0  # ridge on standardised features; the fit has a few thousand rows and 16 features
@@ -50,7 +42,6 @@ SUPPORTED_PRECISION = 0.90  # "Supported" is the threshold above which dev rows 
 CONTRADICTED_PRECISION = 0.80  # "Contradictory" likewise, among rows whose labels separate contradiction
 MIN_CONTRADICTION_THRESHOLD = 0.50
 _GRID = [round(0.05 + 0.01 * step, 2) for step in range(91)]
-SUPPORT_THRESHOLDS = ("weak_entailment_prob", "min_entailment_prob")  # read on the support model's scale
 # The direction each feature may push (`calibrate --monotone`): +1 may only raise the probability, -1 only lower it,
 # 0 either. A weight fitted against its sign is a quirk of one dataset's mix (more word-order overlap cannot mean
 # less support), so the feature is left out and the model refitted until every weight agrees. Measured on the
@@ -77,61 +68,6 @@ REFUTE_SIGNS: dict[str, int] = {
     "claim_words": 0, "entail_x_alignment": -1, "contradict_x_alignment": 1, "corroboration": 0,
     "leaves_words_out": -1,
 }  # fmt: skip
-
-Units = list[list[float]]  # one feature vector per unit, FEATURE_NAMES order
-Progress = Callable[[int], None]
-
-
-@dataclass(frozen=True)
-class RowSignals:
-    """One calibration row: its label, source and each claim's unit feature vectors (with alignments)."""
-
-    row: LabelledPair
-    claims: tuple[tuple[tuple[float, ...], ...], ...]
-    alignments: tuple[tuple[float, ...], ...]  # per unit; 0 for a window (it may not refute)
-    hard_rule: str | None = None  # the first rule that rejected one of its claims whatever the NLI read
-
-
-def collect_signals(
-    rows: Sequence[LabelledPair], *, config: Config, nli: NLIModel, progress: Progress | None = None
-) -> list[RowSignals]:
-    """Verify every row against its evidence with the raw aggregator and keep the unit features of each claim."""
-    raw = config.model_copy(update={"verification": config.verification.model_copy(update={"aggregator": "raw"})})
-    jobs = (
-        VerifyJob(
-            row.text,
-            PackEvidence(_pack(row), raw.retrieval, numbers_past_pack_dangle=False),
-            query=row.question,
-        )
-        for row in rows
-    )
-    collected = []
-    for done, (row, report) in enumerate(zip(rows, verify_batched(jobs, config=raw, nli=nli), strict=True), start=1):
-        collected.append(_row_signals(row, report))
-        if progress is not None:
-            progress(done)
-    return collected
-
-
-def _pack(row: LabelledPair) -> EvidencePack:
-    passages = tuple(
-        PackPassage(passage_id=f"evidence-{number}", text=text) for number, text in enumerate(row.evidence, start=1)
-    )
-    return EvidencePack(passages=passages)
-
-
-def _row_signals(row: LabelledPair, report: VerificationReport) -> RowSignals:
-    claims, alignments = [], []
-    for claim in report.claims:
-        units = [
-            unit for signal in claim.signals.nli if signal.status == SignalStatus.COMPUTED for unit in signal.units
-        ]
-        claims.append(tuple(tuple(unit.features[name] for name in FEATURE_NAMES) for unit in units))
-        # A unit that may not refute (verdicts/aggregator.may_refute) is left out of refutation here too.
-        refutable = [may_refute(unit.alignment, unit.sentences, unit.shared_terms) for unit in units]
-        alignments.append(tuple(unit.alignment if ok else 0.0 for unit, ok in zip(units, refutable, strict=True)))
-    hard = [str(claim.decision.rule) for claim in report.claims if claim.decision.rule in HARD_REJECTIONS]
-    return RowSignals(row, tuple(claims), tuple(alignments), hard[0] if hard else None)
 
 
 def fit_aggregator(
@@ -164,9 +100,8 @@ def fit_aggregator(
         shipped = _with_temperature(
             replace(support, calibration_scale=1.0, calibration_bias=0.0), platt_signals, _support_vector, _is_supported
         )
-        platt = _platt_record(support, shipped, platt_signals, thresholds)
-        for name in SUPPORT_THRESHOLDS:  # the same boundary on the model's logit, read on the new scale
-            thresholds[name] = round(_rescaled(thresholds[name], support, shipped), 4)
+        platt = platt_record(support, shipped, platt_signals, thresholds, row_support)
+        thresholds = moved_thresholds(thresholds, support, shipped)
         support = shipped
     hard_rejections = hard_rejection_support(
         (item.hard_rule, _is_supported(item.row)) for item in signals if item.row.group in CLAIM_SOURCES
@@ -337,38 +272,6 @@ def _with_temperature(
     slope = platt.weights[0] / platt.scale[0]
     offset = platt.bias - platt.weights[0] * platt.mean[0] / platt.scale[0]
     return replace(model, calibration_scale=round(slope, 8), calibration_bias=round(offset, 8))
-
-
-def _rescaled(probability: float, old: LogisticModel, new: LogisticModel) -> float:
-    """The probability `new` gives where `old` gives `probability` (both Platt scalings of one logit)."""
-    logit = math.log(probability / (1.0 - probability))
-    raw = (logit - old.calibration_bias) / old.calibration_scale
-    return 1.0 / (1.0 + math.exp(-(new.calibration_scale * raw + new.calibration_bias)))
-
-
-def _platt_record(
-    fitted: LogisticModel, shipped: LogisticModel, rows: Sequence[RowSignals], thresholds: dict[str, float]
-) -> dict[str, Any]:
-    """What the Platt rows were and what they changed: counts per source and label, both scalings, the thresholds as
-    chosen on the dev scale, and the log loss and ECE of P(supported) on those rows under each scaling."""
-    counts: dict[str, dict[str, int]] = {}
-    for item in rows:
-        by_label = counts.setdefault(item.row.group or "", {})
-        by_label[item.row.label] = by_label.get(item.row.label, 0) + 1
-    figures: dict[str, dict[str, float | None]] = {}
-    for name, model in (("dev_scaling", fitted), ("platt_rows_scaling", shipped)):
-        pairs = [(row_support(item, model), _is_supported(item.row)) for item in rows]
-        scored = [(p, y) for p, y in pairs if p is not None]
-        value = calibration([p for p, _ in scored], [y for _, y in scored]).ece.value
-        loss = -sum(math.log(max(1e-12, p if y else 1.0 - p)) for p, y in scored) / max(1, len(scored))
-        figures[name] = {"ece": None if value is None else round(value, 6), "log_loss": round(loss, 6)}
-    return {
-        "rows": len(rows),
-        "by_source": dict(sorted(counts.items())),
-        "dev_scaling": [fitted.calibration_scale, fitted.calibration_bias],
-        "thresholds_on_dev_scale": {name: thresholds[name] for name in SUPPORT_THRESHOLDS},
-        "on_platt_rows": figures,
-    }
 
 
 # --- thresholds and figures ------------------------------------------------------------------------------------

@@ -18,10 +18,7 @@ min(decay, (1 + step) / (10 + step))) is what gets scored on the dev pairs, save
 dev score of the raw weights jumps by several hundredths between evaluations, so the best raw evaluation is partly
 luck, while the average moves smoothly. The average is kept in checkpoints, so a resumed run goes on with it.
 
-Distillation (Hinton et al. 2015): with `keep_layers` the student is the start model with only those encoder layers
-(a 4-layer MiniLM scores a pair in 2/3 of the 6-layer time), and with `distil_weight` w > 0 each pair's loss is
-(1 - w) x the label loss + w x T^2 x KL(teacher || student) at temperature T = `distil_temperature`, against the
-teacher's logits for that pair (`teacher_logits`, computed once before training: ship.score_logits).
+With `keep_layers` and `distil_weight`, a smaller student is distilled from the start model (distillation.py).
 """
 
 from __future__ import annotations
@@ -37,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from veriground.errors import BackendError
+from veriground.training.distillation import distillation_loss, keep_layers
 from veriground.training.train_pairs import LABEL_INDEX, TRAIN_LABELS, TrainPair
 from veriground.training.weight_average import WeightAverage, averaged
 
@@ -170,21 +168,8 @@ def _load_encoder(settings: TrainSettings) -> tuple[Any, Any]:
         dtype=torch.float32,
     )
     if settings.keep_layers is not None:
-        _keep_layers(model, settings.keep_layers)
+        keep_layers(model, settings.keep_layers)
     return tokenizer, model.to(settings.device)
-
-
-def _keep_layers(model: Any, keep: Sequence[int]) -> None:
-    """Drop every encoder layer of a BERT-style model but `keep` (in that order)."""
-    import torch
-
-    encoder = getattr(model.base_model, "encoder", None)
-    layers = getattr(encoder, "layer", None)
-    if encoder is None or layers is None or not keep or any(not 0 <= index < len(layers) for index in keep):
-        count = "no" if layers is None else len(layers)
-        raise BackendError(f"keep_layers {tuple(keep)} does not fit the start model ({count} encoder layers)")
-    encoder.layer = torch.nn.ModuleList([layers[index] for index in keep])
-    model.config.num_hidden_layers = len(keep)
 
 
 def _encode_pairs(tokenizer: Any, pairs: Sequence[TrainPair], max_length: int) -> Any:
@@ -334,15 +319,6 @@ def mixed_nli_loss(torch: Any, logits: Any, targets: Any, weights: Any = None) -
         return losses.mean()
     pair_weights = weights[targets]
     return (losses * pair_weights).sum() / pair_weights.sum()
-
-
-def distillation_loss(torch: Any, logits: Any, teacher: Any, temperature: float) -> Any:
-    """T^2 x KL(softmax(teacher / T) || softmax(student / T)), the batch mean (T^2 keeps its gradients on the scale
-    of the label loss's whatever T)."""
-    student = torch.log_softmax(logits.float() / temperature, dim=-1)
-    target = torch.log_softmax(teacher.float() / temperature, dim=-1)
-    kl = torch.nn.functional.kl_div(student, target, reduction="batchmean", log_target=True)
-    return kl * temperature**2
 
 
 def _schedule(lengths: Sequence[int], settings: TrainSettings, total_steps: int) -> list[list[int]]:
