@@ -27,7 +27,7 @@ import time
 import zlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
@@ -279,7 +279,7 @@ def _start_score(settings: TrainSettings, dev: list[TrainPair]) -> float:
     return dev_score(model.to(settings.device), tokenizer, dev, settings)
 
 
-def _teacher_logits(settings: TrainSettings, pairs: list[TrainPair], folder: Path) -> list[list[float]]:
+def _teacher_logits(settings: TrainSettings, pairs: list[TrainPair], folder: Path) -> Any:
     """The start model's logits for every training pair, kept in `folder` (a resumed run reads them back)."""
     import numpy as np
 
@@ -294,7 +294,7 @@ def _teacher_logits(settings: TrainSettings, pairs: list[TrainPair], folder: Pat
         np.save(path, logits)
     if logits.shape != (len(pairs), 3):
         raise SystemExit(f"{path} holds {logits.shape} logits for {len(pairs)} pairs; delete it to recompute")
-    return logits.tolist()
+    return logits  # an (n, 3) array
 
 
 def _failed_probes(folder: Path, device: str) -> list[int]:

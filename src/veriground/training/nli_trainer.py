@@ -88,7 +88,7 @@ def train_classifier(
     time_limit_s: float | None = None,
     progress: TrainProgress | None = None,
     log: Callable[[str], object] | None = None,  # its return value is ignored (sys.stderr.write fits)
-    teacher_logits: Sequence[Sequence[float]] | None = None,  # one row of 3 logits per pair, for distillation
+    teacher_logits: Any = None,  # (pairs, 3) logits, an array or nested lists, for distillation
 ) -> Path:
     """Train on `pairs`; returns the model folder to ship: OUT/best (best dev score) with dev pairs, else OUT/model."""
     import torch
@@ -98,7 +98,7 @@ def train_classifier(
         raise BackendError(
             f"distil_weight {settings.distil_weight} needs the teacher's logits for each of the {len(pairs)} pairs"
         )
-    teacher = torch.tensor(teacher_logits, dtype=torch.float32) if settings.distil_weight > 0 else None
+    teacher = torch.as_tensor(teacher_logits, dtype=torch.float32) if settings.distil_weight > 0 else None
 
     started = time.monotonic()
     transformers.set_seed(settings.seed)
@@ -123,8 +123,8 @@ def train_classifier(
     for batch in _schedule(lengths, settings, total_steps)[step:]:
         features = tokenizer.pad([{key: encoded[key][i] for key in keys} for i in batch], return_tensors="pt")
         targets = torch.tensor([LABEL_INDEX[pairs[i].label] for i in batch], device=settings.device)
-        soft = None if teacher is None else (teacher[batch].to(settings.device), settings)
-        loss = _train_step(model, optimizer, scheduler, features, targets, weights, settings.device, soft)
+        soft = None if teacher is None else teacher[batch]
+        loss = _train_step(model, optimizer, scheduler, features, targets, weights, settings, soft)
         step += 1
         if average is not None:
             average.update(model, step)
@@ -198,20 +198,18 @@ def _train_step(
     features: Any,
     targets: Any,
     weights: Any,
-    device: str,
-    soft: tuple[Any, TrainSettings] | None = None,
+    settings: TrainSettings,
+    teacher: Any = None,
 ) -> float:
-    """One optimiser step on one padded batch (gradients clipped to norm 1); returns the batch loss. With `soft`
-    (the teacher's logits for the batch, and the settings), the loss is mixed with the distillation loss."""
+    """One optimiser step on one padded batch (gradients clipped to norm 1); returns the batch loss. With the
+    teacher's logits for the batch, the label loss is mixed with the distillation loss (settings.distil_weight)."""
     import torch
 
-    logits = model(**{k: v.to(device) for k, v in features.items()}).logits
+    logits = model(**{k: v.to(settings.device) for k, v in features.items()}).logits
     loss = mixed_nli_loss(torch, logits, targets, weights)
-    if soft is not None:
-        teacher, settings = soft
-        loss = (1 - settings.distil_weight) * loss + settings.distil_weight * distillation_loss(
-            torch, logits, teacher, settings.distil_temperature
-        )
+    if teacher is not None:
+        distilled = distillation_loss(torch, logits, teacher.to(settings.device), settings.distil_temperature)
+        loss = (1 - settings.distil_weight) * loss + settings.distil_weight * distilled
     loss.backward()
     torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
     optimizer.step()
