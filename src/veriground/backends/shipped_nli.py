@@ -82,7 +82,7 @@ class ShippedNLIModel(SequencePairNLIModel):
             raise BackendError(f"{folder / MANIFEST}: temperature must be > 0, got {self.temperature}; {_REINSTALL}")
         # One thread per run and one run per core: a 128-token pair is too small to split across threads (2 threads
         # cost 8.5 ms of CPU a pair against 5 for 1), so the cores take different pairs. The scores are the same.
-        self._session = onnx_session(onnx_path, providers=["CPUExecutionProvider"], threads=1)
+        self._session = onnx_session(onnx_path, providers=["CPUExecutionProvider"], threads=1, int8=True)
         inputs = {node.name for node in self._session.get_inputs()}
         names = [name for name in ("input_ids", "attention_mask", "token_type_ids") if name in inputs]
         label_map = read_label_map(dict(enumerate(manifest["labels"])))

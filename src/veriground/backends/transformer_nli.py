@@ -121,7 +121,7 @@ class OnnxNLIModel(SequencePairNLIModel):
                 quantise_onnx(fp32_path, self.onnx_path)
         self.quantized = quantize
         self.checksum = file_sha256(self.onnx_path)
-        self._session = onnx_session(self.onnx_path, providers=["CPUExecutionProvider"])
+        self._session = onnx_session(self.onnx_path, providers=["CPUExecutionProvider"], int8=quantize)
         session_inputs = {node.name for node in self._session.get_inputs()}
         label_map = read_label_map(config.id2label, label_order)
         super().__init__(
