@@ -122,6 +122,7 @@ def test_compound_sentences_split_by_their_rule(text: str, expected: list[tuple[
         "Merge sort divides the array into halves, recursively sorts each half, then merges.",  # one marker
         "Velocity is defined as displacement per unit time.",  # R6: no application
         "The norm is defined as the square root of the sum so that it is never negative.",  # purpose
+        "The content can vary depending on the region and type of cider being consumed.",  # "being": no clause
     ],
 )
 def test_atomic_sentences_stay_whole(text: str) -> None:

@@ -79,7 +79,12 @@ def verify_text(
     if query is not None:
         check_encodable(query, "the query")
     check_input_chars(text, config, "the text")
-    claims = extract_claims(text, answer_id=answer_id_of(text), max_claims=config.verification.max_claims)
+    claims = extract_claims(
+        text,
+        answer_id=answer_id_of(text),
+        max_claims=config.verification.max_claims,
+        frames=config.verification.frames,
+    )
     if not config.verification.atomic:
         claims = join_atoms(text, claims)
     clock.lap("claims")

@@ -198,7 +198,13 @@ def _verify(
         answer_id = answer_id_of(text)
         claims, owner, offset = [], {}, 0
         for index, draft, cited in verifiable:
-            for atom in extract_claims(draft.text, answer_id=answer_id, max_claims=config.verification.max_claims):
+            atoms = extract_claims(
+                draft.text,
+                answer_id=answer_id,
+                max_claims=config.verification.max_claims,
+                frames=config.verification.frames,
+            )
+            for atom in atoms:
                 claim = _placed(atom, f"s{index + 1}", offset, cited)
                 claims.append(claim)
                 owner[claim.claim_id] = index

@@ -17,9 +17,10 @@ import re
 
 from veriground.claims.equations import find_math_spans
 
-# Auxiliaries, copulas and modals: they mark a finite clause whatever the main verb is.
+# Auxiliaries, copulas and modals: they mark a finite clause whatever the main verb is. "be", "been" and "being" do
+# not: "the region and type of cider being consumed" is one phrase (a finite word comes with them: "can be").
 _AUXILIARIES = """
-am is are was were be been being has have had do does did can could may might must shall should will would
+am is are was were has have had do does did can could may might must shall should will would
 cannot isn't aren't wasn't weren't doesn't don't didn't hasn't haven't hadn't can't couldn't won't wouldn't
 """
 # Finite forms of verbs common in textbook claims; forms that are as often nouns ("results", "points",

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from veriground.claims.atomicity import Piece, split_atomic
 from veriground.claims.citations import mask_citations, parse_citations
 from veriground.claims.claim_types import classify_claim
+from veriground.claims.frames import frame_end
 from veriground.claims.markdown_blocks import EMPHASIS_MARK, find_prose_blocks
 from veriground.config import VerificationConfig
 from veriground.errors import ConfigError, InputTextError, InputTooLargeError
@@ -44,9 +45,12 @@ _SENTINEL_BEFORE_MARK = re.compile(r"\s*\ue000+(?=[\s.,;:!?)\]]|$)")
 Citation = tuple[str, int, int]
 
 
-def extract_claims(text: str, *, answer_id: str, max_claims: int = DEFAULT_MAX_CLAIMS) -> list[Claim]:
+def extract_claims(
+    text: str, *, answer_id: str, max_claims: int = DEFAULT_MAX_CLAIMS, frames: bool = True
+) -> list[Claim]:
     """The atomic claims of `text`; headings, code blocks, tables, horizontal rules and lead-ins that end
-    with a colon make none."""
+    with a colon make none. `frames`: a sentence's opening discourse frame ("Yes,", "I think") is left out of its
+    claim (claims/frames.py)."""
     if max_claims < 1:
         raise ConfigError(f"verification.max_claims must be at least 1, got {max_claims}; raise it with --max-claims")
     if not text.strip():
@@ -64,7 +68,8 @@ def extract_claims(text: str, *, answer_id: str, max_claims: int = DEFAULT_MAX_C
         index += 1
         low = bisect.bisect_left(citation_starts, sentence.region_start)
         high = bisect.bisect_left(citation_starts, sentence.region_end)
-        claims.extend(_sentence_claims(texts, sentence, citations[low:high], f"c_{index:04d}", answer_id))
+        start = frame_end(segment_text, sentence.start, sentence.end) if frames else sentence.start
+        claims.extend(_sentence_claims(texts, sentence, start, citations[low:high], f"c_{index:04d}", answer_id))
         if len(claims) > max_claims:
             raise InputTooLargeError(_too_many_claims(segment_text, max_claims))
     return claims
@@ -80,10 +85,11 @@ class _Texts:
 
 
 def _sentence_claims(
-    texts: _Texts, sentence: Sentence, citations: list[Citation], sentence_id: str, answer_id: str
+    texts: _Texts, sentence: Sentence, start: int, citations: list[Citation], sentence_id: str, answer_id: str
 ) -> list[Claim]:
+    """The claims of one sentence, whose statement begins at `start` (after any frame)."""
     segment_text = texts.segment
-    pieces = split_atomic(segment_text, sentence.start, sentence.end)
+    pieces = split_atomic(segment_text, start, sentence.end)
     if len(pieces) == 1 and pieces[0].rule is None:
         cited = _unique_ids(citations)
         return [_make_claim(texts, citations, pieces[0], "", sentence_id, None, answer_id, cited)]

@@ -200,6 +200,15 @@ Atomic = Annotated[
     ),
     ConfigKey("verification.atomic"),
 ]
+Frames = Annotated[
+    bool | None,
+    typer.Option(
+        "--frames/--no-frames",
+        help='Leave a sentence\'s opening "Yes,", "I think", "Based on the context," out of its claim '
+        "(verification.frames).",
+    ),
+    ConfigKey("verification.frames"),
+]
 ContradictionPolicy = Annotated[
     str | None,
     typer.Option(help="surface or abstain_on_high."),

@@ -42,6 +42,7 @@ def verify(
     strict_dependencies: options.StrictDependencies = None,
     contradictions: options.Contradictions = None,
     atomic: options.Atomic = None,
+    frames: options.Frames = None,
     graph: Annotated[
         Path | None, typer.Option("--graph", help="Also write the claim–evidence graph as node-link JSON.")
     ] = None,

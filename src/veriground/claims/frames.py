@@ -1,0 +1,55 @@
+"""Discourse frames: the words at the start of a sentence that say how the writer holds a statement, not what it
+states. "Yes, Andrew Ng is one of the authors", "I think they were formed in the Lehigh Valley", "Based on the given
+contexts, cider can vary widely": the claim a source can support or refute is what follows the frame, so the claim's
+span starts after it.
+
+Read as part of the claim, a frame is a statement no passage holds ("I can tell you that ..."), and the NLI model
+read the near-copy that follows it as a contradiction: on the held-out AttributionBench and BEGIN rows, 266 of 1,400
+answers open with one, and "I can tell you that Kurt Cobain was an American singer, songwriter, and musician"
+against the sentence that says so scored contradiction 0.73.
+
+Only frames that carry no checkable content are taken off: answer particles ("yes", "no," "well,"), the writer's
+own stance ("I think", "I know that", "I can tell you that", "I'm pretty sure") and a generic source
+("According to the given context,"). A named source ("According to NASA, ...") stays: it is part of what is
+claimed. "No" and the other words that also open ordinary sentences ("No evidence suggests ...") count only when a
+comma or a mark follows them. A sentence that is nothing but a frame ("Well, I've heard that.") keeps its words.
+"""
+
+from __future__ import annotations
+
+import re
+
+# One frame; a sentence may open with several ("Oh yes, I know that ...").
+_FRAME = re.compile(
+    r"""
+    (?:
+        (?:yes|yeah|yep|yup|oh|ah|hmm+|um+)\b[,!.]?               # particles that open no statement of their own
+      | (?:well|sure|ok|okay|actually|indeed|right|so)\s*[,!.]  # ... only before a mark
+      | i(?:'ve|\s+have)?\s+(?:think|believe|guess|suppose|feel|heard|read|know|recall|remember|understand)
+        (?:\s+that)?\b
+      | i\s+can\s+(?:tell\s+you|say)(?:\s+that)?\b
+      | i'?m\s+(?:pretty\s+|fairly\s+|quite\s+)?(?:sure|certain|positive)(?:\s+that)?\b
+      | as\s+far\s+as\s+i\s+know\b,?
+      | (?:based\s+on|according\s+to|from)\s+the\s+(?:given\s+|provided\s+|above\s+)?
+        (?:context|contexts|passage|passages|sources?|documents?|text|texts|information|search\s+results)\b,?
+    )
+    \s*
+    """,
+    re.IGNORECASE | re.VERBOSE,
+)
+_CONJUNCTION = re.compile(r"(?:but|and|so)\b,?\s*", re.IGNORECASE)  # "Yes but there is ...", after a frame only
+MIN_WORDS_AFTER = 3  # what is left must still be a statement: "Yes, it is." stays whole
+_WORD = re.compile(r"\w+")
+
+
+def frame_end(text: str, start: int, end: int) -> int:
+    """Where the statement of the sentence text[start:end] begins: after its opening frames, or `start` when it
+    has none (or when too little would be left to state anything)."""
+    cursor = start
+    while cursor < end and (found := _FRAME.match(text, cursor, end)) and found.end() > cursor:
+        cursor = found.end()
+    if cursor > start and (joined := _CONJUNCTION.match(text, cursor, end)):
+        cursor = joined.end()
+    if cursor == start or len(_WORD.findall(text, cursor, end)) < MIN_WORDS_AFTER:
+        return start
+    return cursor

@@ -1,0 +1,75 @@
+"""Discourse frames (claims/frames.py): "Yes,", "I think", "Based on the given context," are left out of a claim's
+span and text; everything that states something, or may, stays."""
+
+from __future__ import annotations
+
+import pytest
+
+from veriground.backends.lexical_nli import LexicalNLIModel
+from veriground.claims import extract_claims
+from veriground.claims.frames import frame_end
+from veriground.config import load_config
+from veriground.engine import verify_text
+from veriground.evidence.gather import PackEvidence
+from veriground.schema import EvidencePack, PackPassage
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claim"),
+    [
+        ("Yes, Andrew Ng is one of the authors of the paper.", "Andrew Ng is one of the authors of the paper."),
+        ("yes the offense is the team controlling the ball.", "the offense is the team controlling the ball."),
+        ("Oh yes, I know that the singer was raised in Compton.", "the singer was raised in Compton."),
+        ("Yes but there is no written rule against them playing.", "there is no written rule against them playing."),
+        ("i think they were formed in the lehigh valley.", "they were formed in the lehigh valley."),
+        ("I can tell you that Kurt Cobain was an American singer.", "Kurt Cobain was an American singer."),
+        ("I'm pretty sure that water boils at 100 degrees.", "water boils at 100 degrees."),
+        ("Well, the Southern Ocean is the most southern ocean.", "the Southern Ocean is the most southern ocean."),
+        (
+            "Based on the given contexts, cider alcohol content varies widely.",
+            "cider alcohol content varies widely.",
+        ),
+        ("According to the sources, the bridge opened in 1932.", "the bridge opened in 1932."),
+    ],
+)
+def test_a_frame_is_left_out_of_the_claim_and_its_span(sentence: str, claim: str) -> None:
+    (found,) = extract_claims(sentence, answer_id="a")
+    assert found.text == claim
+    start, end = found.answer_char_span
+    assert sentence[start:end] == claim  # the span is exact: it starts where the statement does
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "No one knows how old the bridge is.",  # "No" opens the statement: no mark after it
+        "No, the bridge is not that old.",  # an answer's polarity is part of what it claims
+        "According to NASA, the telescope orbits the Sun.",  # a named source is part of the claim
+        "Yes, it is.",  # too little left to state anything
+        "Well, I've heard that.",  # nothing but a frame: its words stay
+        "So many students fail the exam every year.",
+        "Indeed the theorem holds for every graph.",  # "indeed" without a mark may be an adverb of the statement
+    ],
+)
+def test_words_that_may_state_something_stay(sentence: str) -> None:
+    (found,) = extract_claims(sentence, answer_id="a")
+    assert found.answer_char_span[0] == 0
+    assert frame_end(sentence, 0, len(sentence)) == 0
+
+
+def test_frames_false_keeps_every_word() -> None:
+    (found,) = extract_claims("I think they were formed in 1980.", answer_id="a", frames=False)
+    assert found.text == "I think they were formed in 1980."
+
+
+def test_the_verification_config_switch_reaches_the_claims() -> None:
+    pack = EvidencePack(
+        passages=(PackPassage(passage_id="p1", text="Shadow Gallery was formed in the Lehigh Valley."),)
+    )
+    text = "I think they were formed in the Lehigh Valley."
+    framed = {}
+    for frames in (True, False):
+        config = load_config(None, {"models.nli": "lexical", "verification.frames": frames}, environ={})
+        report = verify_text(text, config=config, source=PackEvidence(pack, config.retrieval), nli=LexicalNLIModel())
+        framed[frames] = report.claims[0].claim.text
+    assert framed == {True: "they were formed in the Lehigh Valley.", False: text}
