@@ -61,9 +61,11 @@ accuracy: $(VENV)/.installed-dev
 # Refit the shipped calibrated aggregators (both NLI backends) from ../shared/datasets, with reliability diagrams.
 # The shipped model's entry is fitted on out-of-fold NLI scores (scripts/nli_oof.py: 4 fold models trained on a GPU,
 # their scores kept in scripts/data/nli-oof), not on the model's own scores of rows it was trained on.
+# --no-frames: the out-of-fold scores were taken on the dev claims as written ("Yes, ..." and all); read without their
+# frames, 90 of them would be scored by the shipped model, which trained on those rows.
 calibrate: $(VENV)/.installed-dev
 	$(BIN)/python scripts/nli_oof.py cache --kept scripts/data/nli-oof --out build/oof-cache.jsonl
-	$(BIN)/veriground calibrate --nli veriground-nli --units-per-passage 1 --antonym-rows --nli-cache build/oof-cache.jsonl --platt-rows scripts/data/nli-oof/platt-rows.json --out src/veriground/verdicts/aggregator.json --figures results/figures
+	$(BIN)/veriground calibrate --nli veriground-nli --units-per-passage 1 --antonym-rows --nli-cache build/oof-cache.jsonl --platt-rows scripts/data/nli-oof/platt-rows.json --no-frames --out src/veriground/verdicts/aggregator.json --figures results/figures
 	$(BIN)/veriground calibrate --nli lexical --units-per-passage 1 --out src/veriground/verdicts/aggregator.json --figures results/figures
 
 lint: $(VENV)/.installed-dev

@@ -176,6 +176,24 @@ def test_probabilities_are_valid_for_mixed_fragments():
         ),
         # ... and nothing without "to".
         ("The algorithm works on empty input.", "The algorithm fails on empty input.", False),
+        # "ruled out" negates like "not".
+        (
+            "The bank said it could not provide further financial assistance.",
+            "The bank ruled out providing further financial assistance.",
+            False,
+        ),
+        ("The bank provided further financial assistance.", "The bank ruled out providing further assistance.", True),
+        # A word the premise negates in one place and asserts in another is not negated: the claim's is true.
+        (
+            "The telescope is not in orbit around the Earth - it actually orbits the Sun, 1.5 million km away.",
+            "The telescope orbits the Sun, 1.5 million km from Earth.",
+            False,
+        ),
+        (
+            "The telescope is not in orbit around the Earth - it actually orbits the Sun, 1.5 million km away.",
+            "The telescope is in orbit around the Earth.",
+            True,
+        ),
     ],
 )
 def test_a_negation_counts_only_when_its_scope_holds_shared_content(premise, hypothesis, negation_cue):

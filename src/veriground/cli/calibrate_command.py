@@ -56,6 +56,7 @@ def calibrate(
         ),
     ] = None,
     units_per_passage: options.UnitsPerPassage = None,
+    frames: options.Frames = None,
     config_file: options.ConfigFile = None,
 ) -> None:
     """Fit the calibrated support aggregator for one NLI backend and write it with its dev figures."""
@@ -99,6 +100,8 @@ def calibrate(
         entry["nli_checksum"] = model.checksum
     if antonym_rows:  # said only when used, so entries fitted without them stay as they were
         entry["fit"]["antonym_rows"] = True
+    if not config.verification.frames:  # the dev claims were read whole, frames and all (claims/frames.py)
+        entry["fit"]["frames"] = False
     if nli_cache is not None:  # e.g. out-of-fold scores (scripts/nli_oof.py): the fit read these, not the model's
         entry["fit"]["nli_scores"] = _cache_provenance(nli_cache, model.scored_by_model)
     existing = json.loads(out.read_text(encoding="utf-8")) if out.exists() else {}

@@ -19,6 +19,7 @@ _AFFIRMING_NEGATIONS = frozenset({("not", "only"), ("nothing", "but"), ("no", "d
 # Verbs that negate what follows "to": "failed to be released" says "was never released", "refused to sign" "did not
 # sign". Only before "to": "the algorithm fails on empty input" negates nothing.
 _NEGATING_BEFORE_TO = frozenset({"fail", "fails", "failed", "refuse", "refuses", "refused", "unable"})
+_RULE_OUT = frozenset({"rule", "rules", "ruled", "ruling"})  # "ruled out providing aid": did not provide it
 
 # Opposites that flip a claim when one side uses one word and the other side its partner; both words are
 # stemmed, so "increases"/"decreased" and "ascending"/"descending" are covered.
@@ -99,21 +100,34 @@ _EQUATION_NOISE = re.compile(r"[\s{}*·⋅×]")
 
 
 def negated_stems(normal: str) -> frozenset[str]:
-    """Stems of the content words within NEGATION_SCOPE words after a negation, inside its clause (a comma or
-    sentence mark ends the scope); "not only", "nothing but" and "no doubt" affirm, so they are skipped."""
+    """Stems of the content words the text only negates: within NEGATION_SCOPE words after a negation, inside its
+    clause (a comma or sentence mark ends the scope), and nowhere outside such a scope. "It is not in orbit around
+    the Earth - it orbits the Sun" negates no stem ("orbit" is asserted too), so a claim that it orbits the Sun
+    meets no negation. "not only", "nothing but" and "no doubt" affirm, so they are skipped; "ruled out" negates
+    like "not"."""
     words_of_text = tokenize_words(normal)  # a clause's words are words of the text
-    if not any(is_negation(word) or word in _NEGATING_BEFORE_TO for word in words_of_text):
+    if not any(is_negation(word) or word in _NEGATING_BEFORE_TO or word == "out" for word in words_of_text):
         return frozenset()
     scoped: list[str] = []
+    asserted: list[str] = []
     for clause in _CLAUSE_BREAK.split(normal):
         words = tokenize_words(clause)
+        in_scope = [False] * len(words)
         for index, word in enumerate(words):
             following = words[index + 1 : index + 1 + NEGATION_SCOPE]
-            negates = is_negation(word) or (word in _NEGATING_BEFORE_TO and following[:1] == ["to"])
+            negates = (
+                is_negation(word)
+                or (word in _NEGATING_BEFORE_TO and following[:1] == ["to"])
+                or (word == "out" and index > 0 and words[index - 1] in _RULE_OUT)
+            )
             if not negates or (following[:1] and (word, following[0]) in _AFFIRMING_NEGATIONS):
                 continue
             scoped.extend(other for other in following if other not in STOPWORDS and not is_negation(other))
-    return frozenset(stem_words(scoped)) if scoped else frozenset()
+            in_scope[index + 1 : index + 1 + NEGATION_SCOPE] = [True] * len(following)
+        asserted.extend(word for word, inside in zip(words, in_scope, strict=True) if not inside)
+    if not scoped:
+        return frozenset()
+    return frozenset(stem_words(scoped)) - frozenset(stem_words(asserted))
 
 
 def extract_equations(normal: str) -> list[tuple[str, str]]:
