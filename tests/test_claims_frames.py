@@ -7,7 +7,7 @@ import pytest
 
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.claims import extract_claims
-from veriground.claims.frames import frame_end
+from veriground.claims.frames import frame_end, is_discourse
 from veriground.config import load_config
 from veriground.engine import verify_text
 from veriground.evidence.gather import PackEvidence
@@ -30,6 +30,7 @@ from veriground.schema import EvidencePack, PackPassage
             "cider alcohol content varies widely.",
         ),
         ("According to the sources, the bridge opened in 1932.", "the bridge opened in 1932."),
+        ("Based on the textbook, kinetic energy is the energy of motion.", "kinetic energy is the energy of motion."),
     ],
 )
 def test_a_frame_is_left_out_of_the_claim_and_its_span(sentence: str, claim: str) -> None:
@@ -49,6 +50,7 @@ def test_a_frame_is_left_out_of_the_claim_and_its_span(sentence: str, claim: str
         "Well, I've heard that.",  # nothing but a frame: its words stay
         "So many students fail the exam every year.",
         "Indeed the theorem holds for every graph.",  # "indeed" without a mark may be an adverb of the statement
+        "From the source code the function returns zero.",  # a generic source ends with a comma
     ],
 )
 def test_words_that_may_state_something_stay(sentence: str) -> None:
@@ -73,3 +75,42 @@ def test_the_verification_config_switch_reaches_the_claims() -> None:
         report = verify_text(text, config=config, source=PackEvidence(pack, config.retrieval), nli=LexicalNLIModel())
         framed[frames] = report.claims[0].claim.text
     assert framed == {True: "they were formed in the Lehigh Valley.", False: text}
+
+
+@pytest.mark.parametrize(
+    ("sentence", "without_question", "with_question"),
+    [
+        ("Here is a summary of the travel policy.", True, True),
+        ("I hope this helps!", True, True),
+        ("Great question!", True, True),
+        ("Let me know if you have other questions.", True, True),
+        ("Thank you for asking.", True, True),
+        ("Sure!", True, False),  # a bare particle answers a question when there is one
+        ("Yes.", True, False),
+        ("No.", True, False),
+        ("Of course!", True, False),
+        ("Yes, it is.", False, False),
+        ("Sure, merge sort is stable.", False, False),
+        ("Here are the results of the experiment.", False, False),
+        ("Here is why objects fall.", False, False),
+        ("Great Britain is an island.", False, False),
+        ("Thanks to gravity, objects fall.", False, False),
+        ("In summary, merge sort is fast.", False, False),
+    ],
+)
+def test_a_sentence_that_only_talks_to_the_reader_is_no_claim(sentence, without_question, with_question) -> None:
+    assert is_discourse(sentence, 0, len(sentence)) is without_question
+    assert is_discourse(sentence, 0, len(sentence), answers_a_question=True) is with_question
+    claims = extract_claims(f"{sentence} Merge sort is stable.", answer_id="a")
+    assert [claim.text for claim in claims][-1] == "Merge sort is stable."
+    assert len(claims) == (1 if without_question else 2)
+
+
+def test_sure_is_no_claim_of_a_note_but_yes_answers_a_question() -> None:
+    pack = EvidencePack(passages=(PackPassage(passage_id="p1", text="Before you start, be sure you understand work."),))
+    config = load_config(None, {"models.nli": "lexical"}, environ={})
+    source = PackEvidence(pack, config.retrieval)
+    note = verify_text("Sure! Work is energy.", config=config, source=source, nli=LexicalNLIModel())
+    assert [item.claim.text for item in note.claims] == ["Work is energy."]
+    answer = verify_text("Yes.", config=config, source=source, nli=LexicalNLIModel(), query="Is work energy?")
+    assert [item.claim.text for item in answer.claims] == ["Yes."]

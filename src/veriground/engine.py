@@ -84,6 +84,7 @@ def verify_text(
         answer_id=answer_id_of(text),
         max_claims=config.verification.max_claims,
         frames=config.verification.frames,
+        answers_a_question=query is not None,
     )
     if not config.verification.atomic:
         claims = join_atoms(text, claims)

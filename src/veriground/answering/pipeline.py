@@ -203,6 +203,7 @@ def _verify(
                 answer_id=answer_id,
                 max_claims=config.verification.max_claims,
                 frames=config.verification.frames,
+                answers_a_question=True,
             )
             for atom in atoms:
                 claim = _placed(atom, f"s{index + 1}", offset, cited)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from veriground.claims.atomicity import Piece, split_atomic
 from veriground.claims.citations import mask_citations, parse_citations
 from veriground.claims.claim_types import classify_claim
-from veriground.claims.frames import frame_end
+from veriground.claims.frames import frame_end, is_discourse
 from veriground.claims.markdown_blocks import EMPHASIS_MARK, find_prose_blocks
 from veriground.config import VerificationConfig
 from veriground.errors import ConfigError, InputTextError, InputTooLargeError
@@ -46,11 +46,17 @@ Citation = tuple[str, int, int]
 
 
 def extract_claims(
-    text: str, *, answer_id: str, max_claims: int = DEFAULT_MAX_CLAIMS, frames: bool = True
+    text: str,
+    *,
+    answer_id: str,
+    max_claims: int = DEFAULT_MAX_CLAIMS,
+    frames: bool = True,
+    answers_a_question: bool = False,
 ) -> list[Claim]:
     """The atomic claims of `text`; headings, code blocks, tables, horizontal rules and lead-ins that end
     with a colon make none. `frames`: a sentence's opening discourse frame ("Yes,", "I think") is left out of its
-    claim (claims/frames.py)."""
+    claim, and a sentence that only talks to the reader ("Hope this helps!") makes none (claims/frames.py); a bare
+    "Yes." does too unless the text `answers_a_question`."""
     if max_claims < 1:
         raise ConfigError(f"verification.max_claims must be at least 1, got {max_claims}; raise it with --max-claims")
     if not text.strip():
@@ -65,6 +71,8 @@ def extract_claims(
     for sentence in iter_sentences(segment_text, blocks.blocks):
         if segment_text[sentence.end - 1] == ":":
             continue  # a lead-in to a list or a display ("The steps are:") asserts nothing by itself
+        if frames and is_discourse(segment_text, sentence.start, sentence.end, answers_a_question=answers_a_question):
+            continue  # "Sure!", "Here is an overview of X.": words to the reader, no claim (claims/frames.py)
         index += 1
         low = bisect.bisect_left(citation_starts, sentence.region_start)
         high = bisect.bisect_left(citation_starts, sentence.region_end)

@@ -13,6 +13,9 @@ own stance ("I think", "I know that", "I can tell you that", "I'm pretty sure") 
 ("According to the given context,"). A named source ("According to NASA, ...") stays: it is part of what is
 claimed. "No" and the other words that also open ordinary sentences ("No evidence suggests ...") count only when a
 comma or a mark follows them. A sentence that is nothing but a frame ("Well, I've heard that.") keeps its words.
+
+A sentence that only talks to the reader ("Here is a summary of the travel policy.", "I hope this helps!") makes no
+claim at all (is_discourse), and neither does a bare "Sure!" or "Yes." in a text that answers no question.
 """
 
 from __future__ import annotations
@@ -30,8 +33,10 @@ _FRAME = re.compile(
       | i\s+can\s+(?:tell\s+you|say)(?:\s+that)?\b
       | i'?m\s+(?:pretty\s+|fairly\s+|quite\s+)?(?:sure|certain|positive)(?:\s+that)?\b
       | as\s+far\s+as\s+i\s+know\b,?
-      | (?:based\s+on|according\s+to|from)\s+the\s+(?:given\s+|provided\s+|above\s+)?
-        (?:context|contexts|passage|passages|sources?|documents?|text|texts|information|search\s+results)\b,?
+      | (?:based\s+on|according\s+to|from)\s+the\s+(?:given\s+|provided\s+|above\s+|retrieved\s+)?
+        (?:contexts?|passages?|sources?|documents?|texts?|textbook|book|handbook|manual|guide|chapter|notes
+          |lecture|slides|articles?|excerpts?|evidence|references?|information|materials?|search\s+results)
+        \s*,  # a comma ends it: "from the source code" is no frame
     )
     \s*
     """,
@@ -40,6 +45,42 @@ _FRAME = re.compile(
 _CONJUNCTION = re.compile(r"(?:but|and|so)\b,?\s*", re.IGNORECASE)  # "Yes but there is ...", after a frame only
 MIN_WORDS_AFTER = 3  # what is left must still be a statement: "Yes, it is." stays whole
 _WORD = re.compile(r"\w+")
+
+
+# Whole sentences that only talk to the reader: "Thanks!", "Here is a summary of the travel policy.", "I hope this
+# helps!". No source states or denies them, and the NLI read "Sure!" as entailed (0.92) by "be sure you understand".
+_TO_THE_READER = r"""
+    (?:(?:oh|ah|well)\s*,?\s*)?
+    (?:
+        (?:thanks|thank\s+you|no\s+problem)(?:\s+for\s+[^.!?]*)?
+      | (?:that'?s\s+)?(?:a\s+)?(?:great|good|excellent|interesting|fair)\s+question
+      | here(?:'s|\s+is|\s+are)\s+(?:a\s+|an\s+|the\s+|some\s+|my\s+)?(?:brief\s+|short\s+|quick\s+)?
+        (?:summary|summaries|overview|list|explanation|answer|breakdown|rundown|recap|outline)(?:\s+of\s+[^.!?]*)?
+      | let\s+me\s+(?:explain|summari[sz]e|clarify|help|break\s+(?:it|this|that)\s+down)(?:\s+[^.!?]*)?
+      | (?:i|we)\s+hope\s+(?:this|that|it)\s+helps(?:\s+[^.!?]*)?
+      | (?:please\s+)?(?:let\s+me\s+know|feel\s+free\s+to)\s+[^.!?]*
+      | (?:i'?d|i\s+would|i\s+am|i'?m)\s+(?:be\s+)?(?:happy|glad)\s+to\s+help(?:\s+[^.!?]*)?
+      | in\s+(?:summary|conclusion|short)
+    )
+    \s*[.!?:]*\s*
+"""
+# Answer particles: with no question they answer nothing ("Sure!" opening a note); after one they are the answer.
+_PARTICLES = r"""
+    (?:(?:oh|ah|well)\s*,?\s*)?
+    (?:yes|yeah|yep|yup|no|nope|sure|ok|okay|certainly|absolutely|of\s+course|great)
+    (?:\s*,?\s*(?:sure|certainly|absolutely|of\s+course|thanks|thank\s+you))*
+    \s*[.!?:]*\s*
+"""
+_DISCOURSE = re.compile(_TO_THE_READER, re.IGNORECASE | re.VERBOSE)
+_DISCOURSE_OR_PARTICLE = re.compile(f"{_TO_THE_READER}|{_PARTICLES}", re.IGNORECASE | re.VERBOSE)
+
+
+def is_discourse(text: str, start: int, end: int, *, answers_a_question: bool = False) -> bool:
+    """Whether the sentence text[start:end] only talks to the reader ("Thanks!", "Here is an overview of X.", "Hope
+    this helps!"), or, in a text that answers no question, is a bare answer particle ("Sure!", "Yes."): it makes no
+    claim."""
+    pattern = _DISCOURSE if answers_a_question else _DISCOURSE_OR_PARTICLE
+    return pattern.fullmatch(text, start, end) is not None
 
 
 def frame_end(text: str, start: int, end: int) -> int:
