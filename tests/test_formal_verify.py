@@ -95,3 +95,19 @@ def test_a_bare_delta_before_a_bracket_is_verified_not_an_internal_error(corpus,
     # OpenStax 09_momentum: "since Δp=Δ(mv)" once crashed the dependency checker's symbol reader.
     [item] = verify(corpus, "Newton's second law applies when mass varies, since Δp=Δ(mv).", capsys, tmp_path)["claims"]
     assert item["decision"]["status"]
+
+
+def test_a_claim_whose_equation_the_source_gives_is_supported_by_equation_match(corpus, capsys, tmp_path):
+    # The words around the equation are the claim's own; the NLI reads the equation as letters and finds too little.
+    text = "For a body of mass m moving at speed v, the energy of motion is KE = 1/2 m v^2."
+    [item] = verify(corpus, text, capsys, tmp_path, "--min-supporting-sources", "1")["claims"]
+    assert (item["decision"]["status"], item["decision"]["rule"]) == ("Supported", "equation-match")
+    assert "give(s) every equation of the claim" in item["decision"]["rationale"]
+    [equation] = [found for found in item["signals"]["formal"]["checks"] if found["check"] == "equation"]
+    assert equation["outcome"] == "ok" and equation["evidence_value"] == "KE = 1/2 m v^2"
+
+
+@pytest.mark.parametrize("claim", ["The momentum of a body is p = m v.", "KE = 1/2 m v^3."])
+def test_an_equation_the_source_does_not_give_is_no_equation_match(corpus, capsys, tmp_path, claim):
+    [item] = verify(corpus, claim, capsys, tmp_path, "--min-supporting-sources", "1")["claims"]
+    assert item["decision"]["rule"] != "equation-match"

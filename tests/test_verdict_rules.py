@@ -143,6 +143,30 @@ FINDINGS_TABLE = [
         VERIFIED,
         RejectionReason.SUFFICIENT_EVIDENCE,
     ),
+    # Sources that give every equation of the claim support it, as a quotation does, whatever the NLI reads ...
+    (
+        "equation-match",
+        judged(("a", 0.2, 0.0), ("b", 0.2, 0.0)),
+        {"equations": judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))},
+        VERIFIED,
+        RejectionReason.SUFFICIENT_EVIDENCE,
+    ),
+    # ... but not from fewer sources than a Supported claim needs ...
+    (
+        "low-entailment",
+        judged(("a", 0.2, 0.0)),
+        {"equations": judged(("a", 0.2, 0.0))},
+        REJECTED,
+        RejectionReason.LOW_ENTAILMENT,
+    ),
+    # ... nor against a passage that contradicts the claim.
+    (
+        "contradicted",
+        judged(("a", 0.2, 0.0), ("b", 0.2, 0.0), ("c", 0.1, 0.9)),
+        {"equations": judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))},
+        REJECTED,
+        RejectionReason.HIGH_CONTRADICTION,
+    ),
     # A swapped word lowers only a claim that would be Supported: unsupported stays unsupported.
     (
         "low-entailment",

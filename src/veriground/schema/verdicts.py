@@ -53,6 +53,10 @@ class DecisionInputs(Record):
     quoting_passages: tuple[PassageId, ...] = ()
     quoting_sources: int = Field(0, ge=0)
     contradiction_outside_quotes: bool = False  # the most contradicting passage is independent of every quoting one
+    # Passages that give every equation the claim states, the same for the same left side (signals/formal.py), and
+    # the independent sources among them.
+    equation_passages: tuple[PassageId, ...] = ()
+    equation_sources: int = Field(0, ge=0)
     formal_mismatches: tuple[str, ...] = ()  # one line per failed formal check (signals/formal.py)
     out_of_scope: str | None = None  # why the claim is beyond the domain profile's scope
     dependency_warning: str | None = None  # the first term it uses before or without a definition

@@ -93,6 +93,7 @@ class RuleName(StrEnum):
     SCRAMBLED_WORDS = "scrambled-words"
     QUOTED = "quoted"
     QUOTE_DISPUTED = "quote-disputed"
+    EQUATION_MATCH = "equation-match"
     CONTRADICTED = "contradicted"
     LOW_ENTAILMENT = "low-entailment"
     WEAK_SUPPORT = "weak-support"

@@ -75,9 +75,7 @@ def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: Form
     conflicts: list[str] = []
     quantity_checks, quantity_spans = _quantity_equation_checks(claim_text)
     if enabled & {"dimensions", "equation"}:
-        equations, equation_problems = find_parsed_equations(claim_text)
-        # "9.8 m/s² = 980 cm/s²" is a quantity equation, judged by its units, not by symbols m and s.
-        equations = [eq for eq in equations if not any(a < eq.end and eq.start < b for a, b in quantity_spans)]
+        equations, equation_problems = _symbolic_equations(claim_text, quantity_spans)
         problems.extend(equation_problems)
         # Outside a physics profile, a_1 = a_0·r is a sequence, not an acceleration: symbols are read as physical
         # quantities only when the claim or its evidence talks about physics.
@@ -107,6 +105,15 @@ def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: Form
         unparsed=tuple(problems),
         evidence_conflicts=tuple(conflicts),
     )
+
+
+def _symbolic_equations(
+    claim_text: str, quantity_spans: Sequence[tuple[int, int]]
+) -> tuple[list[LocatedEquation], list[str]]:
+    """The claim's equations of symbols, and a problem line for each one sympy cannot read: "9.8 m/s² = 980 cm/s²" is
+    a quantity equation, judged by its units, not by symbols m and s."""
+    equations, problems = find_parsed_equations(claim_text)
+    return [eq for eq in equations if not any(a < eq.end and eq.start < b for a, b in quantity_spans)], problems
 
 
 def _summary(checks: list[FormalCheck], problems: list[str], domain: str) -> str:
@@ -208,6 +215,19 @@ def _equation_checks(equations: list[LocatedEquation], evidence_texts: Sequence[
             )
         )
     return checks
+
+
+def equation_evidence(claim_text: str, signal: FormalSignal | None) -> tuple[int, ...]:
+    """The indexes of the evidence texts that give an equation of the claim, when every equation the claim states
+    (at least one, all readable) matched the evidence's equation for the same left side and no formal check failed;
+    otherwise none."""
+    if signal is None or signal.mismatches:
+        return ()
+    equations, unreadable = _symbolic_equations(claim_text, _quantity_equation_checks(claim_text)[1])
+    matched = [check for check in signal.checks if check.check == "equation" and check.evidence_index is not None]
+    if not equations or unreadable or len({check.claim_span for check in matched}) < len(equations):
+        return ()
+    return tuple(sorted({check.evidence_index for check in matched if check.evidence_index is not None}))
 
 
 # The same evidence passages serve many claims of one text: each is parsed once.

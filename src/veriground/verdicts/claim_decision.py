@@ -32,7 +32,7 @@ from veriground.schema import (
     SummaryStats,
 )
 from veriground.signals import check_citations, compute_coverage, compute_numeric
-from veriground.signals.formal import compute_formal
+from veriground.signals.formal import compute_formal, equation_evidence
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.signals.support_features import is_quoted
 from veriground.text.substitution import substituted_words
@@ -133,9 +133,12 @@ def decision_inputs(
         if signal.status == SignalStatus.COMPUTED and signal.support_prob is not None
     ]
     quoting: list[EvidenceJudgement] = []
+    by_id = {chunk.passage_id: chunk for chunk in chunks}
     if sentence:
-        by_id = {chunk.passage_id: chunk for chunk in chunks}
         quoting = [item for item in judgements if is_quoted(sentence, by_id[item.passage_id].text)]
+    giving = (
+        {chunks[index].passage_id for index in equation_evidence(claim_text, signals.formal)} if claim_text else set()
+    )
     high_conflicts = sum(1 for conflict in conflicts if conflict.severity == "high")
     return summarize_evidence(
         judgements,
@@ -148,6 +151,7 @@ def decision_inputs(
         high_evidence_conflicts=high_conflicts if verification.contradiction_policy == "abstain_on_high" else 0,
         llm_judgements=signals.llm_judgements,
         quoting=quoting,
+        equations=[item for item in judgements if item.passage_id in giving],
         dependency_warning=dependency_warning,
         formal_mismatches=tuple(check.reason for check in (signals.formal.mismatches if signals.formal else ())),
         out_of_scope=next((hook.reason for hook in signals.profile if hook.outcome == "out_of_scope"), None),
@@ -234,6 +238,8 @@ def primary_evidence(
         return inputs.strongest_contradiction_passage
     if decision.rule == RuleName.LLM_JUDGE_CONTRADICTED:
         return inputs.llm_judge_passage
+    if decision.rule == RuleName.EQUATION_MATCH and inputs.equation_passages:
+        return inputs.equation_passages[0]
     if inputs.strongest_entailment_passage:
         return inputs.strongest_entailment_passage
     return chunks[0].passage_id if chunks else None

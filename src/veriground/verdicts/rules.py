@@ -36,7 +36,10 @@ supported) instead of calling it either supported or unsupported. And `quoted` (
 sentence the claim comes from stands word for word in passages of enough independent sources, so the claim is
 Supported whatever a model makes of it (an atom split from a quoted sentence is asserted by that sentence; a
 number or citation problem is still caught by the rules before it), unless a source independent of the quoting ones
-contradicts it: then `quote-disputed` makes it Low Confidence (the sources disagree). Two rules read the domain
+contradicts it: then `quote-disputed` makes it Low Confidence (the sources disagree). `equation-match` (after
+`quote-disputed`): every equation the claim states is the one enough sources give for the same left side
+(signals/formal.py: "KE = 1/2 m v^2" against a table's "KE=1/2mv^2"), and nothing contradicts the claim: Supported, as
+a quotation is; the NLI reads an equation as a string of letters. Two rules read the domain
 profile (domains/): `formal-mismatch` (after `numeric-mismatch`): units, dimensions, an equation or a complexity bound
 disagree with the evidence or the constants table, so the claim is Contradictory. Five downgrades sit just before
 `quoted` and fire only for a claim that would otherwise be Supported (quoted, or supported by enough sources), making
@@ -105,13 +108,19 @@ def quote_disputed(inputs: DecisionInputs, config: VerificationConfig) -> bool:
     )
 
 
+def equation_matched_by_enough_sources(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    """Every equation the claim states is the one enough independent sources give for the same left side, and no
+    passage contradicts the claim."""
+    return inputs.equation_sources >= config.min_supporting_sources and not contradiction_above_max(inputs, config)
+
+
 def formal_check_fails(inputs: DecisionInputs, _: VerificationConfig) -> bool:
     return bool(inputs.formal_mismatches)
 
 
 def would_be_supported(inputs: DecisionInputs, config: VerificationConfig) -> bool:
     """Quoted, or supported by enough sources: what the downgrade rules below may lower to Low Confidence."""
-    quoted = inputs.quoting_sources >= config.min_supporting_sources
+    quoted = max(inputs.quoting_sources, inputs.equation_sources) >= config.min_supporting_sources
     supported = inputs.max_entailment is not None and not entailment_below_min(inputs, config)
     return quoted or (supported and not too_few_sources(inputs, config))
 
@@ -251,6 +260,7 @@ RULES: tuple[Rule, ...] = (
     Rule(N.SCRAMBLED_WORDS, scrambles_source_words, S.LOW_CONFIDENCE, R.SCRAMBLED_WORDS),
     Rule(N.QUOTED, quoted_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
     Rule(N.QUOTE_DISPUTED, quote_disputed, S.LOW_CONFIDENCE, R.CONFLICTING_VERDICTS),
+    Rule(N.EQUATION_MATCH, equation_matched_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
     Rule(N.CONTRADICTED, contradicted_without_support, S.REJECTED, R.HIGH_CONTRADICTION),
     Rule(N.LOW_ENTAILMENT, entailment_below_weak, S.REJECTED, R.LOW_ENTAILMENT),
     Rule(N.WEAK_SUPPORT, entailment_below_min, S.LOW_CONFIDENCE, R.LOW_ENTAILMENT),
@@ -275,6 +285,7 @@ def summarize_evidence(
     high_evidence_conflicts: int = 0,
     llm_judgements: Sequence[SupportJudgement] = (),
     quoting: Sequence[EvidenceJudgement] = (),
+    equations: Sequence[EvidenceJudgement] = (),
     formal_mismatches: Sequence[str] = (),
     out_of_scope: str | None = None,
     dependency_warning: str | None = None,
@@ -294,6 +305,8 @@ def summarize_evidence(
         "high_evidence_conflicts": high_evidence_conflicts,
         "quoting_passages": tuple(dict.fromkeys(item.passage_id for item in quoting)),
         "quoting_sources": count_independent_sources(quoting),
+        "equation_passages": tuple(dict.fromkeys(item.passage_id for item in equations)),
+        "equation_sources": count_independent_sources(equations),
         "formal_mismatches": tuple(formal_mismatches),
         "out_of_scope": out_of_scope,
         "dependency_warning": dependency_warning,
@@ -305,8 +318,9 @@ def summarize_evidence(
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))
     best_entail = max(judgements, key=lambda item: item.entailment_prob)
     best_contra = max(judgements, key=lambda item: item.contradiction_prob)
-    # A passage supports the claim when its support reaches the threshold, or when it quotes the claim's sentence.
-    quoted_ids = {item.passage_id for item in quoting}
+    # A passage supports the claim when its support reaches the threshold, when it quotes the claim's sentence, or
+    # when it gives the claim's equations.
+    quoted_ids = {item.passage_id for item in (*quoting, *equations)}
     supporting = [
         item for item in judgements if item.entailment_prob >= _min_entailment(config) or item.passage_id in quoted_ids
     ]
