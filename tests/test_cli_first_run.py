@@ -250,7 +250,7 @@ def test_eval_pairs_rows_prints_each_rows_verdicts_rule_and_explanation(tmp_path
     assert "  ke-ok  gold supported, predicted supported" in lines
     assert "✗ off-topic  gold supported, predicted hallucinated" in lines  # disagrees with its gold label
     number_line = lines[lines.index("  ke-number  gold contradicted, predicted hallucinated") + 1].split()
-    assert number_line[:2] == ["Contradictory", "numeric-mismatch"] and "your text says 2 m" in " ".join(number_line)
+    assert number_line[:2] == ["Contradictory", "formal-mismatch"] and "KE = 1/2 m v^2" in " ".join(number_line)
     assert out.index("ke-ok") < out.index("eval pairs:")  # the rows, then the metrics table
     code, plain, _ = run(capsys, "eval", "pairs", str(path))
     assert "ke-ok" not in plain  # rows only when asked

@@ -56,8 +56,13 @@ def rows_file(folder: Path, sorting_id: str) -> Path:
 
 
 def test_a_hard_rejections_probability_is_how_often_its_rule_rejected_a_supported_calibration_row():
-    row = LabelledPair(id="ke-number", text="A body of mass m moving at speed v has KE = 2 m v^2.", evidence=(KINETIC,),
-                       label="contradicted")  # fmt: skip
+    evidence = ("Objects near Earth fall with an acceleration of 9.8 m/s^2.",)
+    row = LabelledPair(
+        id="g-number",
+        text="Objects near Earth fall with an acceleration of 98 m/s^2.",
+        evidence=evidence,
+        label="contradicted",
+    )
     (prediction,) = evaluate_pairs([row], config=CONFIG, nli=LexicalNLIModel()).predictions
     rate = load_aggregator("lexical-nli.v1").hard_rejection_support["numeric-mismatch"]
     assert prediction.rules == ("numeric-mismatch",) and prediction.support_prob == rate
@@ -104,7 +109,8 @@ def test_eval_pairs_json_scores_each_row_against_exactly_its_evidence(tmp_path, 
         "ke-negated", "ke-number", "off-topic", "sort-negated"
     }  # fmt: skip
     # the raw aggregator (pinned for unit tests) has no fitted hard-rejection rates: 0
-    assert predictions["ke-number"]["rules"] == ["numeric-mismatch"] and predictions["ke-number"]["support_prob"] == 0
+    # "2 m v^2" multiplies symbols (m is the mass, not 2 metres): the equation check catches it, not the numbers
+    assert predictions["ke-number"]["rules"] == ["formal-mismatch"] and predictions["ke-number"]["support_prob"] == 0
     assert predictions["off-topic"]["verdicts"] == ["Unsupported"] and predictions["off-topic"]["support_prob"] == 0
     assert predictions["sort-by-id"]["verdicts"] == ["Low Confidence"]  # one source: supported, not hallucinated
     assert predictions["sort-by-id"]["support_prob"] > 0.6

@@ -28,6 +28,9 @@ LIGHT = "The speed of light in vacuum is 3.0 × 10⁸ m/s."
         ("water boils at 100 °C", 100.0, "°C"),
         ("5 meters per second", 5.0, "meters per second"),
         ("Earth is 4.54 billion years old", 4.54e9, "years"),
+        # a one-letter unit stays a unit before a word, a times sign or an article
+        ("a 5 m rod", 5.0, "m"),
+        ("walks 5 m a day", 5.0, "m"),
     ],
 )
 def test_quantities_are_read_with_their_units(text: str, value: float, unit: str | None):
@@ -38,7 +41,15 @@ def test_quantities_are_read_with_their_units(text: str, value: float, unit: str
 
 @pytest.mark.parametrize(
     "text",
-    ["Quicksort is O(n^2) in the worst case", "E = mc²", "see [1] and [2]", "a 2n-step loop", "x_1 and x2"],
+    [
+        "Quicksort is O(n^2) in the worst case",
+        "E = mc²",
+        "see [1] and [2]",
+        "a 2n-step loop",
+        "x_1 and x2",
+        "KE = 1/2 m v^2",  # m is the mass: a coefficient of symbols, not 0.5 metres
+        "p = 3 m v",
+    ],
 )
 def test_exponents_citations_and_symbols_are_not_numbers(text: str):
     assert extract_quantities(text) == []

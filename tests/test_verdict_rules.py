@@ -159,13 +159,21 @@ FINDINGS_TABLE = [
         REJECTED,
         RejectionReason.LOW_ENTAILMENT,
     ),
-    # ... nor against a passage that contradicts the claim.
+    # ... nor against a source independent of them that contradicts the claim ...
     (
         "contradicted",
         judged(("a", 0.2, 0.0), ("b", 0.2, 0.0), ("c", 0.1, 0.9)),
         {"equations": judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))},
         REJECTED,
         RejectionReason.HIGH_CONTRADICTION,
+    ),
+    # ... while a passage of a source that gives the equation is a misreading.
+    (
+        "equation-match",
+        judged(("a", 0.2, 0.0), ("b", 0.2, 0.0), ("a", 0.1, 0.9)),
+        {"equations": judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))},
+        VERIFIED,
+        RejectionReason.SUFFICIENT_EVIDENCE,
     ),
     # A swapped word lowers only a claim that would be Supported: unsupported stays unsupported.
     (

@@ -57,6 +57,7 @@ class DecisionInputs(Record):
     # the independent sources among them.
     equation_passages: tuple[PassageId, ...] = ()
     equation_sources: int = Field(0, ge=0)
+    contradiction_outside_equations: bool = False  # the most contradicting passage is independent of all of them
     formal_mismatches: tuple[str, ...] = ()  # one line per failed formal check (signals/formal.py)
     out_of_scope: str | None = None  # why the claim is beyond the domain profile's scope
     dependency_warning: str | None = None  # the first term it uses before or without a definition

@@ -199,6 +199,10 @@ _QUANTITY = re.compile(
     r"(?![\w^/]|[.,]\d)"
 )
 _DIGIT = re.compile(r"\d")
+# "1/2 m v^2": a one-letter "unit" followed by a one-letter symbol that is no unit is a product of symbols with a
+# coefficient (m is the mass), not 0.5 metres; "2 m s^-1" and "5 m long" stay quantities.
+_SYMBOL_FACTOR = re.compile(r"\s*(?P<symbol>[A-Za-zα-ωΑ-Ω])(?:\^\{?[-+]?\d+\}?|[²³])?(?![\w(])")
+_NOT_SYMBOLS = frozenset("xXaI")  # "5 m x 3 m", "5 m a day", "5 m I think"
 _DECADE = re.compile(r"\d{3}0s")  # "1960s" is a decade, not 1960 seconds
 _CITATION_MARKER = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _UNIT_PART = re.compile(rf"(?P<atom>{_ATOM})|(?P<exponent>{_EXPONENT})|(?P<divide>\s*/\s*|\s+per\s+)|\s*[·⋅*]\s*")
@@ -272,6 +276,8 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
         end = match.end("unit") if unit else match.end("scale") if match.group("scale") else match.end("number")
         if unit == "s" and _DECADE.fullmatch(match.group(0)):
             unit, label = None, "count:decade"
+        if unit and _coefficient_of_symbols(normal, unit, end):
+            continue
         if match.group("currency"):
             label = "currency:" + _CURRENCY_SYMBOLS[match.group("currency").strip()]
         noun = match.group("noun")
@@ -281,6 +287,15 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
         start = match.start()
         found.append(Quantity(normal[start:end], value, unit, label, start, end))
     return tuple(found)
+
+
+def _coefficient_of_symbols(normal: str, unit: str, end: int) -> bool:
+    """Whether the number before `unit` multiplies symbols: the unit is one letter and a symbol that is no unit follows
+    it ("1/2 m v^2", "3 k T")."""
+    if len(unit) != 1 or not unit.isalpha():
+        return False
+    factor = _SYMBOL_FACTOR.match(normal, end)
+    return factor is not None and factor.group("symbol") not in _UNITS and factor.group("symbol") not in _NOT_SYMBOLS
 
 
 @text_memo(maxsize=16_384)

@@ -38,8 +38,8 @@ Supported whatever a model makes of it (an atom split from a quoted sentence is 
 number or citation problem is still caught by the rules before it), unless a source independent of the quoting ones
 contradicts it: then `quote-disputed` makes it Low Confidence (the sources disagree). `equation-match` (after
 `quote-disputed`): every equation the claim states is the one enough sources give for the same left side
-(signals/formal.py: "KE = 1/2 m v^2" against a table's "KE=1/2mv^2"), and nothing contradicts the claim: Supported, as
-a quotation is; the NLI reads an equation as a string of letters. Two rules read the domain
+(signals/formal.py: "KE = 1/2 m v^2" against a table's "KE=1/2mv^2"), and no source independent of them contradicts
+the claim: Supported, as a quotation is; the NLI reads an equation as a string of letters. Two rules read the domain
 profile (domains/): `formal-mismatch` (after `numeric-mismatch`): units, dimensions, an equation or a complexity bound
 disagree with the evidence or the constants table, so the claim is Contradictory. Five downgrades sit just before
 `quoted` and fire only for a claim that would otherwise be Supported (quoted, or supported by enough sources), making
@@ -110,8 +110,10 @@ def quote_disputed(inputs: DecisionInputs, config: VerificationConfig) -> bool:
 
 def equation_matched_by_enough_sources(inputs: DecisionInputs, config: VerificationConfig) -> bool:
     """Every equation the claim states is the one enough independent sources give for the same left side, and no
-    passage contradicts the claim."""
-    return inputs.equation_sources >= config.min_supporting_sources and not contradiction_above_max(inputs, config)
+    source independent of them contradicts the claim (a passage of the source that gives the equation is read as a
+    misreading, as for a quotation)."""
+    disputed = contradiction_above_max(inputs, config) and inputs.contradiction_outside_equations
+    return inputs.equation_sources >= config.min_supporting_sources and not disputed
 
 
 def formal_check_fails(inputs: DecisionInputs, _: VerificationConfig) -> bool:
@@ -334,6 +336,10 @@ def summarize_evidence(
         contradiction_from_other_source=count_independent_sources([*supporting, best_contra]) > independent,
         contradiction_outside_quotes=(
             bool(quoting) and count_independent_sources([*quoting, best_contra]) > count_independent_sources(quoting)
+        ),
+        contradiction_outside_equations=(
+            bool(equations)
+            and count_independent_sources([*equations, best_contra]) > count_independent_sources(equations)
         ),
         supporting_passages=tuple(dict.fromkeys(item.passage_id for item in supporting)),
         strongest_entailment_passage=best_entail.passage_id,
