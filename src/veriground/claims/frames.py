@@ -8,10 +8,10 @@ read the near-copy that follows it as a contradiction: on the held-out Attributi
 answers open with one, and "I can tell you that Kurt Cobain was an American singer, songwriter, and musician"
 against the sentence that says so scored contradiction 0.73.
 
-Only frames that carry no checkable content are taken off: answer particles ("yes", "no," "well,"), the writer's
-own stance ("I think", "I know that", "I can tell you that", "I'm pretty sure") and a generic source
-("According to the given context,"). A named source ("According to NASA, ...") stays: it is part of what is
-claimed. "No" and the other words that also open ordinary sentences ("No evidence suggests ...") count only when a
+Only frames that carry no checkable content are taken off: particles ("yes", "oh", "well,"), the writer's own stance
+("I think", "I know that", "I can tell you that", "I'm pretty sure") and a generic source ("According to the given
+context,"). A named source ("According to NASA, ...") stays: it is part of what is claimed; so does an answer's
+"No,": it is the claim's polarity. Words that also open ordinary sentences ("So", "Right", "Well") count only when a
 comma or a mark follows them. A sentence that is nothing but a frame ("Well, I've heard that.") keeps its words.
 
 A sentence that only talks to the reader ("Here is a summary of the travel policy.", "I hope this helps!") makes no
