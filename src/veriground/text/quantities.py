@@ -1,8 +1,8 @@
 """Text → quantities (number with a unit, a currency or a counted noun) → SI-base values (text/si_units.py).
 
-Extraction is one regular expression over normalised text (superscripts already read as ^n); units come from
-an allow-list, so words such as "in", "at" or "a" after a number are never read as inch, technical atmosphere
-or annum, and each is spelled as pint spells it before conversion.
+Extraction is one regular expression over normalised text (superscripts already read as ^n); units come from an
+allow-list (text/unit_names.py), so words such as "in", "at" or "a" after a number are never read as inch, technical
+atmosphere or annum, and each is spelled as pint spells it before conversion.
 """
 
 from __future__ import annotations
@@ -15,146 +15,13 @@ from veriground.errors import UnitConversionError
 from veriground.text.memo import text_memo
 from veriground.text.si_units import to_base_units
 from veriground.text.terms import NEGATION_WORDS, STOPWORDS, normalise_text, stem_words
+from veriground.text.unit_names import PERCENT_UNITS, UNITS
 
 # Two quantities are equal when their SI-base values agree to this relative tolerance (so 100 km/h equals
 # 27.78 m/s, written to four figures), and an order-of-magnitude slip such as 3.0e9 vs 3.0e8 never does.
 RELATIVE_TOLERANCE = 1e-3
 _ABSOLUTE_TOLERANCE = 1e-12  # only matters when a value is zero
 
-# Unit as written → pint expression. Single capital letters (N, J, W, K, V, A, C, L) are units only right
-# after a number; "T" (tesla), "F" (farad), "in", "at", "a", "t", "l", "B" and "pm" are left out as too
-# often ordinary words or letters.
-_SYMBOL_UNITS: dict[str, str] = {
-    "m": "meter",
-    "cm": "centimeter",
-    "mm": "millimeter",
-    "km": "kilometer",
-    "nm": "nanometer",
-    "μm": "micrometer",
-    "um": "micrometer",
-    "ft": "foot",
-    "mi": "mile",
-    "s": "second",
-    "sec": "second",
-    "ms": "millisecond",
-    "μs": "microsecond",
-    "ns": "nanosecond",
-    "min": "minute",
-    "h": "hour",
-    "hr": "hour",
-    "hrs": "hour",
-    "yr": "year",
-    "yrs": "year",
-    "g": "gram",
-    "kg": "kilogram",
-    "mg": "milligram",
-    "μg": "microgram",
-    "lb": "pound",
-    "lbs": "pound",
-    "N": "newton",
-    "kN": "kilonewton",
-    "J": "joule",
-    "kJ": "kilojoule",
-    "MJ": "megajoule",
-    "eV": "electron_volt",
-    "keV": "kiloelectron_volt",
-    "MeV": "megaelectron_volt",
-    "GeV": "gigaelectron_volt",
-    "W": "watt",
-    "kW": "kilowatt",
-    "MW": "megawatt",
-    "GW": "gigawatt",
-    "kWh": "kilowatt_hour",
-    "cal": "calorie",
-    "kcal": "kilocalorie",
-    "K": "kelvin",
-    "°C": "degC",
-    "° C": "degC",
-    "℃": "degC",
-    "°F": "degF",
-    "° F": "degF",
-    "°": "degree",
-    "deg": "degree",
-    "rad": "radian",
-    "Hz": "hertz",
-    "kHz": "kilohertz",
-    "MHz": "megahertz",
-    "GHz": "gigahertz",
-    "Pa": "pascal",
-    "kPa": "kilopascal",
-    "MPa": "megapascal",
-    "atm": "atmosphere",
-    "V": "volt",
-    "kV": "kilovolt",
-    "mV": "millivolt",
-    "A": "ampere",
-    "mA": "milliampere",
-    "Ω": "ohm",
-    "C": "coulomb",
-    "L": "liter",
-    "mL": "milliliter",
-    "mol": "mole",
-    "mmol": "millimole",
-    "mph": "mile/hour",
-    "kph": "kilometer/hour",
-    "bit": "bit",
-    "bits": "bit",
-    "kB": "kilobyte",
-    "KB": "kilobyte",
-    "MB": "megabyte",
-    "GB": "gigabyte",
-    "TB": "terabyte",
-}
-# Spelled-out units; a plural "s" is accepted for each.
-_WORD_UNITS: dict[str, str] = {
-    "meter": "meter",
-    "metre": "meter",
-    "kilometer": "kilometer",
-    "kilometre": "kilometer",
-    "centimeter": "centimeter",
-    "centimetre": "centimeter",
-    "millimeter": "millimeter",
-    "millimetre": "millimeter",
-    "mile": "mile",
-    "second": "second",
-    "millisecond": "millisecond",
-    "minute": "minute",
-    "hour": "hour",
-    "day": "day",
-    "week": "week",
-    "month": "month",
-    "year": "year",
-    "gram": "gram",
-    "kilogram": "kilogram",
-    "newton": "newton",
-    "joule": "joule",
-    "watt": "watt",
-    "volt": "volt",
-    "ampere": "ampere",
-    "pascal": "pascal",
-    "liter": "liter",
-    "litre": "liter",
-    "mole": "mole",
-    "radian": "radian",
-    "degree": "degree",
-    "calorie": "calorie",
-    "byte": "byte",
-    "ohm": "ohm",
-    "coulomb": "coulomb",
-    "pound": "pound",
-    "electronvolt": "electron_volt",
-}
-_INVARIANT_WORD_UNITS: dict[str, str] = {
-    "feet": "foot",
-    "foot": "foot",
-    "kelvin": "kelvin",
-    "hertz": "hertz",
-    "degrees Celsius": "degC",
-    "degree Celsius": "degC",
-    "degrees Fahrenheit": "degF",
-    "degree Fahrenheit": "degF",
-}
-_PERCENT_UNITS = ("%", "percent", "per cent")
 _SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
 _CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
 _CURRENCY_WORDS = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "gbp": "GBP"}
@@ -163,19 +30,7 @@ _NOT_COUNTED_LIST = "vs versus plus minus over under above below more less after
 _NOT_COUNTED = STOPWORDS | NEGATION_WORDS | frozenset(_NOT_COUNTED_LIST.split())
 
 
-def _unit_table() -> dict[str, str]:
-    table = dict(_SYMBOL_UNITS)
-    for word, pint_name in _WORD_UNITS.items():
-        table[word] = pint_name
-        table[word + "s"] = pint_name
-    table.update(_INVARIANT_WORD_UNITS)
-    for percent in _PERCENT_UNITS:
-        table[percent] = "percent"
-    return table
-
-
-_UNITS = _unit_table()
-_ATOM = "(?:" + "|".join(re.escape(unit) for unit in sorted(_UNITS, key=len, reverse=True)) + r")(?![A-Za-z])"
+_ATOM = "(?:" + "|".join(re.escape(unit) for unit in sorted(UNITS, key=len, reverse=True)) + r")(?![A-Za-z])"
 # "m/s2" and "cm3" are superscripts that a conversion flattened: a bare 2 or 3 glued to a unit is an exponent.
 _EXPONENT = r"(?:\^\{?[-+]?\d+\}?|[23](?!\w))"
 _UNIT_EXPR = rf"{_ATOM}(?:{_EXPONENT})?(?:(?:\s*[/·⋅*]\s*|\s+per\s+){_ATOM}(?:{_EXPONENT})?)*"
@@ -295,7 +150,7 @@ def _coefficient_of_symbols(normal: str, unit: str, end: int) -> bool:
     if len(unit) != 1 or not unit.isalpha():
         return False
     factor = _SYMBOL_FACTOR.match(normal, end)
-    return factor is not None and factor.group("symbol") not in _UNITS and factor.group("symbol") not in _NOT_SYMBOLS
+    return factor is not None and factor.group("symbol") not in UNITS and factor.group("symbol") not in _NOT_SYMBOLS
 
 
 @text_memo(maxsize=16_384)
@@ -318,7 +173,7 @@ def normalise_quantity(quantity: Quantity) -> NormalQuantity:
     """The quantity in SI base units; raises UnitConversionError when pint cannot read the unit."""
     if quantity.unit is None:
         return NormalQuantity(quantity, quantity.value, "dimensionless")
-    if quantity.unit in _PERCENT_UNITS:
+    if quantity.unit in PERCENT_UNITS:
         return NormalQuantity(quantity, quantity.value / 100, "percent")
     expression = _pint_expression(quantity.unit)
     try:
@@ -402,7 +257,7 @@ def _pint_expression(unit: str) -> str:
     parts = []
     for part in _UNIT_PART.finditer(unit):
         if part.group("atom"):
-            parts.append(_UNITS[part.group("atom")])
+            parts.append(UNITS[part.group("atom")])
         elif part.group("exponent"):
             parts.append("**" + part.group("exponent").strip("^{}"))
         elif part.group("divide"):
