@@ -223,9 +223,11 @@ def equation_evidence(claim_text: str, signal: FormalSignal | None) -> tuple[int
     otherwise none."""
     if signal is None or signal.mismatches:
         return ()
-    equations, unreadable = _symbolic_equations(claim_text, _quantity_equation_checks(claim_text)[1])
     matched = [check for check in signal.checks if check.check == "equation" and check.evidence_index is not None]
-    if not equations or unreadable or len({check.claim_span for check in matched}) < len(equations):
+    if not matched:  # most claims: no equation the evidence gives, and nothing to parse again
+        return ()
+    equations, unreadable = _symbolic_equations(claim_text, _quantity_equation_checks(claim_text)[1])
+    if unreadable or len({check.claim_span for check in matched}) < len(equations):
         return ()
     return tuple(sorted({check.evidence_index for check in matched if check.evidence_index is not None}))
 

@@ -133,8 +133,8 @@ def decision_inputs(
         if signal.status == SignalStatus.COMPUTED and signal.support_prob is not None
     ]
     quoting: list[EvidenceJudgement] = []
-    by_id = {chunk.passage_id: chunk for chunk in chunks}
     if sentence:
+        by_id = {chunk.passage_id: chunk for chunk in chunks}
         quoting = [item for item in judgements if is_quoted(sentence, by_id[item.passage_id].text)]
     giving = (
         {chunks[index].passage_id for index in equation_evidence(claim_text, signals.formal)} if claim_text else set()
