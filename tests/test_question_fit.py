@@ -77,3 +77,17 @@ def test_a_draft_that_found_nothing_about_the_question_still_abstains():
     weights = {**WEIGHTS, "edg": 5.0}  # the sentence holds 2 of 8: 0.25
     draft = draft_extractive_answer(QUESTION, chunks, weights, AnswerConfig(), "brief", Asked.QUANTITY)
     assert draft.abstained
+
+
+def test_a_sentence_about_a_numbered_sibling_is_never_quoted():
+    """ "Newton's second law" holds most of a question about the third law and answers none of it."""
+    laws = [_chunk("n#1", "Newton's second law of motion states that force equals mass times acceleration.", 1)]
+    weights = {"newton": 1.0, "law": 1.0, "motion": 1.0, "state": 1.0, "third": 1.0, "second": 1.0}
+    third = draft_extractive_answer(
+        "What does Newton's third law of motion state?", laws, weights, AnswerConfig(), "brief"
+    )
+    assert third.abstained
+    second = draft_extractive_answer(
+        "What does Newton's second law of motion state?", laws, weights, AnswerConfig(), "brief"
+    )
+    assert [claim.cited_ids for claim in second.claims] == [("n#1",)]

@@ -3,7 +3,9 @@
 It writes no word of its own: every claim is one evidence sentence, verbatim. Sentences are scored by the
 question's idf-weighted word coverage (gate.query_coverage), plus a bonus when a "what is X" question meets a
 sentence that defines X; a sentence below `answer.min_sentence_coverage` is never quoted, and when none
-qualifies the draft abstains, as an LLM would be told to. The full pipeline also says what the question asks for
+qualifies the draft abstains, as an LLM would be told to. A sentence that numbers the question's noun with another
+ordinal ("Newton's second law" for a question about the third) is never quoted. The full pipeline also says what
+the question asks for
 (question_fit.py): a draft that states no count for "how many" quotes first the best sentence that does.
 """
 
@@ -34,6 +36,12 @@ _DEFINITION_QUESTION = re.compile(
     r"^\s*(?:what|who)\s+(?:is|are|was|were)\s+(?:an?\s+|the\s+)?(?P<term>.+?)\s*\??\s*$", re.IGNORECASE
 )
 _BULLET = re.compile(r"^(?:[-*+•]|\d{1,3}[.)])\s+")
+# "Newton's third law": an ordinal and the noun it numbers. A sentence about the second law answers no question
+# about the third, however many of the question's words it holds ("breadth-first" is no ordinal).
+_ORDINAL_NOUN = re.compile(
+    r"(?<![-\w])(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d+(?:st|nd|rd|th))\s+([a-z]+)",
+    re.IGNORECASE,
+)
 _DEFINING_VERB = re.compile(r"\b(?:is|are|was|were|refers to|means|is defined as|denotes)\b", re.IGNORECASE)
 
 
@@ -62,10 +70,12 @@ def draft_extractive_answer(
     sentence about the question still abstains."""
     limit = config.max_claims_brief if mode == "brief" else config.max_claims_detailed
     defined = _defined_term(query)
+    numbered = _numbered(query)
     every = [
         candidate
         for rank, chunk in enumerate(chunks, start=1)
         for candidate in _candidates(chunk, rank, weights, defined)
+        if not _about_a_sibling(numbered, candidate.text)
     ]
     every.sort(key=lambda c: (-c.score, c.passage_rank, c.position))
     chosen: list[_Candidate] = []
@@ -206,6 +216,22 @@ def _defines(sentence: str, term: frozenset[str]) -> bool:
     if verb is None or verb.start() > 80:
         return False
     return term <= set(tokenize(sentence[: verb.start()]))
+
+
+def _numbered(text: str) -> frozenset[tuple[str, str]]:
+    """(ordinal, noun stem) pairs: {("third", "law")} for "Newton's third law of motion"."""
+    pairs = ((match.group(1).lower(), tokenize(match.group(2))) for match in _ORDINAL_NOUN.finditer(text))
+    return frozenset((ordinal, stems[0]) for ordinal, stems in pairs if stems)  # "the first of" numbers no noun
+
+
+def _about_a_sibling(asked: frozenset[tuple[str, str]], sentence: str) -> bool:
+    """Whether the sentence numbers a noun the question numbers, only with another ordinal ("second law" for a
+    question about the third)."""
+    if not asked:
+        return False
+    found = _numbered(sentence)
+    nouns = {noun for _, noun in asked}
+    return not (found & asked) and any(noun in nouns for _, noun in found)
 
 
 def _jaccard(first: frozenset[str], second: frozenset[str]) -> float:
