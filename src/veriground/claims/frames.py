@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import re
 
+_YES = r"yes|yeah|yep|yup"
 # One frame; a sentence may open with several ("Oh yes, I know that ...").
 _FRAME = re.compile(
-    r"""
+    rf"""
     (?:
-        (?:yes|yeah|yep|yup|oh|ah|hmm+|um+)\b[,!.]?               # particles that open no statement of their own
+        (?:{_YES}|oh|ah|hmm+|um+)\b[,!.]?                         # particles that open no statement of their own
       | (?:well|sure|ok|okay|actually|indeed|right|so)\s*[,!.]  # ... only before a mark
       | i(?:'ve|\s+have)?\s+(?:think|believe|guess|suppose|feel|heard|read|know|recall|remember|understand)
         (?:\s+that)?\b
@@ -65,9 +66,9 @@ _TO_THE_READER = r"""
     \s*[.!?:]*\s*
 """
 # Answer particles: with no question they answer nothing ("Sure!" opening a note); after one they are the answer.
-_PARTICLES = r"""
+_PARTICLES = rf"""
     (?:(?:oh|ah|well)\s*,?\s*)?
-    (?:yes|yeah|yep|yup|no|nope|sure|ok|okay|certainly|absolutely|of\s+course|great)
+    (?:{_YES}|no|nope|sure|ok|okay|certainly|absolutely|of\s+course|great)
     (?:\s*,?\s*(?:sure|certainly|absolutely|of\s+course|thanks|thank\s+you))*
     \s*[.!?:]*\s*
 """

@@ -333,18 +333,18 @@ def summarize_evidence(
         max_entailment=best_entail.entailment_prob,
         max_contradiction=best_contra.contradiction_prob,
         entailing_sources=independent,
-        contradiction_from_other_source=count_independent_sources([*supporting, best_contra]) > independent,
-        contradiction_outside_quotes=(
-            bool(quoting) and count_independent_sources([*quoting, best_contra]) > count_independent_sources(quoting)
-        ),
-        contradiction_outside_equations=(
-            bool(equations)
-            and count_independent_sources([*equations, best_contra]) > count_independent_sources(equations)
-        ),
+        contradiction_from_other_source=_outside(supporting, best_contra),
+        contradiction_outside_quotes=bool(quoting) and _outside(quoting, best_contra),
+        contradiction_outside_equations=bool(equations) and _outside(equations, best_contra),
         supporting_passages=tuple(dict.fromkeys(item.passage_id for item in supporting)),
         strongest_entailment_passage=best_entail.passage_id,
         strongest_contradiction_passage=best_contra.passage_id,
     )
+
+
+def _outside(group: Sequence[EvidenceJudgement], passage: EvidenceJudgement) -> bool:
+    """Whether `passage` belongs to a source independent of every passage in `group`."""
+    return count_independent_sources([*group, passage]) > count_independent_sources(group)
 
 
 def count_independent_sources(judgements: Sequence[EvidenceJudgement]) -> int:
