@@ -54,6 +54,10 @@ def test_seed_compound_claim_splits_into_two_with_the_subject_copied() -> None:
             "A magnet attracts iron, but copper resists the flow of charge.",
             [("A magnet attracts iron.", "R3"), ("copper resists the flow of charge.", "R3")],
         ),
+        (  # R3: a ", and" after a "between" phrase still joins two clauses
+            "The force acts between the two charges, and it decreases with distance.",
+            [("The force acts between the two charges.", "R3"), ("The force decreases with distance.", "R3")],
+        ),
         (  # R4: semicolons between clauses, a "; and" included
             "Energy is conserved; momentum is conserved too; and charge is conserved as well.",
             [
@@ -107,6 +111,8 @@ def test_compound_sentences_split_by_their_rule(text: str, expected: list[tuple[
         "Binary relations can be reflexive, symmetric, transitive, or combinations thereof.",
         "Salt and pepper, and other spices keep well.",  # R3: no verb on the left of either "and"
         "The values lie between 0 and 1.",  # R3: "between A and B"
+        # R3: "between A and B" even when the right side has a verb of its own (a relative clause here)
+        "They expect revenue to be between $11,100 million and $11,250 million, which is an increase of $125 million.",
         "The lecture covers kinematics, dynamics, and fluid mechanics of liquids.",  # R3: a list, no verb guessed
         "Physics studies matter, energy, and the interactions between them.",  # R3: a list
         "The sample contains iron, and traces of nickel in small amounts.",  # R3: the right side has no verb

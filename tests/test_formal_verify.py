@@ -101,8 +101,8 @@ def test_a_claim_whose_equation_the_source_gives_is_supported_by_equation_match(
     # The words around the equation are the claim's own; the NLI reads the equation as letters and finds too little.
     text = "For a body of mass m moving at speed v, the energy of motion is KE = 1/2 m v^2."
     [item] = verify(corpus, text, capsys, tmp_path, "--min-supporting-sources", "1")["claims"]
-    assert (item["decision"]["status"], item["decision"]["rule"]) == ("Supported", "equation-match")
-    assert "give(s) every equation of the claim" in item["decision"]["rationale"]
+    assert (item["decision"]["status"], item["decision"]["rule"]) == ("Supported", "formal-match")
+    assert "give(s) every equation (the same for the same left side)" in item["decision"]["rationale"]
     [equation] = [found for found in item["signals"]["formal"]["checks"] if found["check"] == "equation"]
     assert equation["outcome"] == "ok" and equation["evidence_value"] == "KE = 1/2 m v^2"
 
@@ -110,4 +110,49 @@ def test_a_claim_whose_equation_the_source_gives_is_supported_by_equation_match(
 @pytest.mark.parametrize("claim", ["The momentum of a body is p = m v.", "KE = 1/2 m v^3."])
 def test_an_equation_the_source_does_not_give_is_no_equation_match(corpus, capsys, tmp_path, claim):
     [item] = verify(corpus, claim, capsys, tmp_path, "--min-supporting-sources", "1")["claims"]
-    assert item["decision"]["rule"] != "equation-match"
+    assert item["decision"]["rule"] != "formal-match"
+
+
+HEAPS = r"""# Heaps
+
+The merge(h1,h2) operation of a meldable heap runs in $O(\log n)$ expected time.
+"""
+SORTING = r"""# Sorting
+
+Therefore, the total amount of time taken by merge-sort is $\sum_{i=0}^{\log n} O(n) = O(n\log n)$.
+"""
+
+
+@pytest.fixture(scope="module")
+def sorting_corpus(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("sorting")
+    write_file(root / "lib" / "algorithms", "heaps.md", HEAPS)
+    write_file(root / "lib" / "algorithms", "sorting.md", SORTING)
+    assert main(["ingest", str(root / "lib"), "--corpus", str(root / "corpus")]) == 0
+    return root / "corpus"
+
+
+def test_a_bound_the_source_gives_for_the_same_algorithm_is_a_formal_match(sorting_corpus, capsys, tmp_path):
+    # The NLI reads "sum_i O(n) = O(n log n)" as letters; the bound for merge-sort is what decides, and the passage
+    # cited is the one about merge-sort, not the heap's merge operation that shares the words "merge" and "runs in".
+    [item] = verify(
+        sorting_corpus, "Merge sort runs in O(n log n) time.", capsys, tmp_path, "--min-supporting-sources", "1"
+    )["claims"]
+    assert (item["decision"]["status"], item["decision"]["rule"]) == ("Supported", "formal-match")
+    [passage] = item["inputs"]["formal_match_passages"]
+    assert passage == item["decision"]["primary_evidence"] and passage.startswith("lib/algorithms/sorting#")
+    [check] = [found for found in item["signals"]["formal"]["checks"] if found["check"] == "complexity"]
+    assert check["outcome"] == "ok" and check["evidence_value"] == "O(n log n)"
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Merge sort runs in O(n log n) time on linked lists stored on tape.",  # words the passage lacks
+        "Merge sort runs in O(n^2) time.",  # another bound
+        "Insertion sort runs in O(n log n) time.",  # another algorithm
+    ],
+)
+def test_a_bound_claim_saying_more_or_otherwise_is_no_formal_match(sorting_corpus, capsys, tmp_path, claim):
+    [item] = verify(sorting_corpus, claim, capsys, tmp_path, "--min-supporting-sources", "1")["claims"]
+    assert item["decision"]["rule"] != "formal-match"

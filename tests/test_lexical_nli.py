@@ -62,6 +62,17 @@ def test_antonym_best_vs_worst_case_is_a_contradiction():
     assert predict_one(QUICKSORT, hypothesis).contradict >= 0.75
 
 
+def test_a_premise_stating_both_poles_raises_no_antonym_cue():
+    # "less" and "greater" are both in it: the claim's "smaller" side is stated, for the left subtree.
+    premise = (
+        "For a node u, every value stored in the subtree rooted at u.left is less than u.x and every value "
+        "stored in the subtree rooted at u.right is greater than u.x."
+    )
+    hypothesis = "Every value in the left subtree of a node is smaller than the node's value."
+    assert cue_names(premise, hypothesis) == []
+    assert cue_names("Every value in the left subtree is greater than u.x.", hypothesis) == ["antonym"]
+
+
 def test_negation_on_one_side_is_a_contradiction():
     hypothesis = "Merge sort is not a stable sorting algorithm."
     assert cue_names(MERGE_SORT, hypothesis) == ["negation"]

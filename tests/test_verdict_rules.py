@@ -145,9 +145,9 @@ FINDINGS_TABLE = [
     ),
     # Sources that give every equation of the claim support it, as a quotation does, whatever the NLI reads ...
     (
-        "equation-match",
+        "formal-match",
         judged(("a", 0.2, 0.0), ("b", 0.2, 0.0)),
-        {"equations": judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))},
+        {"formal_matches": judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))},
         VERIFIED,
         RejectionReason.SUFFICIENT_EVIDENCE,
     ),
@@ -155,7 +155,7 @@ FINDINGS_TABLE = [
     (
         "low-entailment",
         judged(("a", 0.2, 0.0)),
-        {"equations": judged(("a", 0.2, 0.0))},
+        {"formal_matches": judged(("a", 0.2, 0.0))},
         REJECTED,
         RejectionReason.LOW_ENTAILMENT,
     ),
@@ -163,15 +163,15 @@ FINDINGS_TABLE = [
     (
         "contradicted",
         judged(("a", 0.2, 0.0), ("b", 0.2, 0.0), ("c", 0.1, 0.9)),
-        {"equations": judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))},
+        {"formal_matches": judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))},
         REJECTED,
         RejectionReason.HIGH_CONTRADICTION,
     ),
     # ... while a passage of a source that gives the equation is a misreading.
     (
-        "equation-match",
+        "formal-match",
         judged(("a", 0.2, 0.0), ("b", 0.2, 0.0), ("a", 0.1, 0.9)),
-        {"equations": judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))},
+        {"formal_matches": judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))},
         VERIFIED,
         RejectionReason.SUFFICIENT_EVIDENCE,
     ),

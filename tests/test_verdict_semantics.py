@@ -205,3 +205,16 @@ def test_a_sentences_words_in_another_order_are_never_supported():
     (decision,) = [item.decision for item in report.claims]
     assert (decision.status, decision.rule) == ("Low Confidence", "scrambled-words")
     assert "not in an order that says this" in decision.explanation
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+def test_a_fall_the_sources_own_figures_show_is_never_contradicted_and_a_rise_is_not_supported(nli):
+    # The models read a figures sentence against a claim naming its direction poorly (v3: contradiction 0.97 here).
+    figures = [
+        "Net income in the second quarter was $94.8 million, that compares to $106.6 million in the second quarter "
+        "of last year."
+    ]
+    fell = "Net income in the second quarter decreased compared to the second quarter of last year."
+    rose = "Net income in the second quarter increased compared to the second quarter of last year."
+    assert verdicts(fell, figures, nli=nli) != ["Contradictory"]
+    assert verdicts(rose, figures, nli=nli) != ["Supported"]

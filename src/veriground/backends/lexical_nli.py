@@ -6,9 +6,9 @@ the premise contains. Contradiction cues are read against the premise sentence t
 hypothesis and fire only when that sentence holds at least CUE_MIN_OVERLAP of the hypothesis:
 a negation on one side only whose scope (the NEGATION_SCOPE words after it) holds a content word the other
 side shares (so "when air resistance is not a factor" does not negate a claim about gravity), an antonym
-pair (ANTONYM_PAIRS), a number whose premise counterpart in the same role differs, and an equation whose
-left-hand side matches but right-hand side does not (E = mc³ vs E = mc²). The cues themselves are read by
-text/cues.py.
+pair (ANTONYM_PAIRS) whose other pole the premise does not also state, a number whose premise counterpart in the
+same role differs, and an equation whose left-hand side matches but right-hand side does not (E = mc³ vs E = mc²).
+The cues themselves are read by text/cues.py.
 
     c = coverage of the hypothesis by the whole premise; a = coverage by the best-aligned premise sentence
     no cue:  contradict = 0,                                      entail = c²
@@ -27,7 +27,7 @@ from typing import TypedDict
 
 from veriground.schema import NLIScores
 from veriground.text.content import content_stems
-from veriground.text.cues import antonym_pairs_among, extract_equations, negated_stems
+from veriground.text.cues import antonym_pairs_among, extract_equations, negated_stems, opposites_of
 from veriground.text.memo import text_memo
 from veriground.text.quantities import (
     NormalQuantity,
@@ -170,7 +170,10 @@ def _find_cues(claim: _TextProfile, aligned: _TextProfile, whole: _TextProfile) 
         cues.append({"cue": "negation", "detail": f"only the {side} negates {', '.join(negated)}"})
     for first, second in antonym_pairs_among(claim.all_stems):
         for mine, theirs in ((first, second), (second, first)):
+            # A premise that also holds another opposite of its word states both poles ("less than u.x ... greater
+            # than u.x" against a claim's "smaller"): it contrasts two things, and the claim's side is in it.
             one_sided = mine not in aligned.all_stems and theirs not in claim.all_stems
+            one_sided = one_sided and not opposites_of(theirs) & aligned.all_stems
             if one_sided and mine in claim.all_stems and theirs in aligned.all_stems:
                 cues.append({"cue": "antonym", "detail": f"hypothesis '{mine}' vs premise '{theirs}'"})
     for quantity in claim.quantities:

@@ -132,6 +132,8 @@ def split_conjunctions(text: str, start: int, end: int, subject: str) -> list[Pa
     candidates = (match for match in _CONJUNCTION.finditer(local) if not protected[match.start()])
     for match in itertools.islice(candidates, MAX_CONJUNCTIONS_TRIED):
         left = local[: match.start()]
+        if "," not in match.group() and _closes_between(words_of(left)):
+            continue  # "to be between $11,100 million and $11,250 million, which is ...": one range, not two clauses
         guess = (
             _CLAUSE_COMMA_CONJUNCTION.fullmatch(match.group()) is not None
             and "," not in left
@@ -187,6 +189,15 @@ def _right_subject(left: str, right: str, inherited: str, *, guess: bool) -> str
     if right_verb is None or right_verb == 0 or len(right_words) < 3:
         return None
     return ""
+
+
+def _closes_between(left_words: list[re.Match[str]]) -> bool:
+    """The conjunction ends "between A": the left side's last "between" has no verb or comma after it."""
+    bare = [word.group().lower() for word in left_words]
+    if "between" not in bare:
+        return False
+    after = left_words[len(bare) - bare[::-1].index("between") :]
+    return not any(is_verb(word.group()) or word.group().endswith((",", ";")) for word in after)
 
 
 def _cut_gap(local: str, gap_start: int, gap_end: int) -> tuple[int, int]:

@@ -10,7 +10,6 @@ claim that joins two neighbouring sentences is read against both, and one that r
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -20,6 +19,7 @@ from veriground.schema import EvidenceChunk
 from veriground.text.content import content_stems, sentence_numbers
 from veriground.text.memo import text_memo
 from veriground.text.quantities import extract_quantities
+from veriground.text.readable import readable_text
 from veriground.text.sentences import sentence_spans
 
 MAX_UNITS_PER_CHUNK = 2
@@ -103,41 +103,6 @@ def _hits(claim: ClaimContent, slices: _Slices) -> dict[int, tuple[set[str], set
         for position in slices.numbers.get(number, ()):
             hits.setdefault(position, (set(), set()))[1].add(number)
     return hits
-
-
-# LaTeX as textbooks write it inline -> the words and symbols a reader (and an NLI model) sees; offsets are untouched
-# because only the model's copy of the text is rewritten.
-_MATH_COMMANDS = {
-    "log": "log", "ln": "ln", "lg": "lg", "cdot": "·", "times": "×", "le": "≤", "leq": "≤", "ge": "≥", "geq": "≥",
-    "ne": "≠", "neq": "≠", "infty": "∞", "in": "∈", "subseteq": "⊆", "subset": "⊂", "cup": "∪", "cap": "∩",
-    "to": "→", "rightarrow": "→", "sum": "sum", "sqrt": "sqrt", "pi": "π", "theta": "θ", "alpha": "α", "beta": "β",
-    "Theta": "Θ", "Omega": "Ω", "omega": "ω", "lambda": "λ", "mu": "μ", "rho": "ρ", "Delta": "Δ", "delta": "δ",
-    "ldots": "…", "dots": "…",
-}  # fmt: skip
-_MATH_COMMAND = re.compile(r"\\([A-Za-z]+)\s*")
-_FRACTION = re.compile(r"\\frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
-_CAMEL_HUMP = re.compile(r"(?<=[a-z])(?=[A-Z][a-z])")
-_MATH_DELIMITERS = re.compile(r"\$+|\\[()\[\]]")
-
-
-@text_memo(maxsize=16_384)  # the NLI reads each unit and hypothesis through it, for every claim and passage
-def readable_text(text: str) -> str:
-    """Inline LaTeX and code names made plain for reading: `$O(n\\log n)$` -> `O(n log n)`, `\\frac{a}{b}` ->
-    `(a)/(b)`, `mergeSort` -> `merge Sort`."""
-    text = _CAMEL_HUMP.sub(" ", text)  # code names read as words: mergeSort(a) -> merge Sort(a)
-    if "\\" not in text and "$" not in text:
-        return text
-    text = _FRACTION.sub(r"(\1)/(\2)", text)
-    text = _MATH_COMMAND.sub(lambda match: _command(match.group(1)), text)
-    text = _MATH_DELIMITERS.sub("", text).replace("{", "").replace("}", "")
-    return re.sub(r"[ \t]{2,}", " ", text)
-
-
-def _command(name: str) -> str:
-    word = _MATH_COMMANDS.get(name)
-    if word is None:
-        return " "  # spacing and formatting commands (\\enspace, \\mathrm) carry no content
-    return f" {word} " if word.isalpha() else word
 
 
 class _Slices(NamedTuple):

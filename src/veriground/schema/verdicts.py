@@ -53,11 +53,11 @@ class DecisionInputs(Record):
     quoting_passages: tuple[PassageId, ...] = ()
     quoting_sources: int = Field(0, ge=0)
     contradiction_outside_quotes: bool = False  # the most contradicting passage is independent of every quoting one
-    # Passages that give every equation the claim states, the same for the same left side (signals/formal.py), and
-    # the independent sources among them.
-    equation_passages: tuple[PassageId, ...] = ()
-    equation_sources: int = Field(0, ge=0)
-    contradiction_outside_equations: bool = False  # the most contradicting passage is independent of all of them
+    # Passages that give every equation the claim states, the same for the same left side, or every complexity bound,
+    # the same for the same algorithm, case and resource (signals/formal.py), and the independent sources among them.
+    formal_match_passages: tuple[PassageId, ...] = ()
+    formal_match_sources: int = Field(0, ge=0)
+    contradiction_outside_formal_match: bool = False  # the most contradicting passage is independent of all of them
     formal_mismatches: tuple[str, ...] = ()  # one line per failed formal check (signals/formal.py)
     out_of_scope: str | None = None  # why the claim is beyond the domain profile's scope
     dependency_warning: str | None = None  # the first term it uses before or without a definition

@@ -93,7 +93,7 @@ class RuleName(StrEnum):
     SCRAMBLED_WORDS = "scrambled-words"
     QUOTED = "quoted"
     QUOTE_DISPUTED = "quote-disputed"
-    EQUATION_MATCH = "equation-match"
+    FORMAL_MATCH = "formal-match"
     CONTRADICTED = "contradicted"
     LOW_ENTAILMENT = "low-entailment"
     WEAK_SUPPORT = "weak-support"

@@ -11,8 +11,11 @@ from collections.abc import Callable, Sequence
 
 from veriground.schema import FormalCheck
 from veriground.signals.complexity import Bound, find_bounds, same_subject
+from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
+from veriground.text.readable import readable_text
 from veriground.text.sentences import sentence_spans
+from veriground.text.terms import stem_words
 
 # A claim sentence that shares this share of its words (both ways, bounds left out) with an evidence sentence restates
 # it, so their bounds at the same position are about the same thing even when neither names an algorithm.
@@ -80,6 +83,26 @@ def _restated_bound(
     return _bound_check(
         bound, restated, lambda other: f"the evidence sentence the claim restates gives {other.describe()}"
     )
+
+
+# Words a bound's sentence uses to say it states a bound; the algorithm, case and resource are checked as the bound's
+# subject (same_subject), so what the claim says beyond its bounds is its other content words.
+_BOUND_VERBS = (
+    "run runs running ran take takes taking took cost costs need needs require requires required use uses perform "
+    "performs complete completes execute executes is are has have be time times complexity bound bounded case cases "
+    "worst average best expected amortized amortised space memory comparisons algorithm operation"
+)
+BOUND_WORDS = frozenset(stem_words(_BOUND_VERBS.split()))
+
+
+def words_beyond_bounds(claim_text: str, bounds: Sequence[Bound]) -> frozenset[str]:
+    """The claim's content stems outside its bounds, less the words that only say it states a bound."""
+    pieces, cursor = [], 0
+    for bound in sorted(bounds, key=lambda item: item.start):
+        pieces.append(claim_text[cursor : bound.start])
+        cursor = max(cursor, bound.end)
+    pieces.append(claim_text[cursor:])
+    return content_stems(readable_text(" ".join(pieces))) - BOUND_WORDS
 
 
 def _named_gives(bound: Bound) -> Callable[[Bound], str]:

@@ -19,14 +19,17 @@ from collections.abc import Sequence
 from typing import Literal, Protocol, get_args
 
 from veriground.schema import FormalCheck, FormalOutcome, FormalSignal
-from veriground.signals.complexity_checks import complexity_checks
+from veriground.signals.complexity import find_bounds
+from veriground.signals.complexity_checks import complexity_checks, words_beyond_bounds
 from veriground.signals.constants import ConstantFinding, find_constant_findings
 from veriground.signals.dimensions import check_dimensions, describe_dimension, dimensionality_of, short_unit
 from veriground.signals.equation_check import LocatedEquation, compare_equation, find_parsed_equations
 from veriground.signals.unit_dimension import POUND_UNITS, UnitDimensionFinding, find_unit_dimension_findings
+from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
 from veriground.text.quantities import format_value
 from veriground.text.quantity_spans import LocatedQuantity, locate_quantities
+from veriground.text.readable import readable_text
 
 # "f(6) = 36", "P(B) = 3/13": a letter applied to one argument is a function, not a product with a quantity.
 _FUNCTION_NOTATION = re.compile(r"(?<![A-Za-z\\])[A-Za-z]\(\s*(?:[A-Za-z]|\d+)\s*\)")
@@ -230,6 +233,23 @@ def equation_evidence(claim_text: str, signal: FormalSignal | None) -> tuple[int
     if unreadable or len({check.claim_span for check in matched}) < len(equations):
         return ()
     return tuple(sorted({check.evidence_index for check in matched if check.evidence_index is not None}))
+
+
+def bound_evidence(claim_text: str, signal: FormalSignal | None, evidence_texts: Sequence[str]) -> tuple[int, ...]:
+    """The indexes of the evidence texts that give a complexity bound of the claim for the same algorithm, case and
+    resource, and hold every other content word of the claim, when every bound the claim states (at least one, all
+    readable) matched and no formal check failed; otherwise none."""
+    if signal is None or signal.mismatches:
+        return ()
+    matched = [check for check in signal.checks if check.check == "complexity" and check.evidence_index is not None]
+    if not matched:
+        return ()
+    bounds, unreadable = find_bounds(claim_text)
+    if unreadable or len({check.claim_span for check in matched}) < len(bounds):
+        return ()
+    rest = words_beyond_bounds(claim_text, bounds)
+    indexes = {check.evidence_index for check in matched if check.evidence_index is not None}
+    return tuple(sorted(index for index in indexes if rest <= content_stems(readable_text(evidence_texts[index]))))
 
 
 # The same evidence passages serve many claims of one text: each is parsed once.

@@ -20,7 +20,9 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
   graph (reports/claim_graph.py) counted on alignment edges, before any verdict, so one reading can feed the next;
 - leaves_words_out: 1 when the claim is the unit's sentence less some words, none of them a negation, scope, degree,
   order, count or belief word or a number (text/deletion.py: "all objects fall" -> "objects fall"); such a unit never
-  refutes the claim (verdicts/aggregator.py), and a support model fitted with it learns how far it supports.
+  refutes the claim (verdicts/aggregator.py), and a support model fitted with it learns how far it supports;
+- change_agrees / change_disagrees: the claim names a rise or a fall ("a decrease in net income") and the unit's own
+  compared numbers show the same change, or the other ("$94.8 million, compared to $106.6 million", text/changes.py).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.schema import NLIScores
 from veriground.signals.coverage import extract_entities, mentions_entity
 from veriground.signals.numeric import numeric_outcome
+from veriground.text.changes import named_change, shown_change
 from veriground.text.deletion import leaves_words_out
 from veriground.text.memo import text_memo
 from veriground.text.quantities import remove_quantities
@@ -60,6 +63,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "contradict_x_alignment",
     "corroboration",
     "leaves_words_out",
+    "change_agrees",
+    "change_disagrees",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
@@ -101,9 +106,19 @@ def support_features(
         "contradict_x_alignment": nli.contradict * alignment,
         "corroboration": min(1.0, corroborating / CORROBORATION_SCALE),
         "leaves_words_out": float(leaves_words_out(claim_text, unit_text)),
+        **_change_features(claim_text, unit_text),
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
     return {name: _rounded(value) for name, value in values.items()}
+
+
+def _change_features(claim_text: str, unit_text: str) -> dict[str, float]:
+    named = named_change(claim_text)
+    shown = shown_change(unit_text) if named else None
+    return {
+        "change_agrees": float(shown is not None and shown == named),
+        "change_disagrees": float(shown is not None and shown != named),
+    }
 
 
 def _rounded(value: float) -> float:

@@ -154,6 +154,12 @@ def antonym_pairs_among(stems: frozenset[str]) -> list[tuple[str, str]]:
     return [pairs[position] for position in sorted({found for stem in stems for found in index.get(stem, ())})]
 
 
+def opposites_of(stem: str) -> frozenset[str]:
+    """Every stem the table pairs with `stem` ("greater" -> "smaller", "less")."""
+    pairs = antonym_stems()
+    return frozenset(other for position in _antonym_index().get(stem, ()) for other in pairs[position] if other != stem)
+
+
 @lru_cache(maxsize=1)
 def _antonym_index() -> dict[str, tuple[int, ...]]:
     """Stem -> the positions in antonym_stems() of the pairs holding it."""

@@ -5,7 +5,9 @@ P(contradicted), by two logistic models with Platt scaling fitted by `veriground
 A passage is as supportive as its most supportive unit and as refuting as its most refuting sentence *about the
 claim*: a unit that holds less than CONTRADICTION_MIN_ALIGNMENT of the claim's content, or a window of several
 sentences, refutes nothing, so an off-topic claim is unsupported, never contradicted. Nor does a sentence that the
-claim only leaves words out of (text/deletion.py: "all objects fall" -> "objects fall"), whatever the NLI reads.
+claim only leaves words out of (text/deletion.py: "all objects fall" -> "objects fall"), whatever the NLI reads, nor
+one whose own compared numbers show the rise or fall the claim names (text/changes.py: "a decrease in net income"
+against "$94.8 million, compared to $106.6 million last year").
 Without a fitted model for the configured NLI (or with verification.aggregator = "raw") the probabilities are the
 NLI's own, with seed 000's thresholds.
 """
@@ -37,6 +39,7 @@ CONTRADICTION_MIN_ALIGNMENT = 0.6
 # two words of a long claim is about something else.
 CONTRADICTION_MIN_SHARED = 3
 LEAVES_WORDS_OUT = "leaves_words_out"  # a unit value shown in reports: the claim is the sentence less some words
+CHANGE_AGREES = "change_agrees"  # ... and: the unit's compared numbers show the rise or fall the claim names
 _DECIMALS = 6
 
 
@@ -119,7 +122,7 @@ class SupportAggregator:
         else:
             values = [features[name] for name in self.features]
             support, refute = self.support.probability(values), self.refute.probability(values)
-        if not may_refute(alignment, sentences, shared_terms) or features[LEAVES_WORDS_OUT]:
+        if not may_refute(alignment, sentences, shared_terms) or features[LEAVES_WORDS_OUT] or features[CHANGE_AGREES]:
             refute = 0.0
         return UnitJudgement(
             char_start=span[0],

@@ -24,6 +24,7 @@ from veriground.schema import (
     EvidenceChunk,
     EvidenceConflict,
     EvidenceJudgement,
+    FormalSignal,
     NLISignal,
     NumericSignal,
     ProfileSignal,
@@ -32,7 +33,7 @@ from veriground.schema import (
     SummaryStats,
 )
 from veriground.signals import check_citations, compute_coverage, compute_numeric
-from veriground.signals.formal import compute_formal, equation_evidence
+from veriground.signals.formal import bound_evidence, compute_formal, equation_evidence
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.signals.support_features import is_quoted
 from veriground.text.substitution import substituted_words
@@ -136,9 +137,7 @@ def decision_inputs(
     if sentence:
         by_id = {chunk.passage_id: chunk for chunk in chunks}
         quoting = [item for item in judgements if is_quoted(sentence, by_id[item.passage_id].text)]
-    giving = (
-        {chunks[index].passage_id for index in equation_evidence(claim_text, signals.formal)} if claim_text else set()
-    )
+    giving = {chunks[index].passage_id for index in _formal_evidence(claim_text, signals.formal, chunks)}
     high_conflicts = sum(1 for conflict in conflicts if conflict.severity == "high")
     return summarize_evidence(
         judgements,
@@ -151,7 +150,7 @@ def decision_inputs(
         high_evidence_conflicts=high_conflicts if verification.contradiction_policy == "abstain_on_high" else 0,
         llm_judgements=signals.llm_judgements,
         quoting=quoting,
-        equations=[item for item in judgements if item.passage_id in giving],
+        formal_matches=[item for item in judgements if item.passage_id in giving],
         dependency_warning=dependency_warning,
         formal_mismatches=tuple(check.reason for check in (signals.formal.mismatches if signals.formal else ())),
         out_of_scope=next((hook.reason for hook in signals.profile if hook.outcome == "out_of_scope"), None),
@@ -159,6 +158,14 @@ def decision_inputs(
         substituted_words=substituted_words(claim_text, best_unit) if claim_text and best_unit else (),
         scrambled_words=bool(claim_text and best_unit and scrambled_words(claim_text, best_unit)),
     )
+
+
+def _formal_evidence(claim_text: str | None, formal: FormalSignal | None, chunks: Sequence[EvidenceChunk]) -> set[int]:
+    """The chunks that give every equation, or every complexity bound, the claim states."""
+    if not claim_text:
+        return set()
+    texts = [chunk.text for chunk in chunks]
+    return set(equation_evidence(claim_text, formal)) | set(bound_evidence(claim_text, formal, texts))
 
 
 def _best_supporting_unit(chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal]) -> str | None:
@@ -238,8 +245,8 @@ def primary_evidence(
         return inputs.strongest_contradiction_passage
     if decision.rule == RuleName.LLM_JUDGE_CONTRADICTED:
         return inputs.llm_judge_passage
-    if decision.rule == RuleName.EQUATION_MATCH and inputs.equation_passages:
-        return inputs.equation_passages[0]
+    if decision.rule == RuleName.FORMAL_MATCH and inputs.formal_match_passages:
+        return inputs.formal_match_passages[0]
     if inputs.strongest_entailment_passage:
         return inputs.strongest_entailment_passage
     return chunks[0].passage_id if chunks else None

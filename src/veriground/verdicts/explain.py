@@ -251,9 +251,10 @@ _RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
         f"model support {r.entail})"
     ),
     RuleName.QUOTE_DISPUTED: _quote_disputed,
-    RuleName.EQUATION_MATCH: lambda r: (
-        f"{', '.join(r.inputs.equation_passages[:2])} give(s) every equation of the claim, the same for the same left "
-        f"side ({r.inputs.equation_sources} independent source(s); model support {r.entail})"
+    RuleName.FORMAL_MATCH: lambda r: (
+        f"{', '.join(r.inputs.formal_match_passages[:2])} give(s) every equation (the same for the same left side) or "
+        f"complexity bound (the same for the same algorithm and case) of the claim ({r.inputs.formal_match_sources} "
+        f"independent source(s); model support {r.entail})"
     ),
     RuleName.SUFFICIENT_EVIDENCE: _sufficient,
 }

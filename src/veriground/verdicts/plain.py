@@ -78,9 +78,9 @@ def _quoted(facts: _Facts) -> str:
     return f"The source says this word for word{facts.quote(first)}."
 
 
-def _same_equation(facts: _Facts) -> str:
-    first = facts.inputs.equation_passages[0] if facts.inputs.equation_passages else None
-    return f"The source gives the same equation{facts.quote(first)}."
+def _same_formula(facts: _Facts) -> str:
+    first = facts.inputs.formal_match_passages[0] if facts.inputs.formal_match_passages else None
+    return f"The source gives the same equation or complexity bound{facts.quote(first)}."
 
 
 def _against(facts: _Facts) -> str:
@@ -95,7 +95,7 @@ _SENTENCES: dict[RuleName, Callable[[_Facts], str]] = {
     RuleName.LLM_JUDGE_CONTRADICTED: lambda f: "The reviewing model reads the source as saying otherwise.",
     RuleName.NLI_UNAVAILABLE: lambda f: "This could not be checked, so it is not counted as supported.",
     RuleName.QUOTED: _quoted,
-    RuleName.EQUATION_MATCH: _same_equation,
+    RuleName.FORMAL_MATCH: _same_formula,
     RuleName.QUOTE_DISPUTED: lambda f: f"One source says this word for word, but another says otherwise{_against(f)}.",
     RuleName.CONTRADICTED: lambda f: f"The source says otherwise{_against(f)}.",
     RuleName.LOW_ENTAILMENT: lambda f: "No passage in the corpus says this.",

@@ -36,12 +36,15 @@ supported) instead of calling it either supported or unsupported. And `quoted` (
 sentence the claim comes from stands word for word in passages of enough independent sources, so the claim is
 Supported whatever a model makes of it (an atom split from a quoted sentence is asserted by that sentence; a
 number or citation problem is still caught by the rules before it), unless a source independent of the quoting ones
-contradicts it: then `quote-disputed` makes it Low Confidence (the sources disagree). `equation-match` (after
+contradicts it: then `quote-disputed` makes it Low Confidence (the sources disagree). `formal-match` (after
 `quote-disputed`): every equation the claim states is the one enough sources give for the same left side
-(signals/formal.py: "KE = 1/2 m v^2" against a table's "KE=1/2mv^2"), and no source independent of them contradicts
-the claim: Supported, as a quotation is; the NLI reads an equation as a string of letters. Two rules read the domain
-profile (domains/): `formal-mismatch` (after `numeric-mismatch`): units, dimensions, an equation or a complexity bound
-disagree with the evidence or the constants table, so the claim is Contradictory. Five downgrades sit just before
+(signals/formal.py: "KE = 1/2 m v^2" against a table's "KE=1/2mv^2"), or every complexity bound the one they give for
+the same algorithm, case and resource in a passage holding the claim's other words ("Merge sort runs in O(n log n)
+time" against "the total amount of time taken by merge-sort is $O(n\\log n)$"), and no source independent of them
+contradicts the claim: Supported, as a quotation is; the NLI reads an equation or a bound as a string of letters.
+Two rules read the domain profile (domains/): `formal-mismatch` (after `numeric-mismatch`): units, dimensions, an
+equation or a complexity bound disagree with the evidence or the constants table, so the claim is Contradictory.
+Five downgrades sit just before
 `quoted` and fire only for a claim that would otherwise be Supported (quoted, or supported by enough sources), making
 it Low Confidence: `out-of-scope` (beyond the profile's scope), `superseded-citation` (it cites a passage its document
 has since changed or removed: the text it rests on is history), only with verification.strict_dependencies
@@ -108,12 +111,13 @@ def quote_disputed(inputs: DecisionInputs, config: VerificationConfig) -> bool:
     )
 
 
-def equation_matched_by_enough_sources(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    """Every equation the claim states is the one enough independent sources give for the same left side, and no
-    source independent of them contradicts the claim (a passage of the source that gives the equation is read as a
-    misreading, as for a quotation)."""
-    disputed = contradiction_above_max(inputs, config) and inputs.contradiction_outside_equations
-    return inputs.equation_sources >= config.min_supporting_sources and not disputed
+def formal_matched_by_enough_sources(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    """Every equation the claim states is the one enough independent sources give for the same left side (or every
+    complexity bound the one they give for the same algorithm, case and resource, the claim saying nothing else they
+    lack), and no source independent of them contradicts the claim (a passage of the source that gives the equation
+    is read as a misreading, as for a quotation)."""
+    disputed = contradiction_above_max(inputs, config) and inputs.contradiction_outside_formal_match
+    return inputs.formal_match_sources >= config.min_supporting_sources and not disputed
 
 
 def formal_check_fails(inputs: DecisionInputs, _: VerificationConfig) -> bool:
@@ -122,7 +126,7 @@ def formal_check_fails(inputs: DecisionInputs, _: VerificationConfig) -> bool:
 
 def would_be_supported(inputs: DecisionInputs, config: VerificationConfig) -> bool:
     """Quoted, or supported by enough sources: what the downgrade rules below may lower to Low Confidence."""
-    quoted = max(inputs.quoting_sources, inputs.equation_sources) >= config.min_supporting_sources
+    quoted = max(inputs.quoting_sources, inputs.formal_match_sources) >= config.min_supporting_sources
     supported = inputs.max_entailment is not None and not entailment_below_min(inputs, config)
     return quoted or (supported and not too_few_sources(inputs, config))
 
@@ -262,7 +266,7 @@ RULES: tuple[Rule, ...] = (
     Rule(N.SCRAMBLED_WORDS, scrambles_source_words, S.LOW_CONFIDENCE, R.SCRAMBLED_WORDS),
     Rule(N.QUOTED, quoted_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
     Rule(N.QUOTE_DISPUTED, quote_disputed, S.LOW_CONFIDENCE, R.CONFLICTING_VERDICTS),
-    Rule(N.EQUATION_MATCH, equation_matched_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
+    Rule(N.FORMAL_MATCH, formal_matched_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
     Rule(N.CONTRADICTED, contradicted_without_support, S.REJECTED, R.HIGH_CONTRADICTION),
     Rule(N.LOW_ENTAILMENT, entailment_below_weak, S.REJECTED, R.LOW_ENTAILMENT),
     Rule(N.WEAK_SUPPORT, entailment_below_min, S.LOW_CONFIDENCE, R.LOW_ENTAILMENT),
@@ -287,7 +291,7 @@ def summarize_evidence(
     high_evidence_conflicts: int = 0,
     llm_judgements: Sequence[SupportJudgement] = (),
     quoting: Sequence[EvidenceJudgement] = (),
-    equations: Sequence[EvidenceJudgement] = (),
+    formal_matches: Sequence[EvidenceJudgement] = (),
     formal_mismatches: Sequence[str] = (),
     out_of_scope: str | None = None,
     dependency_warning: str | None = None,
@@ -307,8 +311,8 @@ def summarize_evidence(
         "high_evidence_conflicts": high_evidence_conflicts,
         "quoting_passages": tuple(dict.fromkeys(item.passage_id for item in quoting)),
         "quoting_sources": count_independent_sources(quoting),
-        "equation_passages": tuple(dict.fromkeys(item.passage_id for item in equations)),
-        "equation_sources": count_independent_sources(equations),
+        "formal_match_passages": tuple(dict.fromkeys(item.passage_id for item in formal_matches)),
+        "formal_match_sources": count_independent_sources(formal_matches),
         "formal_mismatches": tuple(formal_mismatches),
         "out_of_scope": out_of_scope,
         "dependency_warning": dependency_warning,
@@ -321,8 +325,8 @@ def summarize_evidence(
     best_entail = max(judgements, key=lambda item: item.entailment_prob)
     best_contra = max(judgements, key=lambda item: item.contradiction_prob)
     # A passage supports the claim when its support reaches the threshold, when it quotes the claim's sentence, or
-    # when it gives the claim's equations.
-    quoted_ids = {item.passage_id for item in (*quoting, *equations)}
+    # when it gives the claim's equations or complexity bounds.
+    quoted_ids = {item.passage_id for item in (*quoting, *formal_matches)}
     supporting = [
         item for item in judgements if item.entailment_prob >= _min_entailment(config) or item.passage_id in quoted_ids
     ]
@@ -335,7 +339,7 @@ def summarize_evidence(
         entailing_sources=independent,
         contradiction_from_other_source=_outside(supporting, best_contra),
         contradiction_outside_quotes=bool(quoting) and _outside(quoting, best_contra),
-        contradiction_outside_equations=bool(equations) and _outside(equations, best_contra),
+        contradiction_outside_formal_match=bool(formal_matches) and _outside(formal_matches, best_contra),
         supporting_passages=tuple(dict.fromkeys(item.passage_id for item in supporting)),
         strongest_entailment_passage=best_entail.passage_id,
         strongest_contradiction_passage=best_contra.passage_id,

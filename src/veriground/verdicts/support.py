@@ -17,11 +17,11 @@ from veriground.evidence.units import (
     ClaimContent,
     EvidenceUnit,
     claim_content,
-    readable_text,
     select_units,
 )
 from veriground.schema import Claim, EvidenceChunk, NLIScores, NLISignal, SignalStatus, UnitJudgement
 from veriground.signals.support_features import corroborating_passages
+from veriground.text.readable import readable_text
 from veriground.verdicts.aggregator import SupportAggregator
 
 NO_EVIDENCE_REASON = "no evidence"
