@@ -212,6 +212,19 @@ def test_a_bound_the_evidence_states_too_matches_and_another_bound_does_not():
     assert compute_numeric("Buys over $5,000 need quotes.", ["Buys over $10,000 need quotes."]).outcome == "mismatch"
 
 
+@pytest.mark.parametrize(
+    ("claim", "outcome"),
+    [
+        ("A purchase of $12,000 needs the Office of Acquisition.", "absent"),  # meets the threshold: no rival
+        ("A purchase of $5,000 needs the Office of Acquisition.", "mismatch"),  # below it
+        ("A purchase of $10,000 needs the Office of Acquisition.", "match"),  # the number itself
+    ],
+)
+def test_a_plain_value_that_meets_a_bound_the_evidence_states_is_no_rival(claim: str, outcome: str):
+    evidence = ["Buying something over $10,000 means that the Office of Acquisition needs to be involved."]
+    assert compute_numeric(claim, evidence).outcome == outcome
+
+
 def test_a_claim_negating_plain_evidence_is_not_contradicted_by_another_number():
     evidence = ["In 2018, she signed her first recording contract with Astralwerks."]
     assert compute_numeric("She did not sign her first recording contract in 2014.", evidence).outcome == "absent"

@@ -218,3 +218,15 @@ def test_a_fall_the_sources_own_figures_show_is_never_contradicted_and_a_rise_is
     rose = "Net income in the second quarter increased compared to the second quarter of last year."
     assert verdicts(fell, figures, nli=nli) != ["Contradictory"]
     assert verdicts(rose, figures, nli=nli) != ["Supported"]
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+def test_a_number_in_a_sentence_about_something_else_is_no_numeric_mismatch(nli):
+    # The travel sentence shares two of the claim's four words ("purchases", "required"): its $75 is about receipts.
+    evidence = [
+        "Receipts are required for lodging, rental cars, gas purchases when using a rental car, and any other "
+        "expenses over $75.",
+        "Buying something over $10,000 means that the Office of Acquisition needs to be involved in the process.",
+    ]
+    assert verdicts("Purchases over $10,000 require an intake form.", evidence, nli=nli) != ["Contradictory"]
+    assert verdicts("Expenses over $50 require receipts.", evidence[:1], nli=nli) == ["Contradictory"]

@@ -13,7 +13,8 @@ value, read against that sentence alone, was a mismatch (8 supported SummEdits r
 A claim quantity after "less than", "over", "at least", "up to" and the like is a bound, not a value: it is matched
 by the same number in the evidence (which states the bound too) or by an evidence quantity in the same role that
 satisfies it ("grossed less than $1 million" by "grossed $181,674"), and mismatched only when the evidence has such
-quantities and none does. A claim that negates what the evidence
+quantities and none does. Conversely a plain claim value that meets a bound the evidence states ("a purchase of
+$12,000" against "buying something over $10,000") is no rival of it. A claim that negates what the evidence
 states plainly ("did not sign in 2014" against "in 2018, she signed") is not contradicted by a different number, so
 its numbers are never a mismatch there; the NLI reads it.
 """
@@ -151,7 +152,7 @@ def _compare(
         if matched:
             outcomes.append("match")
             continue
-        rivals = [other.quantity for other in evidence if comparable_quantities(quantity, other.quantity)]
+        rivals = [other.quantity for other in evidence if _rival(quantity, bound, other)]
         if not rivals:
             outcomes.append("absent")
             continue
@@ -159,6 +160,18 @@ def _compare(
         closest = min(rivals, key=lambda rival: _distance(quantity, rival))
         mismatches.append(f"claim {_described(_Stated(quantity, bound))} vs evidence {closest.quantity.describe()}")
     return outcomes, mismatches
+
+
+def _rival(quantity: NormalQuantity, bound: str | None, other: _Stated) -> bool:
+    """An evidence quantity in the claim's role that the claim's value does not agree with: a bound the evidence
+    states is met by a plain claim value that satisfies it ("a purchase of $12,000" meets "over $10,000")."""
+    if not comparable_quantities(quantity, other.quantity):
+        return False
+    return (
+        bound is not None
+        or other.bound is None
+        or not _MEETS[other.bound](quantity.base_value, other.quantity.base_value)
+    )
 
 
 def _judged(

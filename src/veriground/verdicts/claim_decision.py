@@ -42,11 +42,12 @@ from veriground.verdicts.explain import decision_confidence, display_verdict, ra
 from veriground.verdicts.plain import explain_plainly
 from veriground.verdicts.rules import Decision, decide, summarize_evidence
 
-# Numbers are compared only in evidence sentences that carry at least half of the claim's content, so a
-# value about something else in the same passage is not read as a mismatch.
-NUMERIC_MIN_ALIGNMENT = 0.5
+# Numbers are compared only in evidence sentences that carry more than half of the claim's content, so a value about
+# something else is not read as a mismatch: "Purchases over $10,000 require an intake form" shares two of its four
+# words with "Receipts are required for ... gas purchases ... and any other expenses over $75", which is no rival.
+NUMERIC_MIN_ALIGNMENT = 0.51
 NUMBERED_CITATIONS_REASON = "numbered citations like [1] point into an evidence pack; pass --evidence to check them"
-NO_ALIGNED_SENTENCE_REASON = "no evidence sentence carries half of the claim's content"
+NO_ALIGNED_SENTENCE_REASON = "no evidence sentence carries more than half of the claim's content"
 # Rules that decide on the most contradicting passage: it is the one a reader sees first.
 _CONTRADICTION_PRIMARY = frozenset({RuleName.CONTRADICTED, RuleName.HIGH_CONTRADICTION, RuleName.CONFLICTING_VERDICTS})
 
