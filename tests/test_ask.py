@@ -250,10 +250,51 @@ def test_extractive_prefers_the_defining_sentence_and_abstains_without_coverage(
 def test_a_line_all_in_bold_without_a_full_stop_titles_what_follows_and_is_not_quoted():
     text = (
         "**Note: Calculating Average Velocity or Speed**\n"
-        "This video reviews how to calculate average speed from distance and time.\n"
+        "Average speed is the distance traveled divided by the time it takes.\n"
         "**Kinetic energy is the energy of motion.**\n"
     )
     assert prose_sentences(text) == [
-        "This video reviews how to calculate average speed from distance and time.",
+        "Average speed is the distance traveled divided by the time it takes.",
         "**Kinetic energy is the energy of motion.**",
     ]
+
+
+def test_sentences_about_the_document_and_bare_links_are_not_quoted():
+    text = (
+        "This video reviews how to calculate average speed from distance and time.\n\n"
+        "In this section we study the motion of falling objects in detail.\n\n"
+        "[Must I use the travel card for meals and incidental expenses?](#m-and-ie)\n\n"
+        "Average speed is the distance traveled divided by the time it takes.\n"
+    )
+    assert prose_sentences(text) == ["Average speed is the distance traveled divided by the time it takes."]
+
+
+BST = "What is the binary search tree property?"
+BST_WEIGHTS = {"binari": 1.0, "search": 1.0, "tree": 1.0, "properti": 1.5}
+
+
+def test_a_term_before_a_colon_defines_it_and_a_verdict_on_it_does_not():
+    passage = (
+        "The binary search tree property is extremely useful because it lets us find a value quickly. The data "
+        "values in\na binary search tree obey the binary search tree property:\nFor\na node, u, every value in "
+        "the subtree rooted at u.left is less than u.x."
+    )
+    draft = draft_extractive_answer(BST, [chunk("p#1", passage)], BST_WEIGHTS, AnswerConfig(), "brief")
+    assert draft.claims[0].text == (
+        "The data values in a binary search tree obey the binary search tree property: For a node, u, every value "
+        "in the subtree rooted at u.left is less than u.x."
+    )
+
+
+def test_a_passage_under_a_heading_that_asks_the_question_answers_it():
+    question = "Which receipts must I keep for travel expenses?"
+    weights = {"receipt": 2.0, "keep": 1.5, "travel": 0.5, "expens": 1.0}
+    answer = "Receipts are required for lodging and for any travel expenses over $75."  # 70 % of the question
+    other = chunk("guide#1", "Keep the receipts of your lodging in a safe place.", rank=1)  # 70 % too, ranked first
+    faq = chunk("faq#1", f"### Which receipts must I keep?\n\n{answer}", rank=2)
+    draft = draft_extractive_answer(question, [other, faq], weights, AnswerConfig(), "brief")
+    assert (draft.claims[0].cited_ids, draft.claims[0].text) == (("faq#1",), answer)
+    plain = chunk("faq#1", answer, rank=2)
+    assert draft_extractive_answer(question, [other, plain], weights, AnswerConfig(), "brief").claims[0].cited_ids == (
+        "guide#1",
+    )

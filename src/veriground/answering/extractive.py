@@ -2,7 +2,8 @@
 
 It writes no word of its own: every claim is one evidence sentence, verbatim. Sentences are scored by the
 question's idf-weighted word coverage (gate.query_coverage), plus a bonus when a "what is X" question meets a
-sentence that defines X; a sentence below `answer.min_sentence_coverage` is never quoted, and when none
+sentence that defines X, or for each sentence of a passage whose heading asks the question (a handbook's FAQ); a
+sentence below `answer.min_sentence_coverage` is never quoted, and when none
 qualifies the draft abstains, as an LLM would be told to. A sentence that numbers the question's noun with another
 ordinal ("Newton's second law" for a question about the third) is never quoted. The full pipeline also says what
 the question asks for
@@ -27,6 +28,10 @@ from veriground.text.terms import tokenize
 EXTRACTIVE_NAME = "extractive-answerer.v1"
 MIN_WORDS, MAX_CHARS = 5, 600  # shorter is a heading or fragment; longer is not one claim
 DEFINITION_BONUS = 0.25
+# A passage under a heading that asks the question ("### Which receipts must I keep?" for "Which receipts must I keep
+# for travel expenses?"): a handbook's FAQ answers it there. Its sentences get the same bonus as a definition.
+FAQ_HEADING_COVERAGE = 0.6
+_HEADING = re.compile(r"^\s*#+\s*(?P<text>.+?)\s*$", re.MULTILINE)
 NEAR_DUPLICATE = 0.8  # Jaccard overlap of stems above which a second sentence adds nothing
 # A sentence that states what the question asks (a count, a formula) may be quoted holding less of the question's
 # words than min_sentence_coverage: "Thus there are n(n-1)/2 edges in K_n" holds 31 % of "How many edges does the
@@ -43,6 +48,22 @@ _ORDINAL_NOUN = re.compile(
     re.IGNORECASE,
 )
 _DEFINING_VERB = re.compile(r"\b(?:is|are|was|were|refers to|means|is defined as|denotes)\b", re.IGNORECASE)
+# "X is extremely useful because ...": a verdict on X, not what X is.
+_EVALUATION = re.compile(
+    r"\s+(?:(?:very|extremely|quite|particularly|especially|so|also|often|always|not)\s+)*"
+    r"(?:useful|important|helpful|convenient|interesting|easy|hard|difficult|simple|powerful|crucial|essential|"
+    r"significant|valuable|necessary|common|rare|popular|great|good|bad)\b",
+    re.IGNORECASE,
+)
+# "The data values obey the binary search tree property: for a node u, ...": X right before a colon, then what it says.
+_COLON_DEFINITION_WORDS = 6
+# A sentence about the document rather than the world: "This video reviews vectors and scalars ...".
+_ABOUT_THE_DOCUMENT = re.compile(
+    r"(?:This|The following|The next|In this|In the next)\s+(?:video|section|chapter|module|figure|table|lesson|"
+    r"animation|simulation|activity|unit|part)\b",
+    re.IGNORECASE,
+)
+_LINK_ONLY = re.compile(r"\[[^\]]*\]\([^)]*\)[.!]?")
 
 
 @dataclass(frozen=True)
@@ -144,13 +165,16 @@ def prose_sentences(passage: str) -> list[str]:
 
 
 def _states_something(text: str) -> bool:
-    """Not a question, a lead-in to a list, a sentence cut off, a learning objective or an instruction to an AI."""
+    """Not a question, a lead-in to a list, a sentence cut off, a learning objective, an instruction to an AI, a
+    sentence about the document ("This video reviews ...") or a bare link."""
     return (
         not text.endswith(("?", ":"))  # a question, or a lead-in to a list: neither states anything
         and not _INTERROGATIVE.match(text)
         and not _UNFINISHED.search(text)
         and not (_STUDY_TASK.match(text) and not text.endswith("."))
         and not is_instruction(text)
+        and not _ABOUT_THE_DOCUMENT.match(text)
+        and not _LINK_ONLY.fullmatch(text)
     )
 
 
@@ -159,8 +183,8 @@ _BLOCK_START = re.compile(r"(?:[-*+•]\s|\d+[.)]\s|#|\|)")
 
 def _logical_lines(passage: str) -> list[str]:
     """The passage's lines with soft-wrapped prose joined back: a line continues the one before it unless either is
-    blank, it opens a list item, heading, table row or indented block, or the one before ends a sentence or a
-    lead-in."""
+    blank, it opens a list item, heading, table row or indented block, or the one before ends a sentence (a colon
+    before prose is inside one: "... obey the binary search tree property:\nFor a node u, ...")."""
     lines: list[str] = []
     for line in passage.split("\n"):
         previous = lines[-1].rstrip() if lines else ""
@@ -173,7 +197,7 @@ def _logical_lines(passage: str) -> list[str]:
         if (
             previous
             and not starts_block
-            and not previous.endswith((".", "!", "?", ":", "|"))
+            and not previous.endswith((".", "!", "?", "|"))
             and not (previous.lstrip().startswith(("#", "|")))
             and not _EMPHASISED_LABEL.fullmatch(previous.strip())
         ):
@@ -187,9 +211,10 @@ def _candidates(
     chunk: EvidenceChunk, rank: int, weights: Mapping[str, float], defined: frozenset[str]
 ) -> list[_Candidate]:
     found = []
+    asks = _asks_the_question(chunk.text, weights)
     for position, text in enumerate(prose_sentences(chunk.text)):
         coverage = query_coverage(weights, text)
-        bonus = DEFINITION_BONUS if defined and _defines(text, defined) else 0.0
+        bonus = DEFINITION_BONUS if asks or (defined and _defines(text, defined)) else 0.0
         found.append(
             _Candidate(
                 score=round(coverage + bonus, 6),
@@ -204,6 +229,14 @@ def _candidates(
     return found
 
 
+def _asks_the_question(passage: str, weights: Mapping[str, float]) -> bool:
+    """The passage has a heading that is a question holding FAQ_HEADING_COVERAGE of the question's words."""
+    return any(
+        heading.group("text").endswith("?") and query_coverage(weights, heading.group("text")) >= FAQ_HEADING_COVERAGE
+        for heading in _HEADING.finditer(passage)
+    )
+
+
 def _defined_term(query: str) -> frozenset[str]:
     """The stems of X in "What is X?", or nothing for other questions."""
     match = _DEFINITION_QUESTION.match(query)
@@ -211,9 +244,15 @@ def _defined_term(query: str) -> frozenset[str]:
 
 
 def _defines(sentence: str, term: frozenset[str]) -> bool:
-    """X appears before a defining verb near the start: "Kinetic energy is the energy of motion"."""
+    """X appears before a defining verb near the start ("Kinetic energy is the energy of motion", not "X is extremely
+    useful"), or right before a colon that opens what it says ("... obey the binary search tree property: for ...")."""
+    colon = sentence.find(":")
+    if 0 < colon < len(sentence) - 1 and term <= set(
+        tokenize(" ".join(sentence[:colon].split()[-_COLON_DEFINITION_WORDS:]))
+    ):
+        return True
     verb = _DEFINING_VERB.search(sentence)
-    if verb is None or verb.start() > 80:
+    if verb is None or verb.start() > 80 or _EVALUATION.match(sentence, verb.end()):
         return False
     return term <= set(tokenize(sentence[: verb.start()]))
 
