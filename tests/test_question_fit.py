@@ -20,6 +20,9 @@ from veriground.schema import EvidenceChunk
         ("How many edges does the complete graph K_n have?", Asked.QUANTITY),
         ("How soon after a trip must I file my travel voucher?", Asked.QUANTITY),
         ("What percentage of the budget goes to travel?", Asked.QUANTITY),
+        ("What is the M&IE per diem rate for a trip to Chicago?", Asked.QUANTITY),
+        ("What is the POV mileage reimbursement rate per mile?", Asked.QUANTITY),
+        ("What is the rate of change of velocity called?", None),  # a name, not a number
         ("What is kinetic energy?", None),
         ("What does the handshake lemma say?", None),
         ("Why is merge sort stable?", None),
@@ -42,6 +45,7 @@ def test_what_a_question_asks_for(question: str, asked: Asked | None):
         ("We give these a special name: $K_n$ is the complete graph on $n$ vertices.", Asked.QUANTITY, False),
         ("Two sets are equal when they have the same elements.", Asked.QUANTITY, False),
         ("A car going twice as fast does not stop in twice the distance.", Asked.QUANTITY, False),
+        ("Each of add, remove and find takes O(n) time.", Asked.QUANTITY, True),  # "how long" in algorithms
     ],
 )
 def test_whether_a_sentence_states_it(sentence: str, asked: Asked, expected: bool):
@@ -91,3 +95,17 @@ def test_a_sentence_about_a_numbered_sibling_is_never_quoted():
         "What does Newton's second law of motion state?", laws, weights, AnswerConfig(), "brief"
     )
     assert [claim.cited_ids for claim in second.claims] == [("n#1",)]
+
+
+def test_a_question_asking_for_a_number_that_no_sentence_states_is_not_answered():
+    """Cited or silent: sentences about the topic that state no number do not answer "what is the rate"."""
+    question = "What is the POV mileage reimbursement rate per mile?"
+    chunks = [
+        _chunk("t#1", "Reimbursement for POV mileage at the POV mileage rates can be approved if advantageous.", 1)
+    ]
+    weights = {"pov": 2.0, "mileag": 2.0, "reimburs": 1.0, "rate": 1.0, "mile": 1.0}
+    draft = draft_extractive_answer(question, chunks, weights, AnswerConfig(), "brief", asked_for(question))
+    assert draft.abstained and "asks for a number" in draft.abstain_reason
+    stated = [_chunk("t#2", "The POV mileage reimbursement rate is $0.67 per mile.", 1)]
+    answered = draft_extractive_answer(question, stated, weights, AnswerConfig(), "brief", asked_for(question))
+    assert [claim.cited_ids for claim in answered.claims] == [("t#2",)]

@@ -7,7 +7,9 @@ sentence below `answer.min_sentence_coverage` is never quoted, and when none
 qualifies the draft abstains, as an LLM would be told to. A sentence that numbers the question's noun with another
 ordinal ("Newton's second law" for a question about the third) is never quoted. The full pipeline also says what
 the question asks for
-(question_fit.py): a draft that states no count for "how many" quotes first the best sentence that does.
+(question_fit.py): a draft that states no count for "how many" quotes first the best sentence that does, and
+abstains when no sentence about the question states one (a formula may be stated outside the prose it reads, so a
+formula question is still answered).
 """
 
 from __future__ import annotations
@@ -116,6 +118,11 @@ def draft_extractive_answer(
         if answering is not None:
             chosen = [answering, *(c for c in chosen if _jaccard(c.stems, answering.stems) <= NEAR_DUPLICATE)]
             chosen = chosen[:limit]
+        elif asked is Asked.QUANTITY:  # cited or silent: sentences near the topic do not answer "how many"
+            return DraftAnswer(
+                abstained=True,
+                abstain_reason=f"the question asks for {asked}, and no evidence sentence about it states one",
+            )
     if not chosen:
         return DraftAnswer(
             abstained=True,

@@ -28,13 +28,19 @@ _FORMULA_QUESTION = re.compile(
 )
 _QUANTITY_QUESTION = re.compile(
     r"^\s*how\s+(?:many|much|long|soon|far|often|old|fast|high|tall|heavy|large|big)\b"
-    r"|\bwhat\s+(?:percentage|percent|number|fraction|proportion|amount|year)\b",
+    r"|\bwhat\s+(?:percentage|percent|number|fraction|proportion|amount|year)\b"
+    # "What is the M&IE per diem rate for a trip to Chicago?": a rate, price, fee or limit is a number ...
+    r"|\bwhat\s+(?:is|are|was|were)\s+the\s+(?:[\w&/-]+\s+){0,4}?(?:rates?|prices?|costs?|fees?|limits?|thresholds?)\b",
     re.IGNORECASE,
 )
+# ... unless the question asks what it is called ("What is the rate of change of velocity called?").
+_NAME_QUESTION = re.compile(r"\b(?:called|named|known\s+as|defined|termed)\s*\??\s*$", re.IGNORECASE)
 # "$n(n-1)/2$", "1/2mv^2", "v = v_0 + at": an operator between terms. A bare symbol ("$K_n$") names, it counts nothing.
 _INLINE_MATH = re.compile(r"\$[^$]+\$")
 _MATH_OPERATOR = re.compile(r"[=+\-/^*×·]|\\frac|\\sqrt|\\cdot|\\times|\\choose")
 _EXPRESSION = re.compile(r"=|\^|\d\s*/\s*\d|\\frac|\\sqrt|[A-Za-z]\s*[×·]\s*[A-Za-z0-9]")
+# "How long does find take?" is answered by a bound: "O(n) time", "$O(\\log n)$".
+_COMPLEXITY_BOUND = re.compile(r"(?<![\w\\])(?:\\mathcal\s*\{\s*O\s*\}|\\Theta|\\Omega|O|Θ|Ω)\s*\(")
 _VERBAL_FORMULA = re.compile(
     r"\b(?:equals?|is\s+equal\s+to)\b.*\b(?:plus|minus|times|multiplied|divided|over|squared|product|sum)\b",
     re.IGNORECASE,
@@ -45,16 +51,16 @@ def asked_for(question: str) -> Asked | None:
     """What the question asks for, when its words say (a formula before a number: "how is … calculated")."""
     if _FORMULA_QUESTION.search(question):
         return Asked.FORMULA
-    if _QUANTITY_QUESTION.search(question):
+    if _QUANTITY_QUESTION.search(question) and not _NAME_QUESTION.search(question):
         return Asked.QUANTITY
     return None
 
 
 def states(text: str, asked: Asked) -> bool:
-    """Whether the sentence states what was asked: an expression for a formula; a number or an expression for a
-    number. Number words are not read: "two sets are equal" and "twice as fast" count nothing that was asked."""
+    """Whether the sentence states what was asked: an expression for a formula; a number, an expression or a
+    complexity bound for a number. Number words are not read: "two sets are equal" and "twice as fast" count nothing that was asked."""
     math = [span for span in _INLINE_MATH.findall(text) if _MATH_OPERATOR.search(span.strip("$"))]
     if asked is Asked.FORMULA:
         return bool(math) or bool(_EXPRESSION.search(_INLINE_MATH.sub(" ", text))) or bool(_VERBAL_FORMULA.search(text))
     plain = _INLINE_MATH.sub(" ", text)
-    return bool(math) or bool(extract_quantities(plain))
+    return bool(math) or bool(extract_quantities(plain)) or bool(_COMPLEXITY_BOUND.search(text))
