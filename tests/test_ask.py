@@ -298,3 +298,8 @@ def test_a_passage_under_a_heading_that_asks_the_question_answers_it():
     assert draft_extractive_answer(question, [other, plain], weights, AnswerConfig(), "brief").claims[0].cited_ids == (
         "guide#1",
     )
+    # only the sentences under that heading: another question's answer in the same passage gets no bonus
+    moved = chunk("faq#1", f"### Which receipts must I keep?\n\nSee below.\n\n### Can I keep my miles?\n\n{answer}", 2)
+    assert draft_extractive_answer(question, [other, moved], weights, AnswerConfig(), "brief").claims[0].cited_ids == (
+        "guide#1",
+    )

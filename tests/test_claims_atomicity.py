@@ -58,6 +58,13 @@ def test_seed_compound_claim_splits_into_two_with_the_subject_copied() -> None:
             "The force acts between the two charges, and it decreases with distance.",
             [("The force acts between the two charges.", "R3"), ("The force decreases with distance.", "R3")],
         ),
+        (  # R3: one "and" closes "between 0 and 1"; the next joins two clauses
+            "The edge weight is between 0 and 1 and it equals the probability of the edge.",
+            [
+                ("The edge weight is between 0 and 1.", "R3"),
+                ("The edge weight equals the probability of the edge.", "R3"),
+            ],
+        ),
         (  # R4: semicolons between clauses, a "; and" included
             "Energy is conserved; momentum is conserved too; and charge is conserved as well.",
             [

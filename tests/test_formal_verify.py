@@ -151,6 +151,7 @@ def test_a_bound_the_source_gives_for_the_same_algorithm_is_a_formal_match(sorti
         "Merge sort runs in O(n log n) time on linked lists stored on tape.",  # words the passage lacks
         "Merge sort runs in O(n^2) time.",  # another bound
         "Insertion sort runs in O(n log n) time.",  # another algorithm
+        "Merge sort does not run in O(n log n) time.",  # the bound matches; the claim denies it
     ],
 )
 def test_a_bound_claim_saying_more_or_otherwise_is_no_formal_match(sorting_corpus, capsys, tmp_path, claim):

@@ -62,15 +62,31 @@ def test_antonym_best_vs_worst_case_is_a_contradiction():
     assert predict_one(QUICKSORT, hypothesis).contradict >= 0.75
 
 
-def test_a_premise_stating_both_poles_raises_no_antonym_cue():
-    # "less" and "greater" are both in it: the claim's "smaller" side is stated, for the left subtree.
-    premise = (
-        "For a node u, every value stored in the subtree rooted at u.left is less than u.x and every value "
-        "stored in the subtree rooted at u.right is greater than u.x."
-    )
-    hypothesis = "Every value in the left subtree of a node is smaller than the node's value."
-    assert cue_names(premise, hypothesis) == []
-    assert cue_names("Every value in the left subtree is greater than u.x.", hypothesis) == ["antonym"]
+@pytest.mark.parametrize(
+    ("premise", "hypothesis", "cues"),
+    [
+        (  # both poles, and the claim's ("less" for "smaller") stands among the claim's words ("left subtree")
+            "For a node u, every value stored in the subtree rooted at u.left is less than u.x and every value "
+            "stored in the subtree rooted at u.right is greater than u.x.",
+            "Every value in the left subtree of a node is smaller than the node's value.",
+            [],
+        ),
+        (  # ... and against the right subtree, the opposite pole does
+            "For a node u, every value stored in the subtree rooted at u.left is less than u.x and every value "
+            "stored in the subtree rooted at u.right is greater than u.x.",
+            "Every value in the right subtree of a node is smaller than the node's value.",
+            ["antonym"],
+        ),
+        (  # the other pole is about something else (memory), not the comparisons the claim counts
+            "Insertion sort makes more comparisons than merge sort, although it uses less memory.",
+            "Insertion sort makes fewer comparisons than merge sort.",
+            ["antonym"],
+        ),
+        ("Mars is smaller than Earth, and its orbital period is greater.", "Mars is larger than Earth.", ["antonym"]),
+    ],
+)
+def test_an_antonym_counts_unless_the_premise_states_the_claims_pole_about_the_same_thing(premise, hypothesis, cues):
+    assert cue_names(premise, hypothesis) == cues
 
 
 def test_negation_on_one_side_is_a_contradiction():

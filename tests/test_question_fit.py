@@ -23,6 +23,9 @@ from veriground.schema import EvidenceChunk
         ("What is the M&IE per diem rate for a trip to Chicago?", Asked.QUANTITY),
         ("What is the POV mileage reimbursement rate per mile?", Asked.QUANTITY),
         ("What is the rate of change of velocity called?", None),  # a name, not a number
+        ("What is the exchange rate mechanism?", None),  # terms with "rate", "cost", "limit" in them
+        ("What is the opportunity cost of a choice?", None),
+        ("What is the limit of a function?", None),
         ("What is kinetic energy?", None),
         ("What does the handshake lemma say?", None),
         ("Why is merge sort stable?", None),
@@ -106,6 +109,9 @@ def test_a_question_asking_for_a_number_that_no_sentence_states_is_not_answered(
     weights = {"pov": 2.0, "mileag": 2.0, "reimburs": 1.0, "rate": 1.0, "mile": 1.0}
     draft = draft_extractive_answer(question, chunks, weights, AnswerConfig(), "brief", asked_for(question))
     assert draft.abstained and "asks for a number" in draft.abstain_reason
+    in_words = [_chunk("t#3", "The POV mileage reimbursement rate is sixty-seven cents for each mile.", 1)]
+    worded = draft_extractive_answer(question, in_words, weights, AnswerConfig(), "brief", asked_for(question))
+    assert not worded.abstained  # an amount in words may answer; the verifier reads it
     stated = [_chunk("t#2", "The POV mileage reimbursement rate is $0.67 per mile.", 1)]
     answered = draft_extractive_answer(question, stated, weights, AnswerConfig(), "brief", asked_for(question))
     assert [claim.cited_ids for claim in answered.claims] == [("t#2",)]

@@ -223,6 +223,10 @@ def test_a_bound_the_evidence_states_too_matches_and_another_bound_does_not():
 def test_a_plain_value_that_meets_a_bound_the_evidence_states_is_no_rival(claim: str, outcome: str):
     evidence = ["Buying something over $10,000 means that the Office of Acquisition needs to be involved."]
     assert compute_numeric(claim, evidence).outcome == outcome
+    # "over 30 years" is a span of time, not a bound
+    assert (
+        compute_numeric("The loan is repaid in 40 years.", ["The loan is repaid over 30 years."]).outcome == "mismatch"
+    )
 
 
 def test_a_claim_negating_plain_evidence_is_not_contradicted_by_another_number():

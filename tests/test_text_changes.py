@@ -23,6 +23,9 @@ NET_INCOME = (
         ("We spent $5 million compared to 10 employees.", None),  # not in the same role
         ("Sales were $5 million compared to $4 million, and costs were 10% versus 12%.", None),  # both ways
         ("Revenue grew to $5 million.", None),  # nothing compared: the words say it, not the numbers
+        # two figures before the cue, one after: which answers which cannot be told
+        ("Net income was $106.6 million, or $1.04 per share, compared to $94.8 million a year ago.", None),
+        ("Revenue rose 5% to $4.1 billion, versus analyst estimates of $4.3 billion.", None),  # a forecast
     ],
 )
 def test_shown_change(sentence, expected):
@@ -36,6 +39,8 @@ def test_shown_change(sentence, expected):
         ("Revenue grew in the third quarter.", UP),
         ("Revenue grew while costs fell.", None),
         ("Net income was $94.8 million.", None),
+        ("Net income did not decrease.", None),  # negated
+        ("Higher education spending reached a record.", None),  # "higher" names no change
     ],
 )
 def test_named_change(claim, expected):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from veriground.answering.claim_classes import classify_answer_claim
 from veriground.answering.gate import query_coverage
 from veriground.answering.injection import is_instruction
-from veriground.answering.question_fit import Asked, states
+from veriground.answering.question_fit import Asked, mentions_amount, states
 from veriground.config import AnswerConfig
 from veriground.schema import DraftAnswer, DraftClaim, EvidenceChunk
 from veriground.text.sentences import sentence_spans
@@ -33,7 +33,7 @@ DEFINITION_BONUS = 0.25
 # A passage under a heading that asks the question ("### Which receipts must I keep?" for "Which receipts must I keep
 # for travel expenses?"): a handbook's FAQ answers it there. Its sentences get the same bonus as a definition.
 FAQ_HEADING_COVERAGE = 0.6
-_HEADING = re.compile(r"^\s*#+\s*(?P<text>.+?)\s*$", re.MULTILINE)
+_HEADING = re.compile(r"^#{1,6}\s+(?P<text>.+?)\s*$", re.MULTILINE)
 NEAR_DUPLICATE = 0.8  # Jaccard overlap of stems above which a second sentence adds nothing
 # A sentence that states what the question asks (a count, a formula) may be quoted holding less of the question's
 # words than min_sentence_coverage: "Thus there are n(n-1)/2 edges in K_n" holds 31 % of "How many edges does the
@@ -61,10 +61,11 @@ _EVALUATION = re.compile(
 _COLON_DEFINITION_WORDS = 6
 # A sentence about the document rather than the world: "This video reviews vectors and scalars ...".
 _ABOUT_THE_DOCUMENT = re.compile(
-    r"(?:This|The following|The next|In this|In the next)\s+(?:video|section|chapter|module|figure|table|lesson|"
-    r"animation|simulation|activity|unit|part)\b",
+    r"(?:This|The following|The next|In this|In the next)\s+(?:video|section|chapter|module|figure|lesson|animation|"
+    r"simulation)\b(?!\s+of\b)",  # not "in this section of the river"
     re.IGNORECASE,
 )
+_WRAPPED_FRAGMENT_WORDS = 4
 _LINK_ONLY = re.compile(r"\[[^\]]*\]\([^)]*\)[.!]?")
 
 
@@ -89,8 +90,9 @@ def draft_extractive_answer(
 ) -> DraftAnswer:
     """The best-scoring evidence sentences (at most max_claims_brief or _detailed), best first. With `asked` (what
     the question asks for, question_fit.py) and no chosen sentence stating it, the best sentence that does and
-    holds ASKED_MIN_COVERAGE of the question is quoted first instead of the last one chosen; a draft that found no
-    sentence about the question still abstains."""
+    holds ASKED_MIN_COVERAGE of the question is quoted first instead of the last one chosen; when there is none and
+    the question asks for a number, a draft whose sentences name no amount abstains (cited or silent); a draft that
+    found no sentence about the question still abstains."""
     limit = config.max_claims_brief if mode == "brief" else config.max_claims_detailed
     defined = _defined_term(query)
     numbered = _numbered(query)
@@ -118,7 +120,8 @@ def draft_extractive_answer(
         if answering is not None:
             chosen = [answering, *(c for c in chosen if _jaccard(c.stems, answering.stems) <= NEAR_DUPLICATE)]
             chosen = chosen[:limit]
-        elif asked is Asked.QUANTITY:  # cited or silent: sentences near the topic do not answer "how many"
+        elif asked is Asked.QUANTITY and not any(mentions_amount(c.text) for c in chosen):
+            # cited or silent: sentences near the topic that name no amount do not answer "how many"
             return DraftAnswer(
                 abstained=True,
                 abstain_reason=f"the question asks for {asked}, and no evidence sentence about it states one",
@@ -190,8 +193,9 @@ _BLOCK_START = re.compile(r"(?:[-*+•]\s|\d+[.)]\s|#|\|)")
 
 def _logical_lines(passage: str) -> list[str]:
     """The passage's lines with soft-wrapped prose joined back: a line continues the one before it unless either is
-    blank, it opens a list item, heading, table row or indented block, or the one before ends a sentence (a colon
-    before prose is inside one: "... obey the binary search tree property:\nFor a node u, ...")."""
+    blank, it opens a list item, heading, table row or indented block, or the one before ends a sentence or a lead-in
+    to lines of their own (a colon before a word or two of wrapped prose is inside one: "... obey the binary search
+    tree property:\nFor\na node u, ...")."""
     lines: list[str] = []
     for line in passage.split("\n"):
         previous = lines[-1].rstrip() if lines else ""
@@ -205,6 +209,7 @@ def _logical_lines(passage: str) -> list[str]:
             previous
             and not starts_block
             and not previous.endswith((".", "!", "?", "|"))
+            and not (previous.endswith(":") and _starts_a_line_of_its_own(line))
             and not (previous.lstrip().startswith(("#", "|")))
             and not _EMPHASISED_LABEL.fullmatch(previous.strip())
         ):
@@ -214,12 +219,20 @@ def _logical_lines(passage: str) -> list[str]:
     return lines
 
 
+def _starts_a_line_of_its_own(line: str) -> bool:
+    """After a colon: a line of several words that opens with a capital ("Original receipts for lodging"), an item of
+    a list written without markers, rather than a soft-wrapped fragment ("For", "a node u, every value ...")."""
+    words = line.split()
+    return len(words) >= _WRAPPED_FRAGMENT_WORDS and words[0][:1].isupper()
+
+
 def _candidates(
     chunk: EvidenceChunk, rank: int, weights: Mapping[str, float], defined: frozenset[str]
 ) -> list[_Candidate]:
     found = []
-    asks = _asks_the_question(chunk.text, weights)
-    for position, text in enumerate(prose_sentences(chunk.text)):
+    sentences = [(text, asks) for heading, body in _sections(chunk.text) for asks in [_asks(heading, weights)]
+                 for text in prose_sentences(body)]  # fmt: skip
+    for position, (text, asks) in enumerate(sentences):
         coverage = query_coverage(weights, text)
         bonus = DEFINITION_BONUS if asks or (defined and _defines(text, defined)) else 0.0
         found.append(
@@ -236,12 +249,18 @@ def _candidates(
     return found
 
 
-def _asks_the_question(passage: str, weights: Mapping[str, float]) -> bool:
-    """The passage has a heading that is a question holding FAQ_HEADING_COVERAGE of the question's words."""
-    return any(
-        heading.group("text").endswith("?") and query_coverage(weights, heading.group("text")) >= FAQ_HEADING_COVERAGE
-        for heading in _HEADING.finditer(passage)
-    )
+def _sections(passage: str) -> list[tuple[str | None, str]]:
+    """(heading, the text under it up to the next heading) for each heading, the text before the first as None's."""
+    headings = list(_HEADING.finditer(passage))
+    starts = [0, *(heading.end() for heading in headings)]
+    ends = [*(heading.start() for heading in headings), len(passage)]
+    titles = [None, *(heading.group("text") for heading in headings)]
+    return list(zip(titles, (passage[start:end] for start, end in zip(starts, ends, strict=True)), strict=True))
+
+
+def _asks(heading: str | None, weights: Mapping[str, float]) -> bool:
+    """The heading is a question holding FAQ_HEADING_COVERAGE of the question's words."""
+    return heading is not None and heading.endswith("?") and query_coverage(weights, heading) >= FAQ_HEADING_COVERAGE
 
 
 def _defined_term(query: str) -> frozenset[str]:

@@ -29,18 +29,27 @@ _FORMULA_QUESTION = re.compile(
 _QUANTITY_QUESTION = re.compile(
     r"^\s*how\s+(?:many|much|long|soon|far|often|old|fast|high|tall|heavy|large|big)\b"
     r"|\bwhat\s+(?:percentage|percent|number|fraction|proportion|amount|year)\b"
-    # "What is the M&IE per diem rate for a trip to Chicago?": a rate, price, fee or limit is a number ...
-    r"|\bwhat\s+(?:is|are|was|were)\s+the\s+(?:[\w&/-]+\s+){0,4}?(?:rates?|prices?|costs?|fees?|limits?|thresholds?)\b",
+    # "What is the M&IE per diem rate for a trip to Chicago?": a rate, price or fee of something is a number; "the
+    # exchange rate mechanism", "the rate of change" and "the price elasticity of demand" are terms.
+    r"|\bwhat\s+(?:is|are|was|were)\s+the\s+(?:[\w&/-]+\s+){0,4}?(?:rates?|prices?|fees?)"
+    r"(?:\s+(?:for|per|in|at|on|charged|paid)\b|\s*\?\s*$)",
     re.IGNORECASE,
 )
 # ... unless the question asks what it is called ("What is the rate of change of velocity called?").
-_NAME_QUESTION = re.compile(r"\b(?:called|named|known\s+as|defined|termed)\s*\??\s*$", re.IGNORECASE)
+_NAME_QUESTION = re.compile(r"\b(?:called|named|known\s+as|defined(?:\s+as)?|termed)\s*\??\s*$", re.IGNORECASE)
+# Amounts in words, for deciding that no sentence answers at all ("lasts six months", "every year"); `states` does not
+# read them, so "two sets are equal" is never quoted first as a count.
+_AMOUNT_WORD = re.compile(
+    r"\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|hundred|"
+    r"thousand|million|billion|dozen|half|quarter|once|twice|daily|weekly|monthly|annually|yearly|hourly|every)\b",
+    re.IGNORECASE,
+)
 # "$n(n-1)/2$", "1/2mv^2", "v = v_0 + at": an operator between terms. A bare symbol ("$K_n$") names, it counts nothing.
 _INLINE_MATH = re.compile(r"\$[^$]+\$")
 _MATH_OPERATOR = re.compile(r"[=+\-/^*×·]|\\frac|\\sqrt|\\cdot|\\times|\\choose")
 _EXPRESSION = re.compile(r"=|\^|\d\s*/\s*\d|\\frac|\\sqrt|[A-Za-z]\s*[×·]\s*[A-Za-z0-9]")
 # "How long does find take?" is answered by a bound: "O(n) time", "$O(\\log n)$".
-_COMPLEXITY_BOUND = re.compile(r"(?<![\w\\])(?:\\mathcal\s*\{\s*O\s*\}|\\Theta|\\Omega|O|Θ|Ω)\s*\(")
+_COMPLEXITY_BOUND = re.compile(r"(?<![\w\\])(?:(?:\\mathcal\s*\{\s*O\s*\}|\\Theta|\\Omega)\s*|O|Θ|Ω)\(")
 _VERBAL_FORMULA = re.compile(
     r"\b(?:equals?|is\s+equal\s+to)\b.*\b(?:plus|minus|times|multiplied|divided|over|squared|product|sum)\b",
     re.IGNORECASE,
@@ -56,9 +65,15 @@ def asked_for(question: str) -> Asked | None:
     return None
 
 
+def mentions_amount(text: str) -> bool:
+    """A number, a complexity bound or an amount in words: what a sentence needs to answer "how long" at all."""
+    return states(text, Asked.QUANTITY) or _AMOUNT_WORD.search(text) is not None
+
+
 def states(text: str, asked: Asked) -> bool:
     """Whether the sentence states what was asked: an expression for a formula; a number, an expression or a
-    complexity bound for a number. Number words are not read: "two sets are equal" and "twice as fast" count nothing that was asked."""
+    complexity bound for a number. Number words are not read: "two sets are equal" and "twice as fast" count nothing
+    that was asked."""
     math = [span for span in _INLINE_MATH.findall(text) if _MATH_OPERATOR.search(span.strip("$"))]
     if asked is Asked.FORMULA:
         return bool(math) or bool(_EXPRESSION.search(_INLINE_MATH.sub(" ", text))) or bool(_VERBAL_FORMULA.search(text))

@@ -6,7 +6,8 @@ the premise contains. Contradiction cues are read against the premise sentence t
 hypothesis and fire only when that sentence holds at least CUE_MIN_OVERLAP of the hypothesis:
 a negation on one side only whose scope (the NEGATION_SCOPE words after it) holds a content word the other
 side shares (so "when air resistance is not a factor" does not negate a claim about gravity), an antonym
-pair (ANTONYM_PAIRS) whose other pole the premise does not also state, a number whose premise counterpart in the
+pair (ANTONYM_PAIRS) unless the premise also states the claim's pole in another word, among more of the claim's words
+than the opposite ("less than u.x" for "smaller", beside "greater than u.x"), a number whose premise counterpart in the
 same role differs, and an equation whose left-hand side matches but right-hand side does not (E = mc³ vs E = mc²).
 The cues themselves are read by text/cues.py.
 
@@ -49,6 +50,8 @@ CUE_MIN_OVERLAP = 0.3
 # a surface cue from ever being certain.
 CONTRADICTION_GAIN = 1.5
 CONTRADICTION_CAP = 0.95
+# How many words either side of an antonym in the premise say what it is about (see _states_the_claims_pole).
+POLE_CONTEXT = 5
 _DECIMALS = 6
 
 
@@ -70,6 +73,7 @@ class LexicalExplanation(TypedDict):
 class _TextProfile:
     stems: frozenset[str]  # content stems, numbers removed
     all_stems: frozenset[str]  # every word's stem, for the antonym table
+    word_stems: tuple[str, ...]  # every word's stem in order, for what an antonym stands next to
     negated_stems: frozenset[str]  # content stems inside the scope of a negation
     quantities: tuple[NormalQuantity, ...]
     equations: tuple[tuple[str, str], ...]  # (lhs, normalised rhs)
@@ -170,10 +174,8 @@ def _find_cues(claim: _TextProfile, aligned: _TextProfile, whole: _TextProfile) 
         cues.append({"cue": "negation", "detail": f"only the {side} negates {', '.join(negated)}"})
     for first, second in antonym_pairs_among(claim.all_stems):
         for mine, theirs in ((first, second), (second, first)):
-            # A premise that also holds another opposite of its word states both poles ("less than u.x ... greater
-            # than u.x" against a claim's "smaller"): it contrasts two things, and the claim's side is in it.
             one_sided = mine not in aligned.all_stems and theirs not in claim.all_stems
-            one_sided = one_sided and not opposites_of(theirs) & aligned.all_stems
+            one_sided = one_sided and not _states_the_claims_pole(claim, aligned, mine, theirs)
             if one_sided and mine in claim.all_stems and theirs in aligned.all_stems:
                 cues.append({"cue": "antonym", "detail": f"hypothesis '{mine}' vs premise '{theirs}'"})
     for quantity in claim.quantities:
@@ -191,6 +193,26 @@ def _find_cues(claim: _TextProfile, aligned: _TextProfile, whole: _TextProfile) 
             shown = " | ".join(sorted(premise_equations[lhs]))
             cues.append({"cue": "equation", "detail": f"hypothesis {lhs} = {rhs} vs premise {lhs} = {shown}"})
     return tuple(cues)
+
+
+def _states_the_claims_pole(claim: _TextProfile, premise: _TextProfile, mine: str, theirs: str) -> bool:
+    """The premise states both poles, and the claim's (in another word: "less" for "smaller") stands among more of the
+    claim's words than the other does: "u.left is less than u.x and ... u.right is greater than u.x" states what
+    "the left subtree is smaller" says, while "makes more comparisons, although it uses less memory" still
+    contradicts "makes fewer comparisons"."""
+    ours = (opposites_of(theirs) - {mine}) & premise.all_stems
+    if not ours:
+        return False
+    return len(_near(premise.word_stems, ours) & claim.stems) > len(_near(premise.word_stems, {theirs}) & claim.stems)
+
+
+def _near(stems: tuple[str, ...], targets: set[str] | frozenset[str]) -> set[str]:
+    """The stems within POLE_CONTEXT words of any of `targets`."""
+    near: set[str] = set()
+    for index, stem in enumerate(stems):
+        if stem in targets:
+            near.update(stems[max(0, index - POLE_CONTEXT) : index + POLE_CONTEXT + 1])
+    return near
 
 
 def _has_same(quantity: NormalQuantity, others: tuple[NormalQuantity, ...]) -> bool:
@@ -211,6 +233,7 @@ def _profile_text(text: str) -> _TextProfile:
     return _TextProfile(
         stems=content_stems(normal),
         all_stems=frozenset(stem_words(words)),
+        word_stems=tuple(stem_words(words)),
         negated_stems=negated_stems(normal),
         quantities=tuple(normalise_leniently(quantity) for quantity in extract_quantities(normal)),
         equations=tuple(extract_equations(normal)),

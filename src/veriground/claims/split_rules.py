@@ -192,12 +192,15 @@ def _right_subject(left: str, right: str, inherited: str, *, guess: bool) -> str
 
 
 def _closes_between(left_words: list[re.Match[str]]) -> bool:
-    """The conjunction ends "between A": the left side's last "between" has no verb or comma after it."""
+    """The conjunction ends "between A": the left side's last "between" has no verb, comma or "and" after it (one
+    "and" closes it: "between 0 and 1 and it equals ..." joins two clauses at the second)."""
     bare = [word.group().lower() for word in left_words]
     if "between" not in bare:
         return False
     after = left_words[len(bare) - bare[::-1].index("between") :]
-    return not any(is_verb(word.group()) or word.group().endswith((",", ";")) for word in after)
+    return not any(
+        is_verb(word.group()) or word.group().endswith((",", ";")) or word.group().lower() == "and" for word in after
+    )
 
 
 def _cut_gap(local: str, gap_start: int, gap_end: int) -> tuple[int, int]:

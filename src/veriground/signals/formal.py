@@ -30,6 +30,7 @@ from veriground.text.memo import text_memo
 from veriground.text.quantities import format_value
 from veriground.text.quantity_spans import LocatedQuantity, locate_quantities
 from veriground.text.readable import readable_text
+from veriground.text.terms import is_negation, tokenize_words
 
 # "f(6) = 36", "P(B) = 3/13": a letter applied to one argument is a function, not a product with a quantity.
 _FUNCTION_NOTATION = re.compile(r"(?<![A-Za-z\\])[A-Za-z]\(\s*(?:[A-Za-z]|\d+)\s*\)")
@@ -238,8 +239,9 @@ def equation_evidence(claim_text: str, signal: FormalSignal | None) -> tuple[int
 def bound_evidence(claim_text: str, signal: FormalSignal | None, evidence_texts: Sequence[str]) -> tuple[int, ...]:
     """The indexes of the evidence texts that give a complexity bound of the claim for the same algorithm, case and
     resource, and hold every other content word of the claim, when every bound the claim states (at least one, all
-    readable) matched and no formal check failed; otherwise none."""
-    if signal is None or signal.mismatches:
+    readable) matched and no formal check failed; otherwise none. A negated claim ("Merge sort does not run in
+    O(n log n) time") gives none: its bound matches, and it says the opposite."""
+    if signal is None or signal.mismatches or any(is_negation(word) for word in tokenize_words(claim_text)):
         return ()
     matched = [check for check in signal.checks if check.check == "complexity" and check.evidence_index is not None]
     if not matched:

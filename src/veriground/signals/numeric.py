@@ -40,6 +40,7 @@ from veriground.text.quantities import (
 from veriground.text.terms import is_negation, normalise_text, tokenize_words
 
 NO_NUMBERS_REASON = "claim has no numbers"
+_TIME = "[time]"
 NO_EVIDENCE_REASON = "no evidence"
 
 
@@ -164,14 +165,13 @@ def _compare(
 
 def _rival(quantity: NormalQuantity, bound: str | None, other: _Stated) -> bool:
     """An evidence quantity in the claim's role that the claim's value does not agree with: a bound the evidence
-    states is met by a plain claim value that satisfies it ("a purchase of $12,000" meets "over $10,000")."""
+    states is met by a plain claim value that satisfies it ("a purchase of $12,000" meets "over $10,000"). Not for a
+    time: "repaid over 30 years" is a span, not a bound."""
     if not comparable_quantities(quantity, other.quantity):
         return False
-    return (
-        bound is not None
-        or other.bound is None
-        or not _MEETS[other.bound](quantity.base_value, other.quantity.base_value)
-    )
+    if bound is not None or other.bound is None or other.quantity.dimension == _TIME:
+        return True
+    return not _MEETS[other.bound](quantity.base_value, other.quantity.base_value)
 
 
 def _judged(

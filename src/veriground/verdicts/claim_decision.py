@@ -42,12 +42,11 @@ from veriground.verdicts.explain import decision_confidence, display_verdict, ra
 from veriground.verdicts.plain import explain_plainly
 from veriground.verdicts.rules import Decision, decide, summarize_evidence
 
-# Numbers are compared only in evidence sentences that carry more than half of the claim's content, so a value about
-# something else is not read as a mismatch: "Purchases over $10,000 require an intake form" shares two of its four
-# words with "Receipts are required for ... gas purchases ... and any other expenses over $75", which is no rival.
-NUMERIC_MIN_ALIGNMENT = 0.51
+# Numbers are compared only in evidence sentences that carry at least half of the claim's content, so a value about
+# something else in the same passage is not read as a mismatch.
+NUMERIC_MIN_ALIGNMENT = 0.5
 NUMBERED_CITATIONS_REASON = "numbered citations like [1] point into an evidence pack; pass --evidence to check them"
-NO_ALIGNED_SENTENCE_REASON = "no evidence sentence carries more than half of the claim's content"
+NO_ALIGNED_SENTENCE_REASON = "no evidence sentence carries half of the claim's content"
 # Rules that decide on the most contradicting passage: it is the one a reader sees first.
 _CONTRADICTION_PRIMARY = frozenset({RuleName.CONTRADICTED, RuleName.HIGH_CONTRADICTION, RuleName.CONFLICTING_VERDICTS})
 
@@ -197,11 +196,12 @@ def _profile_hooks(
 
 
 def _numeric(claim: Claim, chunks: Sequence[EvidenceChunk], aligned: Sequence[AlignedSpan]) -> NumericSignal:
-    """The claim's quantities against its aligned sentences; a value the passage of such a sentence states
-    elsewhere counts as matched (signals/numeric.py: a claim joining two facts of one passage)."""
+    """The claim's quantities against its aligned sentences; a value any of its evidence passages states counts as
+    matched (signals/numeric.py: a claim joining two facts of one passage; "Purchases over $10,000 require an intake
+    form" against the $75 of a receipts rule that shares two of its words, when another passage says "buying
+    something over $10,000")."""
     relevant = [item.span.text for item in aligned if item.alignment >= NUMERIC_MIN_ALIGNMENT]
-    holding = {item.span.passage_id for item in aligned if item.alignment >= NUMERIC_MIN_ALIGNMENT}
-    signal = compute_numeric(claim.text, relevant, [chunk.text for chunk in chunks if chunk.passage_id in holding])
+    signal = compute_numeric(claim.text, relevant, [chunk.text for chunk in chunks])
     if chunks and not relevant and signal.reason == NUMERIC_NO_EVIDENCE:
         return NumericSignal(status=SignalStatus.NOT_APPLICABLE, reason=NO_ALIGNED_SENTENCE_REASON)
     return signal
