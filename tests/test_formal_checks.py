@@ -197,6 +197,11 @@ def test_bounds_are_normalised_with_algorithm_and_case(text, order, algorithm, c
     assert (bound.order, bound.algorithm, bound.case) == (order, algorithm, case)
 
 
+def test_a_binary_search_tree_is_no_binary_search_even_across_a_line_break():
+    bounds, _ = find_bounds("Ways of avoiding unbalanced binary search\ntrees lead to $O(\\log n)$ time operations.")
+    assert [bound.algorithm for bound in bounds] == [None]
+
+
 def test_omega_bounds_compare_only_with_lower_bounds():
     evidence = ["Any comparison sort takes Ω(n log n) comparisons; merge sort runs in O(n log n) time."]
     signal = compute_formal("Merge sort runs in Ω(n) time.", evidence, "algorithms")

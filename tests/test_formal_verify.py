@@ -103,6 +103,7 @@ def test_a_claim_whose_equation_the_source_gives_is_supported_by_equation_match(
     [item] = verify(corpus, text, capsys, tmp_path, "--min-supporting-sources", "1")["claims"]
     assert (item["decision"]["status"], item["decision"]["rule"]) == ("Supported", "formal-match")
     assert "give(s) every equation (the same for the same left side)" in item["decision"]["rationale"]
+    assert item["decision"]["explanation"].startswith("The source gives the same equation:")
     [equation] = [found for found in item["signals"]["formal"]["checks"] if found["check"] == "equation"]
     assert equation["outcome"] == "ok" and equation["evidence_value"] == "KE = 1/2 m v^2"
 
@@ -143,6 +144,7 @@ def test_a_bound_the_source_gives_for_the_same_algorithm_is_a_formal_match(sorti
     assert passage == item["decision"]["primary_evidence"] and passage.startswith("lib/algorithms/sorting#")
     [check] = [found for found in item["signals"]["formal"]["checks"] if found["check"] == "complexity"]
     assert check["outcome"] == "ok" and check["evidence_value"] == "O(n log n)"
+    assert item["decision"]["explanation"].startswith("The source gives the same complexity bound:")
 
 
 @pytest.mark.parametrize(

@@ -72,7 +72,7 @@ _SORT_PREFIXES = (
 _ALGORITHM = re.compile(
     rf"\b(?P<sort>(?:{_SORT_PREFIXES})[- ]?sort)(?:ing)?\b"
     r"|\b(?P<search>(?:binary|linear|interpolation|exponential|ternary|jump|depth-first|breadth-first)[- ]search)\b"
-    r"(?![- ]trees?\b)"
+    r"(?![-\s]+trees?\b)"
     r"|\b(?P<named>Dijkstra|Prim|Kruskal|Bellman-Ford|Floyd-Warshall|Kosaraju|Tarjan|Karatsuba|Strassen|Euclid|"
     r"Huffman|Kadane|Bor[uů]vka|Johnson|Edmonds-Karp|Ford-Fulkerson|Knuth-Morris-Pratt|Rabin-Karp|Boyer-Moore|"
     r"Hopcroft-Karp|A\*)(?:'s)?(?:\s+algorithm)?(?![\w-])"

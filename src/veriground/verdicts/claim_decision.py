@@ -97,7 +97,7 @@ def decide_claim(
         claim_id=claim.claim_id,
         status=display_verdict(decision),
         rationale=rationale(decision, verification, signals.numeric.mismatches, signals.llm_judgements),
-        explanation=explain_plainly(decision, signals.numeric, signals.nli, chunks),
+        explanation=explain_plainly(decision, signals.numeric, signals.nli, chunks, signals.formal),
         primary_evidence=primary_evidence(decision, chunks, aligned, claim),
         signals_ref=tuple(signal.passage_id for signal in signals.nli if signal.passage_id),
         confidence=decision_confidence(decision, verification),

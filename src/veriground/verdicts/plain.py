@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from veriground.schema import DecisionInputs, EvidenceChunk, NLISignal, NumericSignal, RuleName
+from veriground.schema import DecisionInputs, EvidenceChunk, FormalSignal, NLISignal, NumericSignal, RuleName
 from veriground.text.substitution import swapped_words
 from veriground.verdicts.rules import Decision
 
@@ -21,6 +21,7 @@ class _Facts:
     numeric: NumericSignal | None
     supporting: dict[str, str]  # passage id -> its most supportive sentence
     refuting: dict[str, str]  # passage id -> its most refuting sentence
+    matched: frozenset[str] = frozenset()  # the formal checks that passed: "equation", "complexity"
 
     def quote(self, passage_id: str | None, refuting: bool = False) -> str:
         text = " ".join(((self.refuting if refuting else self.supporting).get(passage_id or "") or "").split())
@@ -35,10 +36,12 @@ def explain_plainly(
     numeric: NumericSignal | None = None,
     signals: Sequence[NLISignal] = (),
     chunks: Sequence[EvidenceChunk] = (),
+    formal: FormalSignal | None = None,
 ) -> str:
     """One sentence for the reader, quoting the sentence of the passage that decided when there is one."""
     supporting, refuting = _unit_texts(signals, chunks)
-    facts = _Facts(decision.inputs, numeric, supporting, refuting)
+    matched = frozenset(check.check for check in (formal.checks if formal else ()) if check.outcome == "ok")
+    facts = _Facts(decision.inputs, numeric, supporting, refuting, matched)
     writer = _SENTENCES.get(decision.rule)
     return writer(facts) if writer else "See the details for why."
 
@@ -80,7 +83,10 @@ def _quoted(facts: _Facts) -> str:
 
 def _same_formula(facts: _Facts) -> str:
     first = facts.inputs.formal_match_passages[0] if facts.inputs.formal_match_passages else None
-    return f"The source gives the same equation or complexity bound{facts.quote(first)}."
+    kinds = [
+        name for check, name in (("equation", "equation"), ("complexity", "complexity bound")) if check in facts.matched
+    ]
+    return f"The source gives the same {' and '.join(kinds) or 'equation or complexity bound'}{facts.quote(first)}."
 
 
 def _against(facts: _Facts) -> str:
