@@ -229,9 +229,11 @@ def _starts_a_line_of_its_own(line: str) -> bool:
 def _candidates(
     chunk: EvidenceChunk, rank: int, weights: Mapping[str, float], defined: frozenset[str]
 ) -> list[_Candidate]:
+    sentences: list[tuple[str, bool]] = []  # each prose sentence, and whether its section's heading asks the question
+    for heading, body in _sections(chunk.text):
+        asks = _asks(heading, weights)
+        sentences.extend((text, asks) for text in prose_sentences(body))
     found = []
-    sentences = [(text, asks) for heading, body in _sections(chunk.text) for asks in [_asks(heading, weights)]
-                 for text in prose_sentences(body)]  # fmt: skip
     for position, (text, asks) in enumerate(sentences):
         coverage = query_coverage(weights, text)
         bonus = DEFINITION_BONUS if asks or (defined and _defines(text, defined)) else 0.0

@@ -9,8 +9,8 @@
   only when its quantities are in the same role (text/quantities.py comparable_quantities: dimension, currency or
   counted noun) and neither is a year ("2020 compared to 2019" orders dates, not amounts). A sentence whose pairs
   point both ways shows no change (None).
-- `named_change(text)`: "up" for a word of increase (increase, rise, grow, gain, climb, improve, higher, ...), "down"
-  for a word of decrease, None for neither or both.
+- `named_change(text)`: "up" for a word of increase (increase, rise, grow, gain, climb, ...), "down" for a word of
+  decrease, None for neither, both, or a negated sentence.
 
 NLI models read such sentences poorly: "a decrease in net income compared to last year" against the sentence above
 scored contradiction 0.97. The aggregator (verdicts/aggregator.py) reads the two together.
