@@ -230,3 +230,17 @@ def test_a_number_in_a_sentence_about_something_else_is_no_numeric_mismatch(nli)
     ]
     assert verdicts("Purchases over $10,000 require an intake form.", evidence, nli=nli) != ["Contradictory"]
     assert verdicts("Expenses over $50 require receipts.", evidence[:1], nli=nli) == ["Contradictory"]
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+def test_numbers_that_meet_a_claims_bound_or_differ_from_a_denied_value_never_contradict_it(nli):
+    gross = ["Poseidon grossed $181,674 at the worldwide box office."]
+    assert verdicts("Poseidon grossed less than $1 million at the worldwide box office.", gross, nli=nli) != [
+        "Contradictory"
+    ]
+    assert verdicts("Poseidon grossed more than $1 million at the worldwide box office.", gross, nli=nli) == [
+        "Contradictory"
+    ]
+    signed = ["In 2018, she signed her first recording contract with Astralwerks."]
+    assert verdicts("She did not sign her first recording contract in 2014.", signed, nli=nli) != ["Contradictory"]
+    assert verdicts("She did not sign her first recording contract in 2018.", signed, nli=nli) == ["Contradictory"]

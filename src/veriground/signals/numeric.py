@@ -72,6 +72,33 @@ def numeric_outcome(claim_text: str, evidence_texts: Sequence[str]) -> str | Non
     return None if isinstance(read, _Nothing) else _outcome(_judged(claim_text, evidence_texts, read)[0])
 
 
+def numbers_bar_refutation(claim_text: str, unit_text: str) -> bool:
+    """Whether the unit's numbers leave the claim standing whatever a model reads of its words: every number of the
+    claim is a bound that every plain value of the unit in the same role meets ("grossed less than $1 million" against
+    "grossed $181,674"), or the claim denies values that the plain unit gives as others ("did not sign her first
+    contract in 2014" against "in 2018, she signed her first contract"). NLI models read both as contradictions."""
+    read = _read(claim_text, [unit_text])
+    if isinstance(read, _Nothing):
+        return False
+    claimed, evidence = read
+    if _negates_plain_evidence(claim_text, [unit_text]):
+        return all(
+            any(comparable_quantities(quantity, other.quantity) for other in evidence)
+            and not any(same_quantity(quantity, other.quantity) for other in evidence)
+            for quantity, _ in claimed
+        )
+    return all(bound is not None and _all_meet(quantity, bound, evidence) for quantity, bound in claimed)
+
+
+def _all_meet(quantity: NormalQuantity, bound: str, evidence: Sequence[_Stated]) -> bool:
+    """The evidence gives plain values in the bound's role, and every one of them meets it ("less than $1 million"
+    against "grossed $181,674 on a budget of $160 million" is not settled: the budget does not)."""
+    values = [
+        other.quantity for other in evidence if other.bound is None and comparable_quantities(quantity, other.quantity)
+    ]
+    return bool(values) and all(_MEETS[bound](value.base_value, quantity.base_value) for value in values)
+
+
 class _Nothing(NamedTuple):
     """Why there is nothing to compare: the status and reason of the signal."""
 

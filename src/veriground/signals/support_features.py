@@ -22,7 +22,9 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
   order, count or belief word or a number (text/deletion.py: "all objects fall" -> "objects fall"); such a unit never
   refutes the claim (verdicts/aggregator.py), and a support model fitted with it learns how far it supports;
 - change_agrees / change_disagrees: the claim names a rise or a fall ("a decrease in net income") and the unit's own
-  compared numbers show the same change, or the other ("$94.8 million, compared to $106.6 million", text/changes.py).
+  compared numbers show the same change, or the other ("$94.8 million, compared to $106.6 million", text/changes.py);
+- numbers_bar_refutation: the unit's numbers meet every bound the claim states ("less than $1 million" against
+  "$181,674"), or the claim denies values the unit gives as others (signals/numeric.py); such a unit never refutes.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from dataclasses import dataclass
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.schema import NLIScores
 from veriground.signals.coverage import extract_entities, mentions_entity
-from veriground.signals.numeric import numeric_outcome
+from veriground.signals.numeric import numbers_bar_refutation, numeric_outcome
 from veriground.text.changes import named_change, shown_change
 from veriground.text.deletion import leaves_words_out
 from veriground.text.memo import text_memo
@@ -65,6 +67,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "leaves_words_out",
     "change_agrees",
     "change_disagrees",
+    "numbers_bar_refutation",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
@@ -107,6 +110,7 @@ def support_features(
         "corroboration": min(1.0, corroborating / CORROBORATION_SCALE),
         "leaves_words_out": float(leaves_words_out(claim_text, unit_text)),
         **_change_features(claim_text, unit_text),
+        "numbers_bar_refutation": float(numbers_bar_refutation(claim_text, unit_text)),
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
     return {name: _rounded(value) for name, value in values.items()}

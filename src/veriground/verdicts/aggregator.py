@@ -7,7 +7,8 @@ claim*: a unit that holds less than CONTRADICTION_MIN_ALIGNMENT of the claim's c
 sentences, refutes nothing, so an off-topic claim is unsupported, never contradicted. Nor does a sentence that the
 claim only leaves words out of (text/deletion.py: "all objects fall" -> "objects fall"), whatever the NLI reads, nor
 one whose own compared numbers show the rise or fall the claim names (text/changes.py: "a decrease in net income"
-against "$94.8 million, compared to $106.6 million last year").
+against "$94.8 million, compared to $106.6 million last year"), nor one whose numbers meet the claim's bounds
+("grossed less than $1 million" against "$181,674") or differ from the values it denies (signals/numeric.py).
 Without a fitted model for the configured NLI (or with verification.aggregator = "raw") the probabilities are the
 NLI's own, with seed 000's thresholds.
 """
@@ -39,7 +40,10 @@ CONTRADICTION_MIN_ALIGNMENT = 0.6
 # two words of a long claim is about something else.
 CONTRADICTION_MIN_SHARED = 3
 LEAVES_WORDS_OUT = "leaves_words_out"  # a unit value shown in reports: the claim is the sentence less some words
-CHANGE_AGREES = "change_agrees"  # ... and: the unit's compared numbers show the rise or fall the claim names
+# Unit values that keep a unit from refuting the claim, whatever the NLI reads: the claim only leaves words of it out;
+# its compared figures show the change the claim names; its numbers meet the claim's bounds or differ from the values
+# the claim denies.
+NEVER_REFUTES = (LEAVES_WORDS_OUT, "change_agrees", "numbers_bar_refutation")
 _DECIMALS = 6
 
 
@@ -122,7 +126,7 @@ class SupportAggregator:
         else:
             values = [features[name] for name in self.features]
             support, refute = self.support.probability(values), self.refute.probability(values)
-        if not may_refute(alignment, sentences, shared_terms) or features[LEAVES_WORDS_OUT] or features[CHANGE_AGREES]:
+        if not may_refute(alignment, sentences, shared_terms) or any(features[name] for name in NEVER_REFUTES):
             refute = 0.0
         return UnitJudgement(
             char_start=span[0],
