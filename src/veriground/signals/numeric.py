@@ -65,21 +65,27 @@ def compute_numeric(claim_text: str, evidence_texts: Sequence[str], context_text
     )
 
 
-def numeric_outcome(claim_text: str, evidence_texts: Sequence[str]) -> str | None:
-    """compute_numeric's outcome ("match", "mismatch", "absent"), None where it computes none, without the record
-    (the aggregator's features read it for every claim and evidence unit)."""
-    read = _read(claim_text, evidence_texts)
-    return None if isinstance(read, _Nothing) else _outcome(_judged(claim_text, evidence_texts, read)[0])
+class UnitNumbers(NamedTuple):
+    """What the aggregator's features read of the claim's numbers against one evidence unit, read once."""
+
+    outcome: str | None  # compute_numeric's outcome ("match", "mismatch", "absent"); None where it computes none
+    bars_refutation: bool  # see _bars_refutation
 
 
-def numbers_bar_refutation(claim_text: str, unit_text: str) -> bool:
+def unit_numbers(claim_text: str, unit_text: str) -> UnitNumbers:
+    """The claim's numbers against one evidence unit, without the record (read for every claim and unit)."""
+    read = _read(claim_text, [unit_text])
+    if isinstance(read, _Nothing):
+        return UnitNumbers(None, False)
+    outcome = _outcome(_judged(claim_text, [unit_text], read)[0])
+    return UnitNumbers(outcome, _bars_refutation(claim_text, unit_text, read))
+
+
+def _bars_refutation(claim_text: str, unit_text: str, read: _Read) -> bool:
     """Whether the unit's numbers leave the claim standing whatever a model reads of its words: every number of the
     claim is a bound that every plain value of the unit in the same role meets ("grossed less than $1 million" against
     "grossed $181,674"), or the claim denies values that the plain unit gives as others ("did not sign her first
     contract in 2014" against "in 2018, she signed her first contract"). NLI models read both as contradictions."""
-    read = _read(claim_text, [unit_text])
-    if isinstance(read, _Nothing):
-        return False
     claimed, evidence = read
     if _negates_plain_evidence(claim_text, [unit_text]):
         return all(

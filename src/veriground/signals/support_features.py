@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.schema import NLIScores
 from veriground.signals.coverage import extract_entities, mentions_entity
-from veriground.signals.numeric import numbers_bar_refutation, numeric_outcome
+from veriground.signals.numeric import unit_numbers
 from veriground.text.changes import named_change, shown_change
 from veriground.text.deletion import leaves_words_out
 from veriground.text.memo import text_memo
@@ -86,7 +86,7 @@ def support_features(
     passages aligned with it (see corroborating_passages)."""
     lexical, cues = _LEXICAL.cue_reading(unit_text, claim_text)
     claim, unit = _text_reading(claim_text), _text_reading(unit_text)
-    outcome = numeric_outcome(claim_text, [unit_text])
+    outcome, numbers_bar_refutation = unit_numbers(claim_text, unit_text)
     values: dict[str, float] = {
         "nli_entail": nli.entail,
         "nli_contradict": nli.contradict,
@@ -110,7 +110,7 @@ def support_features(
         "corroboration": min(1.0, corroborating / CORROBORATION_SCALE),
         "leaves_words_out": float(leaves_words_out(claim_text, unit_text)),
         **_change_features(claim_text, unit_text),
-        "numbers_bar_refutation": float(numbers_bar_refutation(claim_text, unit_text)),
+        "numbers_bar_refutation": float(numbers_bar_refutation),
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
     return {name: _rounded(value) for name, value in values.items()}

@@ -55,6 +55,7 @@ _WORD = re.compile(r"[a-z]+")
 _YEAR = re.compile(r"1\d{3}|20\d{2}")
 
 
+@text_memo(maxsize=4096)  # a claim is read against each of its evidence units
 def named_change(text: str) -> str | None:
     """The direction the text's words name: UP, DOWN, or None for neither, both, or a negated sentence ("net income did
     not decrease")."""
