@@ -83,3 +83,19 @@ def test_an_aggregator_fitted_for_other_weights_under_the_same_name_is_refused(t
     with pytest.raises(ConfigError, match="fit one for it with `veriground calibrate"):
         verify_text("Merge sort runs in O(n log n) time.", config=config, source=PackEvidence(pack, config.retrieval),
                     nli=Retrained())  # fmt: skip
+
+
+@pytest.mark.parametrize("aggregator", ["calibrated", "raw"])
+def test_a_unit_about_another_algorithms_bounds_neither_supports_nor_refutes(aggregator):
+    from veriground.schema import NLIScores
+
+    judge = load_aggregator("veriground-nli.v3", aggregator).judge_unit
+    unit = "The add(x) and remove(x) operations on a red-black tree run in $O(\\log n)$ worst-case time."
+    reads = NLIScores(entail=0.1, neutral=0.1, contradict=0.8), NLIScores(entail=0.8, neutral=0.1, contradict=0.1)
+    for nli in reads:  # the shipped model read this pair as 0.83 contradiction; another pair like it, entailment
+        judged = judge("Quicksort runs in O(n^2) time in the worst case.", unit, (0, len(unit)), 1.0, nli)
+        assert (judged.support_prob, judged.refute_prob) == (0.0, 0.0)
+        assert judged.features["bounds_bar_support"] == judged.features["bounds_bar_refutation"] == 1.0
+    about_it = "Quicksort runs in $O(n^2)$ time in the worst case, when every pivot is the smallest element."
+    judged = judge("Quicksort runs in O(n^2) time in the worst case.", about_it, (0, len(about_it)), 1.0, reads[1])
+    assert judged.support_prob > 0.5

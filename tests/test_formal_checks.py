@@ -227,8 +227,10 @@ RESTATED_EVIDENCE = [
     [
         ("All of them lead to data structures that have $O(n)$ time operations.", "complexity_mismatch"),
         ("All of them lead to data structures that have $O(\\log n)$ time operations.", "ok"),
-        ("The operation takes $O(n)=O(i)=O(n-i)$ time here.", "ok"),  # bounds pair up by their place
-        ("The operation takes $O(n)=O(n^2)=O(n-i)$ time here.", "complexity_mismatch"),
+        ("The operation takes $O(n)=O(i)=O(n-i)$ time here.", "ok"),
+        # a chain states its last bound; the ones before it are steps of the derivation
+        ("The operation takes $O(n)=O(n^2)=O(n-i)$ time here.", "ok"),
+        ("The operation takes $O(n)=O(i)=O(n^2)$ time here.", "complexity_mismatch"),
     ],
 )
 def test_a_bound_of_no_named_algorithm_is_compared_with_the_evidence_sentence_the_claim_restates(claim, expected):
@@ -332,3 +334,38 @@ def test_bounds_written_in_words_are_found(text, order):
     """Each spelling of _WORD_BOUND passes the cheap look before the scan (an order word and what it is of)."""
     bounds, _ = find_bounds(text)
     assert [bound.order for bound in bounds][:1] == [order]
+
+
+# Open Data Structures' merge-sort analysis, as ingested: a per-level cost, then the total the next sentence names.
+MERGE_SORT_DERIVATION = (
+    "Merge-sort turns the problem of sorting n elements into two problems. For each subproblem of size $n/2^{i}$, "
+    "the time spent merging and copying data is $O(n/2^i)$. Since there are $2^i$ subproblems, the total time is\n"
+    "\\[\n       2^i\\times O(n/2^i) = O(n) \\enspace .\n\\]\n\n"
+    "Therefore, the total amount of time taken by merge-sort is\n\n"
+    "\\[\n   \\sum_{i=0}^{\\log n} O(n) = O(n\\log n) \\enspace .\n\\]\n"
+)
+
+
+def test_a_derivation_states_only_the_last_bound_of_each_chain_and_a_display_belongs_to_its_lead_in():
+    bounds = [(bound.text, bound.algorithm, bound.carried) for bound in find_bounds(MERGE_SORT_DERIVATION)[0]]
+    # "2^i \times O(n/2^i)" is a factor and "\sum O(n)" a summand, both left of "=": steps, not stated bounds
+    assert bounds == [
+        ("O(n/2^i)", "mergesort", True),  # its sentence names no algorithm: carried from the first one
+        ("O(n)", "mergesort", True),
+        ("O(n\\log n)", "mergesort", False),  # the open sentence before the display names merge-sort
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "expected", "cited"),
+    [
+        ("Merge sort runs in O(n) time.", "complexity_mismatch", "O(n log n)"),  # not the per-level cost's O(n)
+        ("Merge sort runs in O(n^2) time.", "complexity_mismatch", "O(n log n)"),  # not the step's O(n/2^i)
+        ("Merge sort runs in O(n log n) time.", "ok", "O(n log n)"),
+    ],
+)
+def test_a_bound_stated_of_the_named_algorithm_outranks_carried_steps(claim, expected, cited):
+    signal = compute_formal(claim, [MERGE_SORT_DERIVATION], "algorithms")
+    (check,) = [check for check in signal.checks if check.check == "complexity"]
+    assert (check.outcome, check.evidence_value) == (expected, cited)
+    assert signal.evidence_conflicts == ()  # carried steps never make the evidence disagree with itself

@@ -51,3 +51,30 @@ def test_features_come_in_feature_names_order():
     features = support_features("Merge sort runs in O(n log n) time.", "Merge sort runs in O(n log n) time.", 1.0,
                                 NLIScores(entail=0.9, neutral=0.1, contradict=0.0))  # fmt: skip
     assert tuple(features) == FEATURE_NAMES
+
+
+RED_BLACK = "The add(x) and remove(x) operations on a red-black tree run in $O(\\log n)$ worst-case time."
+QUICKSORT_EXPECTED = "The quickSort(a,c) method runs in $O(n\\log n)$ expected time."
+
+
+@pytest.mark.parametrize(
+    ("claim", "unit", "bars_support", "bars_refutation"),
+    [
+        # another structure's bounds say nothing of quicksort's
+        ("Quicksort runs in O(n^2) time in the worst case.", RED_BLACK, True, True),
+        # the claim's bound given only for the expected case: no support; a pure bound claim: only the formal check
+        # (same algorithm, case and resource) refutes it
+        ("Quicksort runs in O(n log n) time in the worst case.", QUICKSORT_EXPECTED, True, True),
+        ("Quicksort runs in O(n log n) expected time.", QUICKSORT_EXPECTED, False, True),
+        # words beyond the bound ("on sorted arrays") are the model's to read, and the unit names quicksort
+        ("Quicksort runs in O(n log n) expected time on sorted arrays.", QUICKSORT_EXPECTED, False, False),
+        # a unit that names the claim's algorithm is about it, with or without a bound of its own
+        ("Quicksort runs in O(n^2) time.", "Quicksort and merge-sort run in $O(n\\log n)$ time.", False, True),
+        # a claim whose bound names no algorithm, and a claim with no bound: no rule of reading
+        ("It runs in O(n^2) time.", RED_BLACK, False, False),
+        ("Quicksort is a comparison sort.", RED_BLACK, False, False),
+    ],
+)
+def test_complexity_bounds_bar_support_and_refutation(claim, unit, bars_support, bars_refutation) -> None:
+    features = support_features(claim, unit, 1.0, NLIScores(entail=0.9, neutral=0.05, contradict=0.05))
+    assert (features["bounds_bar_support"], features["bounds_bar_refutation"]) == (bars_support, bars_refutation)

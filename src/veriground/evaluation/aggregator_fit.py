@@ -53,6 +53,7 @@ SUPPORT_SIGNS: dict[str, int] = {
     "cue_negation": -1, "cue_antonym": -1, "cue_equation": -1, "unit_extra": -1, "contained": 1, "quoted": 1,
     "claim_words": 0, "entail_x_alignment": 1, "contradict_x_alignment": -1, "corroboration": 1,
     "leaves_words_out": 1, "change_agrees": 1, "change_disagrees": -1, "numbers_bar_refutation": 0,
+    "bounds_bar_support": 0, "bounds_bar_refutation": 0,
 }  # fmt: skip
 # Features fitted at weight 0, with why. "corroboration" (the claim's other aligned passages, its degree in the
 # claim-evidence graph): on the given-evidence rows it is 0 for 99 % of them, and a weight learned from the other 1 %
@@ -64,14 +65,18 @@ SUPPORT_SIGNS: dict[str, int] = {
 # *negative* support weight (-1.27 for the shipped NLI): SummEdits' edited summaries keep the direction and change
 # what moved, so agreement on the direction alone marks a summary of a figures sentence, not a true one. It is used
 # as what it means instead: such a unit does not refute the claim (verdicts/aggregator.py).
-# "numbers_bar_refutation" is a rule of reading, not evidence of support: such a unit does not refute the claim.
-LEFT_OUT_FEATURES = frozenset({"corroboration", "change_agrees", "numbers_bar_refutation"})
+# "numbers_bar_refutation", "bounds_bar_support" and "bounds_bar_refutation" are rules of reading, not evidence: such
+# a unit does not refute (or support) the claim (verdicts/aggregator.py).
+LEFT_OUT_FEATURES = frozenset(
+    {"corroboration", "change_agrees", "numbers_bar_refutation", "bounds_bar_support", "bounds_bar_refutation"}
+)
 REFUTE_SIGNS: dict[str, int] = {
     "nli_entail": -1, "nli_contradict": 1, "lex_entail": -1, "lex_contradict": 1, "alignment": 0,
     "bigram_coverage": 0, "entity_coverage": 0, "number_match": -1, "number_mismatch": 1, "number_missing": 0,
     "cue_negation": 1, "cue_antonym": 1, "cue_equation": 1, "unit_extra": 0, "contained": 0, "quoted": -1,
     "claim_words": 0, "entail_x_alignment": -1, "contradict_x_alignment": 1, "corroboration": 0,
     "leaves_words_out": -1, "change_agrees": -1, "change_disagrees": 1, "numbers_bar_refutation": -1,
+    "bounds_bar_support": 0, "bounds_bar_refutation": -1,
 }  # fmt: skip
 
 

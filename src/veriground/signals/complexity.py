@@ -116,6 +116,11 @@ _RESOURCE_GROUP = {
 _CLAUSE_BREAK = re.compile(r"[;,:]|\b(?:and|but|while|whereas|however|although|though)\b", re.IGNORECASE)
 # "2n log n + O(n)": a bound after a plus or minus is a lower-order term of a larger count, not a stated bound.
 _LOWER_ORDER_TERM = re.compile(r"[-+−]\s*(?:\{\s*\}\s*)?\$?\s*$")
+# A step of a derivation, not a stated bound either: a factor ("2^i \times O(n/2^i)"), a summand
+# ("\sum_{i=0}^{\log n} O(n)") or the left side of a relation ("O(n/2^i) = O(n)"). A chain states its last bound.
+_FACTOR_OR_SUMMAND = re.compile(r"(?:[×·⋅*]|\\times|\\cdot|\\sum(?:_\{[^{}]*\}|_\S)?(?:\^\{[^{}]*\}|\^\S)?)\s*\$?\s*$")
+_RELATION_AFTER = re.compile(r"\s*\$?\s*(?:=|≤|<|\\le(?:q)?(?![a-z])|\\lt(?![a-z]))")
+_TERM_LOOKBEHIND = 40
 # Bounds whose argument is longer than this are derivation steps, not a stated complexity.
 MAX_BOUND_CHARS = 60
 
@@ -132,6 +137,9 @@ class Bound:
     algorithm: str | None  # "quicksort", "binary search", "dijkstra", or an operation "ArrayStack.add"
     case: str  # worst, average, best, amortized, or unspecified
     resource: str  # time, space or comparisons
+    # the algorithm is the one named last in an earlier sentence (carry_algorithm), not in the bound's own sentence:
+    # "Merge-sort splits ... . The time spent merging each part is O(n/2^i)" is a step, maybe not merge-sort's bound
+    carried: bool = False
 
     def describe(self) -> str:
         symbol = "Ω" if self.kind == "lower" else "O"
@@ -167,10 +175,12 @@ def find_bounds(text: str, *, carry_algorithm: bool = True) -> tuple[list[Bound]
     algorithms = [(m.start(), _algorithm_name(m)) for m in _ALGORITHM.finditer(text)]
     structures = [(m.start(), m.group()) for m in _STRUCTURE.finditer(text)]
     methods = [(m.start(), m.group("method")) for m in _METHOD.finditer(text)]
-    sentences = sentence_spans(text) or [(0, len(text))]
+    sentences = _with_lead_ins(text, sentence_spans(text) or [(0, len(text))])
     for found in sorted(raw, key=lambda item: item.start):
         start, end = found.start, found.end
         if _LOWER_ORDER_TERM.search(text, max(0, start - 8), start) or len(found.argument) > MAX_BOUND_CHARS:
+            continue
+        if found.written and _is_a_derivation_step(text, start, end):
             continue
         try:
             order = _canonical_cached(found.argument, found.written)
@@ -181,6 +191,14 @@ def find_bounds(text: str, *, carry_algorithm: bool = True) -> tuple[list[Bound]
             problems.append(f"bound {text[start:end]!r}: sympy could not reduce it ({type(err).__name__})")
             continue
         sentence = next(((a, b) for a, b in sentences if a <= start < b), (0, len(text)))
+        named = _algorithm_for(start, sentence, algorithms, False) or _operation_for(
+            start, sentence, structures, methods, False
+        )
+        carried = None
+        if named is None and carry_algorithm:
+            carried = _algorithm_for(start, sentence, algorithms, True) or _operation_for(
+                start, sentence, structures, methods, True
+            )
         bounds.append(
             Bound(
                 text=text[start:end],
@@ -188,13 +206,38 @@ def find_bounds(text: str, *, carry_algorithm: bool = True) -> tuple[list[Bound]
                 end=end,
                 kind=found.kind,
                 order=order,
-                algorithm=_algorithm_for(start, sentence, algorithms, carry_algorithm)
-                or _operation_for(start, sentence, structures, methods, carry_algorithm),
+                algorithm=named or carried,
                 case=_case_for(text, start, end, sentence),
                 resource=_resource_for(text, start, end, sentence, found.resource_hint),
+                carried=carried is not None,
             )
         )
     return bounds, problems
+
+
+# Display math ("\\[ ... \\]", "$$ ... $$") that goes on a sentence left open ("the total amount of time taken by
+# merge-sort is"): that sentence names what the display's bounds are of.
+_DISPLAY_OPENER = re.compile(r"\s*(?:\\\[|\$\$|\\begin\{(?:equation|align|displaymath|gather|multline)\*?\})")
+_SENTENCE_END = re.compile(r"[.!?:;]\W*$")
+
+
+def _with_lead_ins(text: str, sentences: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sentence spans, each display-math span joined with the open sentence before it."""
+    joined: list[tuple[int, int]] = []
+    for start, end in sentences:
+        left_open = joined and not _SENTENCE_END.search(text, joined[-1][0], joined[-1][1])
+        if left_open and _DISPLAY_OPENER.match(text, start):
+            joined[-1] = (joined[-1][0], end)
+        else:
+            joined.append((start, end))
+    return joined
+
+
+def _is_a_derivation_step(text: str, start: int, end: int) -> bool:
+    return (
+        _FACTOR_OR_SUMMAND.search(text, max(0, start - _TERM_LOOKBEHIND), start) is not None
+        or _RELATION_AFTER.match(text, end) is not None
+    )
 
 
 def same_subject(first: Bound, second: Bound) -> bool:
@@ -207,6 +250,17 @@ def same_subject(first: Bound, second: Bound) -> bool:
         return True
     # An unqualified bound is read as the worst case, the textbook convention for a bare O(.).
     return {first.case, second.case} == {"unspecified", "worst"}
+
+
+def named_subjects(text: str) -> frozenset[str]:
+    """The algorithms (canonical names, as Bound.algorithm spells them) and data structures the text names."""
+    algorithms = {_algorithm_name(match) for match in _ALGORITHM.finditer(text)}
+    return frozenset(algorithms | {match.group() for match in _STRUCTURE.finditer(text)})
+
+
+def subject_mentions(text: str) -> list[str]:
+    """The words that name algorithms, data structures and their operations, as written ("Merge sort", "add(x)")."""
+    return [match.group() for pattern in (_ALGORITHM, _STRUCTURE, _METHOD) for match in pattern.finditer(text)]
 
 
 def _closing_paren(text: str, open_index: int) -> int | None:

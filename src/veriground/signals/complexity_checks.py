@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from veriground.schema import FormalCheck
-from veriground.signals.complexity import Bound, find_bounds, same_subject
+from veriground.signals.complexity import Bound, find_bounds, named_subjects, same_subject, subject_mentions
 from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
 from veriground.text.readable import readable_text
@@ -21,6 +22,7 @@ from veriground.text.terms import stem_words
 # it, so their bounds at the same position are about the same thing even when neither names an algorithm.
 RESTATED_WORD_SHARE = 0.8
 _WORD = re.compile(r"[a-z]{3,}")
+_VARIABLE = re.compile(r"[A-Za-z_]\w*")
 
 
 # The same evidence passages serve many claims of one text: each is read once.
@@ -40,6 +42,8 @@ def complexity_checks(claim_text: str, evidence_texts: Sequence[str]) -> tuple[l
             for other in bounds
             if bound.algorithm is not None and same_subject(bound, other)
         ]
+        # a bound stated in a sentence naming the algorithm outranks one whose algorithm was carried from before
+        matching = [item for item in matching if not item[1].carried] or matching
         if not matching:
             restated = _restated_bound(claim_text, bound, claim_bounds, evidence_texts, evidence_bounds)
             if restated is not None:
@@ -47,6 +51,79 @@ def complexity_checks(claim_text: str, evidence_texts: Sequence[str]) -> tuple[l
             continue
         checks.append(_bound_check(bound, matching, _named_gives(bound)))
     return checks, problems, _bound_conflicts(evidence_bounds)
+
+
+@dataclass(frozen=True)
+class UnitBounds:
+    """What one evidence unit's complexity bounds allow it to say of a claim that states bounds of named algorithms."""
+
+    bars_support: bool  # see unit_bounds
+    bars_refutation: bool
+
+
+_NO_BAR = UnitBounds(bars_support=False, bars_refutation=False)
+_WEAKER_CASES = frozenset({"average", "amortized"})
+
+
+@dataclass(frozen=True)
+class _ClaimBounds:
+    bounds: tuple[Bound, ...]
+    subjects: frozenset[str]
+    only_bounds: bool  # the claim says nothing but its bounds and what they are of
+
+
+@text_memo(maxsize=256)
+def _claim_bounds(claim_text: str) -> _ClaimBounds | None:
+    """The claim's bounds when it states some and each names its algorithm; else None."""
+    bounds = tuple(find_bounds(claim_text, carry_algorithm=True)[0])
+    subjects = {bound.algorithm for bound in bounds}
+    if not bounds or None in subjects:
+        return None
+    names = content_stems(readable_text(" ".join(subject_mentions(claim_text))))
+    return _ClaimBounds(
+        bounds, frozenset(name for name in subjects if name), not words_beyond_bounds(claim_text, bounds) - names
+    )
+
+
+def unit_bounds(claim_text: str, unit_text: str) -> UnitBounds:
+    """Rules of reading for a claim whose bounds each name an algorithm, against one evidence unit:
+    - the unit states bounds of none of the claim's algorithms and names none of them ("Quicksort runs in O(n^2) time
+      in the worst case" against "The add(x) and remove(x) operations on a red-black tree run in O(log n) worst-case
+      time"): it is about another subject's complexity, so it neither supports nor refutes the claim;
+    - the unit gives the claim's bound only for a weaker case (the expected or amortized one, where the claim states the
+      worst case or no case): it does not support the claim ("Quicksort runs in O(n log n) time in the worst case");
+    - the claim says nothing but its bounds and what they are of: only the formal check (same algorithm, case and
+      resource) refutes it, never a model's reading of one string of letters against another."""
+    claim = _claim_bounds(claim_text)
+    if claim is None:
+        return _NO_BAR
+    bounds = _evidence_bounds(unit_text)
+    named = named_subjects(unit_text)
+    elsewhere = bool(bounds) and not any(bound.algorithm in claim.subjects for bound in bounds)
+    elsewhere = elsewhere and not any(subject in named or subject.split(".")[0] in named for subject in claim.subjects)
+    return UnitBounds(
+        bars_support=elsewhere or _weaker_case_only(claim.bounds, bounds),
+        bars_refutation=elsewhere or claim.only_bounds,
+    )
+
+
+def _weaker_case_only(claim_bounds: Sequence[Bound], unit_bounds: Sequence[Bound]) -> bool:
+    """Some claim bound of the worst (or no) case whose order the unit gives its algorithm only for a weaker case."""
+    for bound in claim_bounds:
+        if bound.case not in {"worst", "unspecified"}:
+            continue
+        if any(same_subject(bound, other) for other in unit_bounds):
+            continue
+        if any(
+            other.algorithm == bound.algorithm
+            and other.resource == bound.resource
+            and other.kind == bound.kind
+            and other.order == bound.order
+            and other.case in _WEAKER_CASES
+            for other in unit_bounds
+        ):
+            return True
+    return False
 
 
 def _restated_bound(
@@ -114,10 +191,11 @@ def _named_gives(bound: Bound) -> Callable[[Bound], str]:
 
 
 def _bound_check(bound: Bound, candidates: Sequence[tuple[int, Bound]], gives: Callable[[Bound], str]) -> FormalCheck:
-    """The claim's bound judged against the first evidence bound that agrees with it, else the first candidate;
-    `gives(other)` says what the evidence gives."""
+    """The claim's bound judged against the first evidence bound that agrees with it, else the first candidate in
+    the claim's variables (O(n log n) before a step's O(n/2^i)); `gives(other)` says what the evidence gives."""
     agreeing = [(index, other) for index, other in candidates if other.order == bound.order]
-    index, other = (agreeing or candidates)[0]
+    same_variables = [item for item in candidates if _variables(item[1].order) == _variables(bound.order)]
+    index, other = (agreeing or same_variables or candidates)[0]
     said = ", as the claim does" if agreeing else f"; the claim says {bound.describe()}"
     return FormalCheck(
         check="complexity",
@@ -129,6 +207,10 @@ def _bound_check(bound: Bound, candidates: Sequence[tuple[int, Bound]], gives: C
         evidence_span=(other.start, other.end),
         evidence_value=other.describe(),
     )
+
+
+def _variables(order: str) -> frozenset[str]:
+    return frozenset(_VARIABLE.findall(order)) - {"log"}
 
 
 def _bound_layout(bounds: Sequence[Bound], span: tuple[int, int], bound: Bound) -> tuple[int, int]:
@@ -162,6 +244,8 @@ def _bound_conflicts(evidence_bounds: list[list[Bound]]) -> list[str]:
             for first in first_bounds:
                 for second in evidence_bounds[second_index]:
                     if first.algorithm is None or first.order == second.order or first.case != second.case:
+                        continue
+                    if first.carried or second.carried:  # a step of a derivation, maybe not the algorithm's bound
                         continue
                     if not same_subject(first, second):
                         continue

@@ -25,6 +25,9 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
   compared numbers show the same change, or the other ("$94.8 million, compared to $106.6 million", text/changes.py);
 - numbers_bar_refutation: the unit's numbers meet every bound the claim states ("less than $1 million" against
   "$181,674"), or the claim denies values the unit gives as others (signals/numeric.py); such a unit never refutes.
+- bounds_bar_support / bounds_bar_refutation: the claim states complexity bounds of named algorithms, and the unit
+  is about another algorithm's bounds, gives the claim's only for a weaker case, or (refutation) the claim says
+  nothing else (signals/complexity_checks.py unit_bounds); such a unit never supports, or never refutes, the claim.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ from dataclasses import dataclass
 
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.schema import NLIScores
+from veriground.signals.complexity_checks import unit_bounds
 from veriground.signals.coverage import extract_entities, mentions_entity
 from veriground.signals.numeric import unit_numbers
 from veriground.text.changes import named_change, shown_change
@@ -68,6 +72,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "change_agrees",
     "change_disagrees",
     "numbers_bar_refutation",
+    "bounds_bar_support",
+    "bounds_bar_refutation",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
@@ -87,6 +93,7 @@ def support_features(
     lexical, cues = _LEXICAL.cue_reading(unit_text, claim_text)
     claim, unit = _text_reading(claim_text), _text_reading(unit_text)
     outcome, numbers_bar_refutation = unit_numbers(claim_text, unit_text)
+    bounds = unit_bounds(claim_text, unit_text)
     values: dict[str, float] = {
         "nli_entail": nli.entail,
         "nli_contradict": nli.contradict,
@@ -111,6 +118,8 @@ def support_features(
         "leaves_words_out": float(leaves_words_out(claim_text, unit_text)),
         **_change_features(claim_text, unit_text),
         "numbers_bar_refutation": float(numbers_bar_refutation),
+        "bounds_bar_support": float(bounds.bars_support),
+        "bounds_bar_refutation": float(bounds.bars_refutation),
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
     return {name: _rounded(value) for name, value in values.items()}

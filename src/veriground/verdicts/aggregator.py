@@ -42,8 +42,13 @@ CONTRADICTION_MIN_SHARED = 3
 LEAVES_WORDS_OUT = "leaves_words_out"  # a unit value shown in reports: the claim is the sentence less some words
 # Unit values that keep a unit from refuting the claim, whatever the NLI reads: the claim only leaves words of it out;
 # its compared figures show the change the claim names; its numbers meet the claim's bounds or differ from the values
-# the claim denies.
-NEVER_REFUTES = (LEAVES_WORDS_OUT, "change_agrees", "numbers_bar_refutation")
+# the claim denies; its complexity bounds are of other algorithms, or the claim states nothing but bounds.
+NEVER_REFUTES = (LEAVES_WORDS_OUT, "change_agrees", "numbers_bar_refutation", "bounds_bar_refutation")
+# Unit values that keep a unit from supporting the claim, whatever the NLI reads: its complexity bounds are of other
+# algorithms ("the find(x) operation of an XFastTrie runs in O(log w) time" says nothing of how long binary search
+# takes; the shipped model read it as 0.54 entailment of "Binary search runs in O(n) time"), or give the claim's bound
+# only for the expected or amortized case.
+NEVER_SUPPORTS = ("bounds_bar_support",)
 _DECIMALS = 6
 
 
@@ -128,6 +133,8 @@ class SupportAggregator:
             support, refute = self.support.probability(values), self.refute.probability(values)
         if not may_refute(alignment, sentences, shared_terms) or any(features[name] for name in NEVER_REFUTES):
             refute = 0.0
+        if any(features[name] for name in NEVER_SUPPORTS):
+            support = 0.0
         return UnitJudgement(
             char_start=span[0],
             char_end=span[1],
