@@ -17,7 +17,7 @@ import numpy as np
 from veriground.backends.nli_cache import NLIScoreCache
 from veriground.errors import BackendError, ConfigError
 from veriground.schema import NLIScores
-from veriground.text.quantity_spans import restate_in_units_of
+from veriground.text.variables import restate_as_premise_writes
 
 # A premise window shorter than this cannot hold a sentence of evidence (~25 words), so a claim that leaves
 # less room than this is refused rather than judged on scraps.
@@ -163,8 +163,9 @@ class SequencePairNLIModel:
         return self._score_pairs(pairs) if pairs else []
 
     def _score_pairs(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
-        # A model cannot convert units: a hypothesis's quantity equal to one of the premise's is read in its units.
-        pairs = [(premise, restate_in_units_of(premise, hypothesis)) for premise, hypothesis in pairs]
+        # A model cannot convert units or rename variables: a hypothesis's quantity equal to one of the premise's is
+        # read in its units, and its variables by the premise's names ("n vertices ... n - 1 edges" as "v vertices").
+        pairs = [(premise, restate_as_premise_writes(premise, hypothesis)) for premise, hypothesis in pairs]
         windows, owners = self._encode_windows(pairs)
         entail = np.zeros(len(windows))
         contradict = np.zeros(len(windows))

@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from veriground.text.memo import text_memo
-from veriground.text.quantity_spans import restate_in_units_of
 from veriground.text.sentences import sentence_spans
 from veriground.text.terms import STOPWORDS, is_negation, stem_words, tokenize_words
+from veriground.text.variables import restate_as_premise_writes
 
 MIN_CLAIM_WORDS = 4
 MIN_COPIED_SHARE = 0.70
@@ -65,8 +65,9 @@ def substituted_words(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
 def _copy_of(claim: str, sentence: str) -> tuple[int, list[str], list[str], SequenceMatcher[str]]:
     """How many of the claim's words the sentence's words hold in order, the two word lists, and the matcher that
     found them. A quantity the claim gives in other units than the sentence's, at the same value, is read as the
-    sentence writes it ("980 cm/s2" for "9.80 m/s2" swaps no word)."""
-    claim_words, words = tokenize_words(restate_in_units_of(sentence, claim)), tokenize_words(sentence)
+    sentence writes it ("980 cm/s2" for "9.80 m/s2" swaps no word), and so is a variable the sentence names otherwise
+    ("n vertices" for "v vertices", text/variables.py)."""
+    claim_words, words = tokenize_words(restate_as_premise_writes(sentence, claim)), tokenize_words(sentence)
     matcher = SequenceMatcher(None, claim_words, words, autojunk=False)
     return sum(block.size for block in matcher.get_matching_blocks()), claim_words, words, matcher
 
