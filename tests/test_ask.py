@@ -83,6 +83,16 @@ def test_world_cup_abstains_with_reason_and_suggestions(demo_corpus, capsys):
     assert answer["trace"]["gate"]["passed"] is False
 
 
+def test_a_question_naming_what_no_passage_mentions_abstains_and_says_which_name(demo_corpus, capsys):
+    question = "What is the M&IE per diem rate for a trip to Chicago?"  # the handbook gives no city's rate
+    answer = ask_json(capsys, demo_corpus, question)
+    assert answer["claims"] == [] and answer["confidence"] == "insufficient_evidence"
+    assert answer["abstention_reason"] == 'the question names "Chicago", which no retrieved passage mentions'
+    assert answer["trace"]["gate"]["passed"] is True  # the words of the question are there; the city is not
+    answered = ask_json(capsys, demo_corpus, question, "--no-question-fit")
+    assert answered["claims"], "without question fit the 75% rule is quoted, as before"
+
+
 def test_terminal_output_shows_citations_and_abstention(demo_corpus, capsys):
     capsys.readouterr()
     assert main(["ask", KINETIC, "--corpus", str(demo_corpus)]) == 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from veriground.answering.extractive import draft_extractive_answer
-from veriground.answering.question_fit import Asked, asked_for, states
+from veriground.answering.question_fit import Asked, asked_for, names_missing, states
 from veriground.config import AnswerConfig
 from veriground.schema import EvidenceChunk
 
@@ -115,3 +115,25 @@ def test_a_question_asking_for_a_number_that_no_sentence_states_is_not_answered(
     stated = [_chunk("t#2", "The POV mileage reimbursement rate is $0.67 per mile.", 1)]
     answered = draft_extractive_answer(question, stated, weights, AnswerConfig(), "brief", asked_for(question))
     assert [claim.cited_ids for claim in answered.claims] == [("t#2",)]
+
+
+TRAVEL = ["This reduced rate is always 75% of normal M&IE, regardless of how much of the day was spent traveling."]
+
+
+@pytest.mark.parametrize(
+    ("question", "texts", "missing"),
+    [
+        ("What is the M&IE per diem rate for a trip to Chicago?", TRAVEL, ["Chicago"]),
+        ("What is the M&IE rate on a travel day?", TRAVEL, []),  # M&IE is there, as a whole word
+        ("Who won the 1998 World Cup?", ["Forces act on the ball."], ["1998", "World", "Cup"]),
+        ("What does Newton's second law say?", ["Newton's second law: F = ma."], []),  # possessive read as the name
+        ("How does TTS approve travel?", ["TTS staff book travel in Concur."], []),  # an acronym, even first
+        ("TTS rules for travel?", ["Travel rules."], ["TTS"]),
+        ("What Is The Speed Of Light In A Vacuum?", ["Light is fast."], []),  # title case names nothing this way
+        ("What is kinetic energy?", ["Kinetic energy is the energy of motion."], []),  # no name at all
+        ("Does Chicago's rate differ?", ["chicago has its own rate"], []),  # case-blind
+        ("Is the GSA rate used?", ["the GSAR applies"], ["GSA"]),  # whole words only
+    ],
+)
+def test_names_the_question_asks_about_must_be_in_the_evidence(question, texts, missing):
+    assert names_missing(question, texts) == missing

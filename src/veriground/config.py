@@ -214,7 +214,8 @@ class AnswerConfig(Section):
     verify: bool = True
     # B3 reads its draft against what the question asks for (answering/question_fit.py): a count for "how many", an
     # expression for "what is the formula"; a draft stating none quotes first the evidence sentence that does (the
-    # extractive answerer) or says it does not answer that (an LLM's draft). B2, naive RAG, does not.
+    # extractive answerer) or says it does not answer that (an LLM's draft); a question naming something no retrieved
+    # passage mentions ("... for a trip to Chicago?") is not answered at all. B2, naive RAG, does neither.
     question_fit: bool = True
 
 

@@ -19,7 +19,7 @@ from veriground.answering.gate import evidence_gate
 from veriground.answering.injection import without_instructions
 from veriground.answering.llm_answerer import draft_llm_answer
 from veriground.answering.policy import CheckedClaim, PolicyOutcome, apply_policy, clean_citations
-from veriground.answering.question_fit import asked_for, states
+from veriground.answering.question_fit import asked_for, names_missing, states
 from veriground.answering.refinements import filter_suggestions, nearest_references, query_refinements
 from veriground.backends.protocols import LLM, NLIModel
 from veriground.claims import extract_claims
@@ -115,6 +115,10 @@ def answer_question(
             f"below the {needed} the answer gate needs"
         )
         return trace.abstain(reason, terms, gate=gate)
+    missing = names_missing(query, [chunk.text for chunk in chunks]) if gate is not None and answer.question_fit else []
+    if missing:
+        named = ", ".join(f'"{name}"' for name in missing)
+        return trace.abstain(f"the question names {named}, which no retrieved passage mentions", terms, gate=gate)
     draft, generator = _draft(query, chunks, terms, config, backends, warnings)
     progress(2, ANSWER_STAGES)
     if draft.abstained:

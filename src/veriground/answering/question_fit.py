@@ -11,6 +11,7 @@ a quoted sentence is always supported by the passage it was quoted from.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from enum import StrEnum
 
 from veriground.text.quantities import extract_quantities
@@ -79,3 +80,31 @@ def states(text: str, asked: Asked) -> bool:
         return bool(math) or bool(_EXPRESSION.search(_INLINE_MATH.sub(" ", text))) or bool(_VERBAL_FORMULA.search(text))
     plain = _INLINE_MATH.sub(" ", text)
     return bool(math) or bool(extract_quantities(plain)) or bool(_COMPLEXITY_BOUND.search(text))
+
+
+# What the question names: a capitalised word after the first ("Chicago", "Westphalia", "Newton's"), an acronym
+# anywhere ("What does TTS ...") or a year. A question whose capitalised words are most of its words is title case,
+# and names nothing this way.
+_NAME = re.compile(r"(?<![\w'’&-])(?:[A-Z][\w&'’-]*|\d{4})(?![\w&-])")
+_ACRONYM = re.compile(r"[A-Z][A-Z&]+")
+_POSSESSIVE = re.compile(r"['’]s?$")
+_NOT_NAMES = frozenset({"I", "What", "Who", "Whom", "Whose", "Which", "When", "Where", "Why", "How", "Is", "Are"})
+TITLE_CASE_SHARE = 0.5
+
+
+def names_missing(question: str, texts: Sequence[str]) -> list[str]:
+    """The names the question asks about that none of the texts mentions (case-blind, as whole words): "What is the
+    M&IE per diem rate for a trip to Chicago?" over a travel handbook that gives no city's rate -> ["Chicago"]. An
+    answer quoted from those texts would be about something else, however close its words."""
+    names = [
+        _POSSESSIVE.sub("", match.group())
+        for match in _NAME.finditer(question)
+        if match.start() > 0 or _ACRONYM.fullmatch(match.group()) or match.group().isdigit()
+    ]
+    names = [name for name in dict.fromkeys(names) if name and name not in _NOT_NAMES]
+    words = [word for word in question.split()[1:] if any(letter.isalpha() for letter in word)]
+    capitalised = sum(1 for word in words if word[0].isupper())
+    if not names or (len(words) >= 3 and capitalised > TITLE_CASE_SHARE * len(words)):
+        return []
+    haystack = "\n".join(texts).lower()
+    return [name for name in names if not re.search(rf"(?<![\w&-]){re.escape(name.lower())}(?![\w&-])", haystack)]

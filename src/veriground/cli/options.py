@@ -336,7 +336,8 @@ QuestionFit = Annotated[
     bool | None,
     typer.Option(
         "--question-fit/--no-question-fit",
-        help="B3: quote first a sentence stating what the question asks (a number, a formula) (answer.question_fit).",
+        help="B3: quote first a sentence stating what the question asks (a number, a formula), and abstain when the "
+        "question names what no retrieved passage mentions (answer.question_fit).",
     ),
     ConfigKey("answer.question_fit"),
 ]
