@@ -78,3 +78,23 @@ QUICKSORT_EXPECTED = "The quickSort(a,c) method runs in $O(n\\log n)$ expected t
 def test_complexity_bounds_bar_support_and_refutation(claim, unit, bars_support, bars_refutation) -> None:
     features = support_features(claim, unit, 1.0, NLIScores(entail=0.9, neutral=0.05, contradict=0.05))
     assert (features["bounds_bar_support"], features["bounds_bar_refutation"]) == (bars_support, bars_refutation)
+
+
+def test_the_claim_context_reads_names_and_words_across_all_passages() -> None:
+    from veriground.signals.support_features import claim_context
+
+    passages = [
+        "An Australian pleaded guilty to the manslaughter of an American who fell from a Sydney clifftop.",
+        "The victim's family had campaigned for years.",
+    ]
+    edited = claim_context("An Australian pleaded guilty in the death of an Englishman in Sydney.", passages, 2)
+    faithful = claim_context("An Australian pleaded guilty in the death of an American in Sydney.", passages)
+    assert edited.corroborating == 2
+    assert edited.entities_missing == pytest.approx(1 / 3)  # Englishman; Australian and Sydney are there
+    assert faithful.entities_missing == 0.0
+    assert 0.0 < faithful.words_missing < edited.words_missing  # "death" is nowhere; "Englishman" neither
+    nameless = claim_context("The family campaigned.", passages)
+    assert (nameless.entities_missing, nameless.words_missing) == (0.0, 0.0)
+    scores = NLIScores(entail=0.5, neutral=0.3, contradict=0.2)
+    features = support_features("An Englishman died.", passages[0], 0.5, scores, edited)
+    assert (features["entities_missing"], features["words_missing"]) == (edited.entities_missing, edited.words_missing)

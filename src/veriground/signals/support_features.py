@@ -18,6 +18,9 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
 - corroboration: the claim's other evidence passages that hold most of its content (a best unit aligned at least
   CORROBORATION_ALIGNMENT), as a share of CORROBORATION_SCALE passages: the claim's degree in the claim–evidence
   graph (reports/claim_graph.py) counted on alignment edges, before any verdict, so one reading can feed the next;
+- entities_missing / words_missing: the share of the claim's entities (names, symbols, terms), and of its content
+  words, that none of its evidence passages mentions (signals/coverage.py): a name the whole evidence never uses
+  ("an Englishman" where the article says "an American") is a reading no single unit gives;
 - leaves_words_out: 1 when the claim is the unit's sentence less some words, none of them a negation, scope, degree,
   order, count or belief word or a number (text/deletion.py: "all objects fall" -> "objects fall"); such a unit never
   refutes the claim (verdicts/aggregator.py), and a support model fitted with it learns how far it supports;
@@ -38,7 +41,7 @@ from dataclasses import dataclass
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.schema import NLIScores
 from veriground.signals.complexity_checks import unit_bounds
-from veriground.signals.coverage import extract_entities, mentions_entity
+from veriground.signals.coverage import compute_coverage, extract_entities, mentions_entity
 from veriground.signals.numeric import unit_numbers
 from veriground.text.changes import named_change, shown_change
 from veriground.text.deletion import leaves_words_out
@@ -68,6 +71,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "entail_x_alignment",
     "contradict_x_alignment",
     "corroboration",
+    "entities_missing",
+    "words_missing",
     "leaves_words_out",
     "change_agrees",
     "change_disagrees",
@@ -85,11 +90,32 @@ _DECIMALS = 6
 _LEXICAL = LexicalNLIModel()
 
 
+@dataclass(frozen=True)
+class ClaimContext:
+    """What the features read of the claim across all its evidence passages rather than in one unit."""
+
+    corroborating: int = 0  # the claim's other passages aligned with it (see corroborating_passages)
+    entities_missing: float = 0.0  # share of the claim's entities no evidence passage mentions (0: it names none)
+    words_missing: float = 0.0  # share of the claim's content stems no evidence passage holds
+
+
+def claim_context(claim_text: str, evidence_texts: Sequence[str], corroborating: int = 0) -> ClaimContext:
+    coverage = compute_coverage(claim_text, evidence_texts)
+    return ClaimContext(corroborating, _missing(coverage.entity_coverage), _missing(coverage.token_coverage))
+
+
+def _missing(coverage: float | None) -> float:
+    return 0.0 if coverage is None else round(1.0 - coverage, _DECIMALS)
+
+
+NO_CONTEXT = ClaimContext()
+
+
 def support_features(
-    claim_text: str, unit_text: str, alignment: float, nli: NLIScores, corroborating: int = 0
+    claim_text: str, unit_text: str, alignment: float, nli: NLIScores, context: ClaimContext = NO_CONTEXT
 ) -> dict[str, float]:
-    """The named values of one (claim, unit) pair, in FEATURE_NAMES order; `corroborating` counts the claim's other
-    passages aligned with it (see corroborating_passages)."""
+    """The named values of one (claim, unit) pair, in FEATURE_NAMES order, with what `context` read of the claim
+    across all its passages."""
     lexical, cues = _LEXICAL.cue_reading(unit_text, claim_text)
     claim, unit = _text_reading(claim_text), _text_reading(unit_text)
     outcome, numbers_bar_refutation = unit_numbers(claim_text, unit_text)
@@ -114,7 +140,9 @@ def support_features(
         "claim_words": min(1.0, len(claim_text.split()) / CLAIM_WORDS_SCALE),
         "entail_x_alignment": nli.entail * alignment,
         "contradict_x_alignment": nli.contradict * alignment,
-        "corroboration": min(1.0, corroborating / CORROBORATION_SCALE),
+        "corroboration": min(1.0, context.corroborating / CORROBORATION_SCALE),
+        "entities_missing": context.entities_missing,
+        "words_missing": context.words_missing,
         "leaves_words_out": float(leaves_words_out(claim_text, unit_text)),
         **_change_features(claim_text, unit_text),
         "numbers_bar_refutation": float(numbers_bar_refutation),

@@ -27,7 +27,7 @@ from veriground.config import VerificationConfig
 from veriground.errors import ConfigError
 from veriground.evidence.units import MAX_UNITS_PER_CHUNK
 from veriground.schema import NLIScores, UnitJudgement
-from veriground.signals.support_features import FEATURE_NAMES, support_features
+from veriground.signals.support_features import FEATURE_NAMES, NO_CONTEXT, ClaimContext, support_features
 
 AGGREGATOR_FILE = Path(__file__).with_name("aggregator.json")
 # Seed 000's thresholds, for the NLI's raw probabilities.
@@ -123,9 +123,9 @@ class SupportAggregator:
         nli: NLIScores,
         sentences: int = 1,
         shared_terms: int = CONTRADICTION_MIN_SHARED,
-        corroborating: int = 0,
+        context: ClaimContext = NO_CONTEXT,
     ) -> UnitJudgement:
-        features = support_features(claim_text, unit_text, alignment, nli, corroborating)
+        features = support_features(claim_text, unit_text, alignment, nli, context)
         if self.support is None or self.refute is None:
             support, refute = nli.entail, nli.contradict
         else:

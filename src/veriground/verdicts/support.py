@@ -20,7 +20,7 @@ from veriground.evidence.units import (
     select_units,
 )
 from veriground.schema import Claim, EvidenceChunk, NLIScores, NLISignal, SignalStatus, UnitJudgement
-from veriground.signals.support_features import corroborating_passages
+from veriground.signals.support_features import ClaimContext, claim_context, corroborating_passages
 from veriground.text.readable import readable_text
 from veriground.verdicts.aggregator import SupportAggregator
 
@@ -46,11 +46,9 @@ def judge_evidence(
     if not pairs:
         return signals
     scores, failures = _score_pairs(model, pairs, slots)
-    for slot, corroborating in zip(slots, _corroboration(slots), strict=True):
+    for slot, context in zip(slots, _claim_contexts(slots), strict=True):
         claim_id = slot[0]
-        signals[claim_id].append(
-            _slot_signal(slot, pairs, scores, failures.get(claim_id), corroborating, model, aggregator)
-        )
+        signals[claim_id].append(_slot_signal(slot, pairs, scores, failures.get(claim_id), context, model, aggregator))
     return signals
 
 
@@ -92,7 +90,7 @@ def _slot_signal(
     pairs: Sequence[tuple[str, str]],
     scores: Sequence[NLIScores | None],
     failure: str | None,
-    corroborating: int,
+    context: ClaimContext,
     model: NLIModel,
     aggregator: SupportAggregator,
 ) -> NLISignal:
@@ -109,7 +107,7 @@ def _slot_signal(
                     nli=scores[row],  # type: ignore[arg-type]  # scored: the claim did not fail
                     sentences=unit.sentences,
                     shared_terms=round(unit.alignment * content.size),
-                    corroborating=corroborating,
+                    context=context,
                 )
                 for unit, row in rows
             ]
@@ -152,17 +150,20 @@ def _predict(model: NLIModel, pairs: list[tuple[str, str]]) -> list[NLIScores]:
     return list(scores)
 
 
-def _corroboration(slots: Sequence[Slot]) -> list[int]:
-    """Per slot, how many of its claim's other passages hold most of the claim's content (a graph feature)."""
+def _claim_contexts(slots: Sequence[Slot]) -> list[ClaimContext]:
+    """Per slot, what its claim's passages say together: how many of the claim's other passages hold most of its
+    content (a graph feature), and which of its entities and words none of them mentions."""
     by_claim: dict[str, list[int]] = {}
     for index, (claim_id, *_) in enumerate(slots):
         by_claim.setdefault(claim_id, []).append(index)
-    counts = [0] * len(slots)
+    contexts = [ClaimContext()] * len(slots)
     for indexes in by_claim.values():
         best = [max((unit.alignment for unit, _ in slots[index][3]), default=0.0) for index in indexes]
+        hypothesis = readable_text(slots[indexes[0]][1])
+        texts = [readable_text(slots[index][2].text) for index in indexes]
         for index, count in zip(indexes, corroborating_passages(best), strict=True):
-            counts[index] = count
-    return counts
+            contexts[index] = claim_context(hypothesis, texts, count)
+    return contexts
 
 
 def _passage_signal(
