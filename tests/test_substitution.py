@@ -2,7 +2,7 @@
 
 import pytest
 
-from veriground.text.substitution import substituted_words, swapped_words
+from veriground.text.substitution import restates, sentence_swaps, substituted_words, swapped_words
 
 SWAPPED = [
     # claim, evidence sentence, the swaps found
@@ -64,3 +64,33 @@ def test_swapped_words_reads_as_a_sentence_part():
     assert swapped_words([("joule", "newton"), ("a", "b")]) == (
         '"joule" where the source says "newton"; "a" where the source says "b"'
     )
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "expected"),
+    [
+        ("The SI unit of force is the newton.", "The SI unit of force is called the newton (N).", True),
+        ("Velocity is a vector quantity.", "- Speed is a scalar.\n- Velocity is a vector quantity of motion.", True),
+        # every word, in order, but bound to other subjects far apart
+        (
+            "Velocity is a scalar quantity.",
+            "The variable v for velocity is bold because it is a vector, in contrast to the variable v for speed "
+            "which is italicized because it is a scalar quantity.",
+            False,
+        ),
+        ("Speed is a vector quantity.", "Velocity is a vector quantity that describes speed.", False),  # no "speed"
+        ("Merge sort is stable.", "Merge sort is not stable.", False),  # a negation inserted
+        ("Merge sort is not stable.", "Merge sort is not stable.", True),
+    ],
+)
+def test_a_sentence_restates_a_claim_only_with_all_its_content_words_close_and_in_order(claim, evidence, expected):
+    assert restates(claim, evidence) is expected
+
+
+def test_each_list_item_is_compared_on_its_own():
+    evidence = "- Average speed is a scalar quantity.\n- Velocity is a vector quantity."
+    # the second item swaps the subject, which _substituted (verdicts/claim_decision.py) does not take for a slip
+    assert sentence_swaps("Speed is a vector quantity.", evidence) == [
+        (("vector", "scalar"),),
+        (("speed", "velocity"),),
+    ]

@@ -126,7 +126,7 @@ FINDINGS_TABLE = [
     (
         "substituted-words",
         SUPPORTED,
-        {"substituted_words": [("joule", "newton")]},
+        {"substituted": ([("joule", "newton")], "a")},
         LOW,
         RejectionReason.SUBSTITUTED_WORDS,
     ),
@@ -136,7 +136,7 @@ FINDINGS_TABLE = [
         "quoted",
         judged(("a", 0.2, 0.0), ("b", 0.2, 0.0)),
         {
-            "substituted_words": [("joule", "newton")],
+            "substituted": ([("joule", "newton")], "a"),
             "scrambled_words": True,
             "quoting": judged(("a", 0.2, 0.0), ("b", 0.2, 0.0)),
         },
@@ -179,7 +179,7 @@ FINDINGS_TABLE = [
     (
         "low-entailment",
         judged(("a", 0.10, 0.05)),
-        {"substituted_words": [("joule", "newton")]},
+        {"substituted": ([("joule", "newton")], "a")},
         REJECTED,
         RejectionReason.LOW_ENTAILMENT,
     ),
@@ -226,7 +226,7 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
     for extra in (
         {"formal_mismatches": ("E = mc^3 is dimensionally inconsistent",)},
         {"out_of_scope": "'quantum tunneling' is beyond the profile"},
-        {"substituted_words": [("joule", "newton")]},
+        {"substituted": ([("joule", "newton")], "a")},
         {"scrambled_words": True},
         {"quoting": judged(("a", 0.2, 0.1), ("b", 0.2, 0.1))},
     ):

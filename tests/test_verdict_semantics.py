@@ -192,6 +192,40 @@ def test_a_near_copy_with_a_word_swapped_is_never_supported_and_says_which_words
         assert '"attraction" where the source says "gravitational"' in decision.explanation
 
 
+# OpenStax's own sentences (physics chapter 3): the model read "Velocity is a scalar quantity." against the third as
+# entailment 0.90 (it holds every word of the claim, bound to other subjects); the summary list says otherwise.
+SCALARS_AND_VECTORS = [
+    "Furthermore, the variable v for velocity is bold because it is a vector, which is in contrast to the variable v "
+    "for speed which is italicized because it is a scalar quantity.",
+    "### Section Summary\n- Average speed is a scalar quantity that describes distance traveled divided by the time "
+    "during which the motion occurs.\n- Velocity is a vector quantity that describes the speed and direction of an "
+    "object.",
+]
+
+
+@pytest.mark.parametrize(
+    ("claim", "shown"),
+    [
+        ("Velocity is a scalar quantity.", '"scalar" where the source says "vector"'),
+        ("Speed is a vector quantity.", '"vector" where the source says "scalar"'),
+        ("Velocity is a vector quantity.", None),  # the list item states it: no swap is looked for
+        ("Average speed is a scalar quantity.", None),
+    ],
+)
+def test_a_near_copy_with_a_swap_anywhere_in_the_passages_is_found_when_nothing_states_the_claim(claim, shown):
+    config = load_config(None, {"models.nli": "veriground-nli", "verification.min_supporting_sources": 1}, environ={})
+    passages = tuple(PackPassage(passage_id=f"p{i}", text=t) for i, t in enumerate(SCALARS_AND_VECTORS))
+    source = PackEvidence(EvidencePack(passages=passages), config.retrieval)
+    (decision,) = [
+        item.decision for item in verify_text(claim, config=config, source=source, nli=build_nli(config.models)).claims
+    ]
+    if shown is None:
+        assert decision.rule != "substituted-words"
+    else:
+        assert (decision.status, decision.rule) == ("Low Confidence", "substituted-words")
+        assert shown in decision.explanation
+
+
 def test_a_sentences_words_in_another_order_are_never_supported():
     # v2 reads word salad made of a sentence's words as that sentence: 41 of the 46 one-claim shuffled lines of
     # bench/bench_verify.py's note were Supported, 3 after the scrambled-words rule.

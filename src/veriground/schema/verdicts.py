@@ -62,8 +62,10 @@ class DecisionInputs(Record):
     out_of_scope: str | None = None  # why the claim is beyond the domain profile's scope
     dependency_warning: str | None = None  # the first term it uses before or without a definition
     superseded_citations: tuple[str, ...] = ()  # cited passages of an older version or a removed document
-    # (claim words, source words) the claim swaps into its best-supporting unit, a near copy (text/substitution.py)
+    # (claim words, source words) the claim swaps into a near copy of one of its units (text/substitution.py): its
+    # best-supporting unit, or another when no unit holds the claim unbroken; and that unit's passage
     substituted_words: tuple[tuple[str, str], ...] = ()
+    substituted_passage: PassageId | None = None
     scrambled_words: bool = False  # the claim is its best-supporting unit's words in another order (text/word_order.py)
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None

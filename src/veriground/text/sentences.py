@@ -50,6 +50,11 @@ class SentenceBoundary(StrEnum):
     then (the lookahead) the start of a next sentence."""
 
     PROSE = "prose"  # an upper-case, Greek or digit character, a quote or a bracket; or a blank line
+    # PROSE, and a new line that starts a list item ("- ", "* ", "• ", "1. "), whatever ends the line before it: the
+    # items of "- Average speed is a scalar quantity ...\n- Velocity is a vector quantity ..." one by one. Only the
+    # search for a near copy with a swapped word reads it (text/substitution.py): as evidence units, lists read whole
+    # measured better (held-out SummEdits 0.607 vs 0.590, WiCE 0.611 vs 0.592).
+    ITEMS = "items"
     PASSAGE = "passage"  # after the mark or a closing quote or bracket: an upper-case letter, digit, $, \\ or bracket
     CAPITALISED = "capitalised"  # an upper-case Latin letter
     ANY_SPACE = "any-space"  # anything: every . ! or ? followed by whitespace
@@ -59,6 +64,9 @@ class SentenceBoundary(StrEnum):
 # stay inside one sentence in every reading but ANY_SPACE.
 _BOUNDARIES: dict[SentenceBoundary, re.Pattern[str]] = {
     SentenceBoundary.PROSE: re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9Α-Ωα-ω])|\n\s*\n"),
+    SentenceBoundary.ITEMS: re.compile(
+        r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9Α-Ωα-ω])|\n\s*\n|[ \t]*\n[ \t]*(?=(?:[-*•]|\d{1,2}[.)])[ \t])"
+    ),
     SentenceBoundary.PASSAGE: re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[A-Z0-9$\\(\[])"),
     SentenceBoundary.CAPITALISED: re.compile(r"(?<=[.!?])\s+(?=[A-Z])"),
     SentenceBoundary.ANY_SPACE: re.compile(r"(?<=[.!?])\s+"),

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from difflib import SequenceMatcher
 
 from veriground.text.memo import text_memo
-from veriground.text.sentences import sentence_spans
+from veriground.text.sentences import SentenceBoundary, sentence_spans
 from veriground.text.terms import STOPWORDS, is_negation, stem_words, tokenize_words
 from veriground.text.variables import restate_as_premise_writes
 
@@ -60,6 +60,39 @@ def substituted_words(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
         if _has_new_content(ours, sentence_words) and _has_new_content(theirs, claim_words)
     ]
     return tuple(swaps) or _exchanged(runs, claim_words)
+
+
+# A sentence restates the claim when it holds all of the claim's content words, in order, with at most this many
+# words inserted among them, none a negation ("The SI unit of force is called the newton").
+MAX_RESTATED_INSERTED = 3
+
+
+def restates(claim: str, evidence: str) -> bool:
+    """Whether a sentence of the evidence says the claim nearly word for word (see MAX_RESTATED_INSERTED): "the
+    variable v for velocity is bold because it is a vector, ... speed ... is a scalar quantity" holds every word of
+    "Velocity is a scalar quantity" in order, far apart, and does not; "Velocity is a vector quantity" lacks "speed"
+    of "Speed is a vector quantity", and does not either."""
+    for start, end in sentence_spans(evidence, SentenceBoundary.ITEMS):
+        copied, claim_words, words, matcher = _copy_of(claim, evidence[start:end])
+        blocks = [block for block in matcher.get_matching_blocks() if block.size] if claim_words else []
+        if not blocks:
+            continue
+        kept = {index for block in blocks for index in range(block.a, block.a + block.size)}
+        if any(word not in STOPWORDS for index, word in enumerate(claim_words) if index not in kept):
+            continue
+        matched = {index for block in blocks for index in range(block.b, block.b + block.size)}
+        span = range(blocks[0].b, blocks[-1].b + blocks[-1].size)
+        inserted = [words[index] for index in span if index not in matched]
+        if len(inserted) <= MAX_RESTATED_INSERTED and not any(is_negation(word) for word in inserted):
+            return True
+    return False
+
+
+def sentence_swaps(claim: str, evidence: str) -> list[tuple[tuple[str, str], ...]]:
+    """substituted_words of the claim against each sentence (and list item) of the evidence on its own, in order."""
+    return [
+        substituted_words(claim, evidence[start:end]) for start, end in sentence_spans(evidence, SentenceBoundary.ITEMS)
+    ]
 
 
 def _copy_of(claim: str, sentence: str) -> tuple[int, list[str], list[str], SequenceMatcher[str]]:

@@ -36,7 +36,8 @@ from veriground.signals import check_citations, compute_coverage, compute_numeri
 from veriground.signals.formal import bound_evidence, compute_formal, equation_evidence
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.signals.support_features import is_quoted
-from veriground.text.substitution import substituted_words
+from veriground.text.substitution import restates, sentence_swaps, substituted_words
+from veriground.text.terms import STOPWORDS, tokenize_words
 from veriground.text.word_order import scrambled_words
 from veriground.verdicts.explain import decision_confidence, display_verdict, rationale
 from veriground.verdicts.plain import explain_plainly
@@ -117,8 +118,9 @@ def decision_inputs(
     dependency_warning: str | None = None,
     claim_text: str | None = None,
 ) -> DecisionInputs:
-    """What the rule table reads of one claim. With `claim_text`, the words the claim swaps into its best-supporting
-    unit (text/substitution.py), or its words in another order (text/word_order.py), are found too."""
+    """What the rule table reads of one claim. With `claim_text`, the words the claim swaps into a near copy of one of
+    its units (text/substitution.py, _substituted), or its best-supporting unit's words in another order
+    (text/word_order.py), are found too."""
     best_unit = _best_supporting_unit(chunks, signals.nli) if claim_text else None
     unavailable = [signal for signal in signals.nli if signal.status == SignalStatus.UNAVAILABLE]
     judgements = [
@@ -155,9 +157,51 @@ def decision_inputs(
         formal_mismatches=tuple(check.reason for check in (signals.formal.mismatches if signals.formal else ())),
         out_of_scope=next((hook.reason for hook in signals.profile if hook.outcome == "out_of_scope"), None),
         superseded_citations=signals.citation.superseded_ids,
-        substituted_words=substituted_words(claim_text, best_unit) if claim_text and best_unit else (),
-        scrambled_words=bool(claim_text and best_unit and scrambled_words(claim_text, best_unit)),
+        substituted=_substituted(claim_text, best_unit, chunks, signals.nli) if claim_text else None,
+        scrambled_words=bool(claim_text and best_unit and scrambled_words(claim_text, best_unit[0])),
     )
+
+
+def _substituted(
+    claim_text: str, best_unit: tuple[str, str] | None, chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal]
+) -> tuple[tuple[tuple[str, str], ...], str] | None:
+    """The words the claim swaps into a near copy of one of its evidence units, and that unit's passage: its
+    best-supporting unit, else, when no unit restates the claim (text/substitution.py restates), the most
+    supporting unit, or passage, with a sentence that is a near copy with one swap. "Velocity is a scalar
+    quantity." was Supported by "the variable v for velocity is bold because it is a vector, which is in
+    contrast to the variable v for speed which is italicized because it is a scalar quantity" (the model reads
+    the words, not which one goes with which), while another passage says "Velocity is a vector quantity that
+    describes the speed and direction of an object"."""
+    if best_unit is not None and (swaps := substituted_words(claim_text, best_unit[0])):
+        return swaps, best_unit[1]
+    units = sorted(
+        (
+            (-unit.support_prob, index, chunk.text[unit.char_start : unit.char_end], chunk.passage_id)
+            for index, (chunk, signal) in enumerate(zip(chunks, nli, strict=False))
+            if signal.status == SignalStatus.COMPUTED
+            for unit in signal.units
+        ),
+        key=lambda item: item[:2],
+    )
+    # the scored units first, best first; then every sentence of the passages (a passage's other sentences were not
+    # read by the model, and may state the claim, or state its subject otherwise)
+    texts = [(text, passage_id) for _, _, text, passage_id in units]
+    texts += [(chunk.text, chunk.passage_id) for chunk, signal in zip(chunks, nli, strict=False) if signal.units]
+    if any(restates(claim_text, text) for text, _ in texts):
+        return None
+    subject = next((word for word in tokenize_words(claim_text) if word not in STOPWORDS), None)
+    used = {word for chunk in chunks for word in tokenize_words(chunk.text)}
+    for text, passage_id in texts:
+        for swaps in sentence_swaps(claim_text, text):
+            # One swap, not of the claim's first content word, of a word the passages use elsewhere: the same subject
+            # said to be something the sources call something else ("Velocity is a vector quantity", where "scalar"
+            # is another quantity's), not another subject with the same predicate ("A variable that is not bold
+            # indicates a scalar quantity"), another entry of a template ("The SI unit of time is the second") or a
+            # word of the claim's own that the sources never use (a paraphrase, "stays" for "remains").
+            ours = swaps[0][0].split() if len(swaps) == 1 else [subject]
+            if subject not in ours and all(word in used for word in ours):
+                return swaps, passage_id
+    return None
 
 
 def _formal_evidence(claim_text: str | None, formal: FormalSignal | None, chunks: Sequence[EvidenceChunk]) -> set[int]:
@@ -168,11 +212,11 @@ def _formal_evidence(claim_text: str | None, formal: FormalSignal | None, chunks
     return set(equation_evidence(claim_text, formal)) | set(bound_evidence(claim_text, formal, texts))
 
 
-def _best_supporting_unit(chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal]) -> str | None:
-    """The text of the evidence unit that supports the claim best, None when NLI judged none."""
+def _best_supporting_unit(chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal]) -> tuple[str, str] | None:
+    """The text of the evidence unit that supports the claim best and its passage, None when NLI judged none."""
     best = max(
         (
-            (unit.support_prob, chunk.text[unit.char_start : unit.char_end])
+            (unit.support_prob, chunk.text[unit.char_start : unit.char_end], chunk.passage_id)
             for chunk, signal in zip(chunks, nli, strict=False)
             if signal.status == SignalStatus.COMPUTED
             for unit in signal.units[:1]
@@ -180,7 +224,7 @@ def _best_supporting_unit(chunks: Sequence[EvidenceChunk], nli: Sequence[NLISign
         default=None,
         key=lambda item: item[0],
     )
-    return None if best is None else best[1]
+    return None if best is None else best[1:]
 
 
 def _profile_hooks(
@@ -248,6 +292,8 @@ def primary_evidence(
         return inputs.llm_judge_passage
     if decision.rule == RuleName.FORMAL_MATCH and inputs.formal_match_passages:
         return inputs.formal_match_passages[0]
+    if decision.rule == RuleName.SUBSTITUTED_WORDS and inputs.substituted_passage:
+        return inputs.substituted_passage
     if inputs.strongest_entailment_passage:
         return inputs.strongest_entailment_passage
     return chunks[0].passage_id if chunks else None

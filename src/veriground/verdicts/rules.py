@@ -296,7 +296,7 @@ def summarize_evidence(
     out_of_scope: str | None = None,
     dependency_warning: str | None = None,
     superseded_citations: Sequence[str] = (),
-    substituted_words: Sequence[tuple[str, str]] = (),
+    substituted: tuple[Sequence[tuple[str, str]], str] | None = None,
     scrambled_words: bool = False,
 ) -> DecisionInputs:
     """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
@@ -317,7 +317,8 @@ def summarize_evidence(
         "out_of_scope": out_of_scope,
         "dependency_warning": dependency_warning,
         "superseded_citations": tuple(superseded_citations),
-        "substituted_words": tuple(substituted_words),
+        "substituted_words": tuple(substituted[0]) if substituted else (),
+        "substituted_passage": substituted[1] if substituted else None,
         "scrambled_words": scrambled_words,
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
