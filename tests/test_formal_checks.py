@@ -369,3 +369,41 @@ def test_a_bound_stated_of_the_named_algorithm_outranks_carried_steps(claim, exp
     (check,) = [check for check in signal.checks if check.check == "complexity"]
     assert (check.outcome, check.evidence_value) == (expected, cited)
     assert signal.evidence_conflicts == ()  # carried steps never make the evidence disagree with itself
+
+
+@pytest.mark.parametrize(
+    ("claim", "span", "consistent"),
+    [
+        ("Work is measured in watts.", "Work is measured in watts", False),
+        ("The SI unit of force is the joule (J).", "force is the joule", False),
+        ("The watt is the unit of energy.", "watt is the unit of energy", False),
+        ("Weight is measured in kilograms.", "Weight is measured in kilograms", False),  # a force, not a mass
+        ("Power is measured in watts.", "Power is measured in watts", True),
+        ("Speed is usually expressed in meters per second.", "Speed is usually expressed in meters per second", True),
+        ("Acceleration is measured in meters per second squared.", None, True),
+        ("Momentum has units of kg m/s.", "Momentum has units of kg m/s", True),
+        ("Weight is measured in pounds.", None, True),  # pound-force, in everyday usage
+        ("The joule is the SI unit of energy.", None, True),
+    ],
+)
+def test_a_quantity_said_to_be_measured_in_a_named_unit_is_checked_by_dimension(claim, span, consistent):
+    signal = compute_formal(claim, [], "physics")
+    (check,) = [check for check in signal.checks if check.check == "unit_dimension"]
+    assert (check.outcome == "ok") is consistent
+    if span is not None:
+        assert claim[check.claim_span[0] : check.claim_span[1]] == span
+    if not consistent:
+        assert "needs a unit of" in check.reason and check.claim_value in check.reason
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "Angular velocity is measured in radians per second.",  # another quantity than velocity
+        "Work is measured in the laboratory.",  # no unit at all
+        "Heat is measured in degrees.",  # pint reads degrees as an angle: not judged
+        "The charge is measured in dollars.",
+    ],
+)
+def test_named_units_that_cannot_be_read_or_belong_to_another_quantity_are_not_judged(claim):
+    assert [check for check in compute_formal(claim, [], "physics").checks if check.check == "unit_dimension"] == []

@@ -3,7 +3,8 @@
 | check          | reads                                            | outcome on failure        | needs evidence |
 |----------------|--------------------------------------------------|---------------------------|----------------|
 | dimensions     | each claim equation, symbols via SYMBOL_UNITS    | dimension_mismatch        | no             |
-| unit_dimension | "acceleration of 9.8 kg": quantity word vs unit  | unit_dimension_mismatch   | no             |
+| unit_dimension | "acceleration of 9.8 kg", "work is measured in   | unit_dimension_mismatch   | no             |
+|                | watts": quantity word vs the unit given it       |                           |                |
 | equation       | claim equation vs evidence equation, same left   | equation_mismatch         | yes            |
 | complexity     | claim bound vs evidence bound, same algorithm    | complexity_mismatch       | yes            |
 | constants      | a stated value of c, g, G, h, e, N_A, k_B, m_e   | out_of_range              | no             |
@@ -24,7 +25,13 @@ from veriground.signals.complexity_checks import complexity_checks, words_beyond
 from veriground.signals.constants import ConstantFinding, find_constant_findings
 from veriground.signals.dimensions import check_dimensions, describe_dimension, dimensionality_of, short_unit
 from veriground.signals.equation_check import LocatedEquation, compare_equation, find_parsed_equations
-from veriground.signals.unit_dimension import POUND_UNITS, UnitDimensionFinding, find_unit_dimension_findings
+from veriground.signals.unit_dimension import (
+    POUND_UNITS,
+    NamedUnitFinding,
+    UnitDimensionFinding,
+    find_named_unit_findings,
+    find_unit_dimension_findings,
+)
 from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
 from veriground.text.quantities import format_value
@@ -276,7 +283,28 @@ def _unit_dimension_checks(claim_text: str) -> list[FormalCheck]:
             evidence_value=finding.expected_dimension,
         )
         for finding in find_unit_dimension_findings(claim_text)
+    ] + [
+        _judged(
+            "unit_dimension",
+            finding.consistent,
+            "unit_dimension_mismatch",
+            _named_unit_reason(finding),
+            (finding.start, finding.end),
+            finding.unit,
+            evidence_value=finding.expected_dimension,
+        )
+        for finding in find_named_unit_findings(claim_text)
     ]
+
+
+def _named_unit_reason(finding: NamedUnitFinding) -> str:
+    if finding.consistent:
+        return f"{finding.word} measured in {finding.unit}, a unit of {finding.word}"
+    return (
+        f"{finding.word} needs a unit of {describe_dimension(finding.expected_dimension)} such as "
+        f"{short_unit(finding.expected_unit)}; the claim says {finding.unit}, a unit of "
+        f"{describe_dimension(finding.dimension)}"
+    )
 
 
 def _unit_dimension_reason(finding: UnitDimensionFinding) -> str:

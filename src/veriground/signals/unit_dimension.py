@@ -136,3 +136,99 @@ def _only_linking_words(gap: str) -> bool:
     if len(tokens) > MAX_LINKING_WORDS:
         return False
     return all(token.lower() in _LINKING_WORDS or token in _LINKING_SYMBOLS for token in tokens)
+
+
+# Named units without a number: "Work is measured in watts.", "The SI unit of force is the joule.", "The watt is the
+# unit of energy." A student's slip a number-reading check never sees. These sentences name what they measure, so a
+# few quantity words too loose beside a number ("40 hours of work") are read here.
+NAMED_QUANTITY_UNITS: dict[str, str] = {
+    **QUANTITY_UNITS,
+    "work": "joule",
+    "heat": "joule",
+    "weight": "newton",
+    "charge": "coulomb",
+    "current": "ampere",
+    "time": "second",
+    "length": "meter",
+}
+_NAMED_WORD = "(?P<word>" + "|".join(NAMED_QUANTITY_UNITS) + r")(?:s|es)?"
+_UNIT_PHRASE = r"(?P<unit>[A-Za-z][\w\-·/*^]*(?:\s+(?!and\b|or\b|but\b|while\b|which\b|that\b)[\w\-·/*^]+){0,3})"
+_NAMED_UNIT_PATTERNS = (
+    # "work is measured in watts", "speed is usually expressed in meters per second"
+    re.compile(
+        rf"\b{_NAMED_WORD}\s+(?:is|are)\s+(?:\w+ly\s+)?(?:measured|expressed|given|quoted|reported)\s+in\s+"
+        rf"(?:units\s+of\s+)?(?:the\s+)?{_UNIT_PHRASE}",
+        re.IGNORECASE,
+    ),
+    # "the SI unit of force is the newton", "the unit for power is called the watt"
+    re.compile(
+        rf"\bunits?\s+(?:of|for)\s+{_NAMED_WORD}\s+(?:is|are)\s+(?:called\s+|named\s+)?(?:the\s+)?{_UNIT_PHRASE}",
+        re.IGNORECASE,
+    ),
+    # "force has units of newtons"
+    re.compile(rf"\b{_NAMED_WORD}\s+(?:has|have)\s+(?:the\s+)?(?:SI\s+)?units?\s+of\s+{_UNIT_PHRASE}", re.IGNORECASE),
+    # "the watt is the unit of energy"
+    re.compile(
+        r"(?:^|(?<=[\s(]))(?:the\s+)?(?P<unit>[A-Za-z][\w\-]*(?:\s+[A-Za-z][\w\-]*)?)\s+(?:is|are)\s+(?:the|a|an)\s+"
+        rf"(?:SI\s+|standard\s+|metric\s+)?units?\s+(?:of|for)\s+{_NAMED_WORD}\b",
+        re.IGNORECASE,
+    ),
+)
+_UNIT_FILLER = frozenset({"a", "an", "the", "units", "unit", "of", "in", "its", "their", "some", "any"})
+
+
+@dataclass(frozen=True)
+class NamedUnitFinding:
+    """A quantity said to be measured in a named unit, and whether the unit has that quantity's dimension."""
+
+    word: str
+    unit: str  # as written: "watts"
+    start: int  # the span of the quantity word and the unit, whichever comes first
+    end: int
+    expected_unit: str
+    expected_dimension: str
+    dimension: str
+    consistent: bool
+
+
+def find_named_unit_findings(text: str) -> list[NamedUnitFinding]:
+    """Every "<quantity> is measured in <unit>" (or "the unit of <quantity> is <unit>", ...) whose unit pint reads."""
+    findings: dict[int, NamedUnitFinding] = {}
+    for pattern in _NAMED_UNIT_PATTERNS:
+        for match in pattern.finditer(text):
+            previous = _PREVIOUS_WORD.search(text, 0, match.start("word"))
+            if previous and previous.group(1).lower() in _OTHER_QUANTITY_MODIFIERS:
+                continue  # "angular velocity is measured in radians per second"
+            read = _read_unit(match.group("unit"))
+            if read is None:
+                continue
+            unit, dimension = read
+            if dimension == "dimensionless":
+                continue  # "degrees", "percent": an angle, a temperature or a share; pint cannot tell which
+            name = match.group("word").lower()
+            expected_unit = NAMED_QUANTITY_UNITS[name]
+            expected = dimensionality_of(expected_unit)
+            consistent = dimension == expected or (expected_unit == "newton" and unit.lower() in POUND_UNITS)
+            unit_end = match.start("unit") + len(unit)
+            start, end = min(match.start("word"), match.start("unit")), max(match.end("word"), unit_end)
+            finding = NamedUnitFinding(name, unit, start, end, expected_unit, expected, dimension, consistent)
+            findings.setdefault(match.start("word"), finding)
+    return [findings[start] for start in sorted(findings)]
+
+
+def _read_unit(phrase: str) -> tuple[str, str] | None:
+    """The longest leading run of the phrase's words that pint reads as a unit, and its dimension."""
+    words = phrase.split()
+    for count in range(len(words), 0, -1):
+        written = " ".join(words[:count])
+        if words[0].lower() in _UNIT_FILLER or len(words[0]) < 2 and not words[0].isupper():
+            return None
+        spelled = re.sub(r"\s+per\s+", " / ", written, flags=re.IGNORECASE)
+        spelled = re.sub(r"\s+squared\b", " ** 2", spelled, flags=re.IGNORECASE)
+        spelled = re.sub(r"\s+cubed\b", " ** 3", spelled, flags=re.IGNORECASE)
+        for candidate in (spelled, spelled.replace(" ", "_")):
+            try:
+                return written, dimensionality_of(candidate)
+            except Exception:  # pint raises its own errors, and others, for what is not a unit
+                continue
+    return None
