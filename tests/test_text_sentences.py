@@ -28,6 +28,14 @@ EXPECTED = {
         "$x$ is.",
         "[1] cite.",
     ],
+    # PROSE's cuts, for text with no list: see test_items_are_list_lines_read_one_by_one
+    SentenceBoundary.ITEMS: [
+        'He said "Stop." Then 3.0 m, e.g. the rod.',
+        "(A note.) 42 is it? yes!",
+        "Ω is ohm.",
+        "next block. $x$ is.",
+        "[1] cite.",
+    ],
     SentenceBoundary.CAPITALISED: [TEXT],
     SentenceBoundary.ANY_SPACE: [
         'He said "Stop." Then 3.0 m, e.g.',
@@ -80,3 +88,16 @@ def test_a_long_paragraph_is_cut_after_a_closing_quote() -> None:
     assert len(spans) > 1
     for span in spans:
         assert text[span.char_start : span.char_end].endswith('conserved."')
+
+
+def test_items_are_list_lines_read_one_by_one() -> None:
+    listed = "Summary:\n- Speed is a scalar.\n- velocity is a vector\n* a bullet\n1. first\n2) second\nx - y is 3."
+    assert split_sentences(listed, SentenceBoundary.ITEMS) == [
+        "Summary:",
+        "- Speed is a scalar.",
+        "- velocity is a vector",
+        "* a bullet",
+        "1. first",
+        "2) second\nx - y is 3.",  # a minus inside a line starts nothing
+    ]
+    assert split_sentences(listed) == [listed]  # evidence units read a list whole (see SentenceBoundary.ITEMS)
