@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from veriground.schema import SignalStatus
-from veriground.signals.numeric import compute_numeric
+from veriground.signals.numeric import compute_numeric, unit_numbers
 from veriground.text.quantities import extract_quantities, format_value, normalise_quantity
 
 LIGHT = "The speed of light in vacuum is 3.0 × 10⁸ m/s."
@@ -235,3 +235,22 @@ def test_a_claim_negating_plain_evidence_is_not_contradicted_by_another_number()
     assert compute_numeric("She signed her first recording contract in 2014.", evidence).outcome == "mismatch"
     negated = ["She did not sign a contract in 2018."]
     assert compute_numeric("She did not sign a contract in 2019.", negated).outcome == "mismatch"
+
+
+@pytest.mark.parametrize(
+    ("claim", "unit", "outcome", "bars"),
+    [
+        # two bounds that leave a value meeting both agree: a graph's chromatic number is at least 1 and at most n
+        (
+            "The chromatic number of a bipartite graph is at most 2.",
+            "The chromatic number is at least 1.",
+            "absent",
+            True,
+        ),
+        ("The chromatic number is at most 2.", "The chromatic number is at least 3.", "mismatch", False),
+        ("It costs at least 5 dollars.", "It costs at most 4 dollars.", "mismatch", False),
+        ("It costs under 10 dollars.", "It costs under 20 dollars.", "mismatch", False),  # thresholds: _compare
+    ],
+)
+def test_a_claim_bound_against_an_evidence_bound_conflicts_only_when_no_value_meets_both(claim, unit, outcome, bars):
+    assert unit_numbers(claim, unit) == (outcome, bars)

@@ -2,7 +2,7 @@
 
 import pytest
 
-from veriground.text.substitution import restates, sentence_swaps, substituted_words, swapped_words
+from veriground.text.substitution import closest_swaps, restates, substituted_words, swapped_words
 
 SWAPPED = [
     # claim, evidence sentence, the swaps found
@@ -87,10 +87,17 @@ def test_a_sentence_restates_a_claim_only_with_all_its_content_words_close_and_i
     assert restates(claim, evidence) is expected
 
 
-def test_each_list_item_is_compared_on_its_own():
-    evidence = "- Average speed is a scalar quantity.\n- Velocity is a vector quantity."
-    # the second item swaps the subject, which _substituted (verdicts/claim_decision.py) does not take for a slip
-    assert sentence_swaps("Speed is a vector quantity.", evidence) == [
-        (("vector", "scalar"),),
-        (("speed", "velocity"),),
-    ]
+def test_the_closest_list_item_or_sentence_is_compared_and_a_tie_keeps_the_claims_subject():
+    listed = "- Average speed is a scalar quantity.\n- Velocity is a vector quantity."
+    assert closest_swaps("Speed is a vector quantity.", listed) == (("vector", "scalar"),)
+    assert closest_swaps("Velocity is a scalar quantity.", listed) == (("scalar", "vector"),)
+    # the sentence that states the claim is closer than the one that shares its frame: no swap
+    handshake = (
+        "In general, if we know the degrees of all the vertices in a graph, we can find the number of edges. The sum "
+        "of the degrees of all vertices will always be twice the number of edges, since each edge adds to the degree "
+        "of two vertices."
+    )
+    assert (
+        closest_swaps("The sum of the degrees of all vertices in a graph is twice the number of edges.", handshake)
+        == ()
+    )

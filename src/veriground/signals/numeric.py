@@ -97,12 +97,16 @@ def _bars_refutation(claim_text: str, unit_text: str, read: _Read) -> bool:
 
 
 def _all_meet(quantity: NormalQuantity, bound: str, evidence: Sequence[_Stated]) -> bool:
-    """The evidence gives plain values in the bound's role, and every one of them meets it ("less than $1 million"
-    against "grossed $181,674 on a budget of $160 million" is not settled: the budget does not)."""
-    values = [
-        other.quantity for other in evidence if other.bound is None and comparable_quantities(quantity, other.quantity)
-    ]
-    return bool(values) and all(_MEETS[bound](value.base_value, quantity.base_value) for value in values)
+    """The evidence gives values in the bound's role, and every one of them meets it, or is a bound that leaves a
+    value meeting both ("less than $1 million" against "grossed $181,674 on a budget of $160 million" is not settled:
+    the budget does not; "at most 2" against "at least 1" is)."""
+    others = [other for other in evidence if comparable_quantities(quantity, other.quantity)]
+    return bool(others) and all(
+        _MEETS[bound](other.quantity.base_value, quantity.base_value)
+        if other.bound is None
+        else _bounds_overlap(bound, quantity.base_value, other.bound, other.quantity.base_value)
+        for other in others
+    )
 
 
 class _Nothing(NamedTuple):
@@ -202,9 +206,27 @@ def _rival(quantity: NormalQuantity, bound: str | None, other: _Stated) -> bool:
     time: "repaid over 30 years" is a span, not a bound."""
     if not comparable_quantities(quantity, other.quantity):
         return False
+    if bound is not None and other.bound is not None and other.quantity.dimension != _TIME:
+        return not _bounds_overlap(bound, quantity.base_value, other.bound, other.quantity.base_value)
     if bound is not None or other.bound is None or other.quantity.dimension == _TIME:
         return True
     return not _MEETS[other.bound](quantity.base_value, other.quantity.base_value)
+
+
+_UPPER = frozenset({"at most", "under"})
+
+
+def _bounds_overlap(first: str, first_value: float, second: str, second_value: float) -> bool:
+    """Whether an upper and a lower bound leave a value that meets both: "at most 2" and "at least 1" do (the
+    chromatic number of a bipartite graph against "at least 1 and at most the number of vertices"), "at most 2" and
+    "at least 3" do not. Two bounds the same way are thresholds, never agreeing unless equal ("above $5,000" is not
+    "over $10,000": _compare)."""
+    if (first in _UPPER) == (second in _UPPER):
+        return False
+    (upper, high), (lower, low) = sorted(
+        ((first, first_value), (second, second_value)), key=lambda b: b[0] not in _UPPER
+    )
+    return low < high or (low == high and upper == "at most" and lower == "at least")
 
 
 def _judged(

@@ -42,12 +42,33 @@ def substituted_words(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
     evidence sentence it copies most (a unit may be a window of 2-3 sentences; see the module's note); () otherwise."""
     if len(tokenize_words(claim)) < MIN_CLAIM_WORDS:
         return ()
-    copied, claim_words, sentence_words, matcher = max(
-        (_copy_of(claim, evidence[start:end]) for start, end in sentence_spans(evidence)),
-        default=(0, [], [], None),
-        key=lambda item: item[0],
+    return _swaps(
+        max(
+            (_copy_of(claim, evidence[start:end]) for start, end in sentence_spans(evidence)),
+            default=None,
+            key=lambda item: item[0],
+        )
     )
-    if matcher is None or copied < MIN_COPIED_SHARE * len(claim_words):
+
+
+@text_memo(maxsize=4096)
+def closest_swaps(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
+    """substituted_words against the sentence or list item of the evidence that the claim copies most, the one that
+    keeps the claim's first content word on a tie ("Velocity is a scalar quantity." against "- Average speed is a
+    scalar quantity ...\n- Velocity is a vector quantity ...": the second item)."""
+    words = tokenize_words(claim)
+    if len(words) < MIN_CLAIM_WORDS:
+        return ()
+    subject = next((word for word in words if word not in STOPWORDS), "")
+    copies = [_copy_of(claim, evidence[start:end]) for start, end in sentence_spans(evidence, SentenceBoundary.ITEMS)]
+    return _swaps(max(copies, default=None, key=lambda item: (item[0], subject in item[2])))
+
+
+def _swaps(copy: tuple[int, list[str], list[str], SequenceMatcher[str]] | None) -> tuple[tuple[str, str], ...]:
+    if copy is None:
+        return ()
+    copied, claim_words, sentence_words, matcher = copy
+    if copied < MIN_COPIED_SHARE * len(claim_words):
         return ()
     runs = [
         (claim_words[i1:i2], sentence_words[j1:j2], i1, i2)
@@ -86,13 +107,6 @@ def restates(claim: str, evidence: str) -> bool:
         if len(inserted) <= MAX_RESTATED_INSERTED and not any(is_negation(word) for word in inserted):
             return True
     return False
-
-
-def sentence_swaps(claim: str, evidence: str) -> list[tuple[tuple[str, str], ...]]:
-    """substituted_words of the claim against each sentence (and list item) of the evidence on its own, in order."""
-    return [
-        substituted_words(claim, evidence[start:end]) for start, end in sentence_spans(evidence, SentenceBoundary.ITEMS)
-    ]
 
 
 def _copy_of(claim: str, sentence: str) -> tuple[int, list[str], list[str], SequenceMatcher[str]]:

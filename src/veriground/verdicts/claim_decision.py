@@ -36,7 +36,7 @@ from veriground.signals import check_citations, compute_coverage, compute_numeri
 from veriground.signals.formal import bound_evidence, compute_formal, equation_evidence
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.signals.support_features import is_quoted
-from veriground.text.substitution import restates, sentence_swaps, substituted_words
+from veriground.text.substitution import closest_swaps, restates, substituted_words
 from veriground.text.terms import STOPWORDS, tokenize_words
 from veriground.text.word_order import scrambled_words
 from veriground.verdicts.explain import decision_confidence, display_verdict, rationale
@@ -192,15 +192,16 @@ def _substituted(
     subject = next((word for word in tokenize_words(claim_text) if word not in STOPWORDS), None)
     used = {word for chunk in chunks for word in tokenize_words(chunk.text)}
     for text, passage_id in texts:
-        for swaps in sentence_swaps(claim_text, text):
-            # One swap, not of the claim's first content word, of a word the passages use elsewhere: the same subject
-            # said to be something the sources call something else ("Velocity is a vector quantity", where "scalar"
-            # is another quantity's), not another subject with the same predicate ("A variable that is not bold
-            # indicates a scalar quantity"), another entry of a template ("The SI unit of time is the second") or a
-            # word of the claim's own that the sources never use (a paraphrase, "stays" for "remains").
-            ours = swaps[0][0].split() if len(swaps) == 1 else [subject]
-            if subject not in ours and all(word in used for word in ours):
-                return swaps, passage_id
+        swaps = closest_swaps(claim_text, text)
+        # One swap in the sentence the claim copies most, not of the claim's first content word, of a word the
+        # passages use elsewhere: the same subject said to be something the sources call something else ("Velocity is
+        # a vector quantity", where "scalar" is another quantity's), not another subject with the same predicate ("A
+        # variable that is not bold indicates a scalar quantity"), another entry of a template ("The SI unit of time
+        # is the second") or a word of the claim's own that the sources never use (a paraphrase, "stays" for
+        # "remains").
+        ours = swaps[0][0].split() if len(swaps) == 1 else [subject]
+        if subject not in ours and all(word in used for word in ours):
+            return swaps, passage_id
     return None
 
 
