@@ -47,3 +47,15 @@ def test_a_sentence_longer_than_a_unit_is_sliced_within_the_limit():
     units = select_units(claim_content("acceleration appears at the end"), chunk(long_sentence))
     assert all(unit.char_end - unit.char_start <= MAX_UNIT_CHARS for unit in units)
     assert "acceleration appears at the end" in units[0].text
+
+
+def test_a_unit_that_is_a_list_counts_its_items_as_sentences_so_it_never_refutes_alone():
+    notation = (
+        "- $K_n$: The complete graph on $n$ vertices.\n"
+        "- $P_n$: The path on $n+1$ vertices (so $n$ edges), just one long path."
+    )
+    (unit,) = select_units(claim_content("The complement of a complete graph has no edges."), chunk(notation), 1)
+    assert unit.sentences == 2  # one PROSE sentence, two list items
+    prose = chunk("A complete graph has all possible edges.")
+    (single,) = select_units(claim_content("The complement of a complete graph has no edges."), prose, 1)
+    assert single.sentences == 1

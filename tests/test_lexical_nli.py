@@ -83,6 +83,12 @@ def test_antonym_best_vs_worst_case_is_a_contradiction():
             ["antonym"],
         ),
         ("Mars is smaller than Earth, and its orbital period is greater.", "Mars is larger than Earth.", ["antonym"]),
+        (  # OpenStax: the period is independent of the mass (a misconception a teacher checks for)
+            "The period is completely independent of other factors, such as mass or amplitude.",
+            "The period of a pendulum depends on the mass of the bob.",
+            ["antonym"],
+        ),
+        ("The period of a simple pendulum depends on its length.", "The period depends on the length.", []),
     ],
 )
 def test_an_antonym_counts_unless_the_premise_states_the_claims_pole_about_the_same_thing(premise, hypothesis, cues):

@@ -20,7 +20,7 @@ from veriground.text.content import content_stems, sentence_numbers
 from veriground.text.memo import text_memo
 from veriground.text.quantities import extract_quantities
 from veriground.text.readable import readable_text
-from veriground.text.sentences import sentence_spans
+from veriground.text.sentences import SentenceBoundary, sentence_spans
 
 MAX_UNITS_PER_CHUNK = 2
 MAX_WINDOW_SENTENCES = 3
@@ -90,7 +90,17 @@ def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNI
         return [EvidenceUnit(chunk, spans[0][0], spans[0][1], 1, 0.0)]
     scored.sort()
     best = scored[:limit]
-    return [EvidenceUnit(chunk, start, end, sentences, -negative) for negative, sentences, start, end, _ in best]
+    return [
+        EvidenceUnit(chunk, start, end, _counted(chunk.text, start, end, sentences), -negative)
+        for negative, sentences, start, end, _ in best
+    ]
+
+
+def _counted(text: str, start: int, end: int, sentences: int) -> int:
+    """A unit's sentences, each list item one: "- K_n: The complete graph on n vertices.\n- P_n: The path on n+1
+    vertices (so n edges)." reads as one sentence but is two items, and, like a window, may lend a cue but never
+    contradict on its own (verdicts/aggregator.py may_refute)."""
+    return sentences if sentences > 1 else max(1, len(sentence_spans(text[start:end], SentenceBoundary.ITEMS)))
 
 
 def _hits(claim: ClaimContent, slices: _Slices) -> dict[int, tuple[set[str], set[float]]]:

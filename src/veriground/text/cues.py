@@ -60,6 +60,7 @@ ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
     ("possible", "impossible"),
     ("finite", "infinite"),
     ("directly", "inversely"),
+    ("depend", "independent"),  # "the period ... depends on the mass" against "is completely independent of ... mass"
     ("linear", "nonlinear"),
     ("sorted", "unsorted"),
     ("directed", "undirected"),
