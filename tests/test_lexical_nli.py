@@ -89,6 +89,14 @@ def test_antonym_best_vs_worst_case_is_a_contradiction():
             ["antonym"],
         ),
         ("The period of a simple pendulum depends on its length.", "The period depends on the length.", []),
+        # one opposite and one negation undo each other
+        (
+            "This SOP applies only to procurement actions over the micro-purchase threshold that will be executed.",
+            "Procurement actions under the micro-purchase threshold are not executed under this SOP.",
+            [],
+        ),
+        ("The price increased last year.", "The price did not decrease last year.", []),
+        ("The price increased last year.", "The price decreased last year.", ["antonym"]),
     ],
 )
 def test_an_antonym_counts_unless_the_premise_states_the_claims_pole_about_the_same_thing(premise, hypothesis, cues):

@@ -254,3 +254,10 @@ def test_a_claim_negating_plain_evidence_is_not_contradicted_by_another_number()
 )
 def test_a_claim_bound_against_an_evidence_bound_conflicts_only_when_no_value_meets_both(claim, unit, outcome, bars):
     assert unit_numbers(claim, unit) == (outcome, bars)
+
+
+def test_business_days_are_days():
+    assert [q.unit for q in extract_quantities("Vouchers are reviewed within 5 business days.")] == ["days"]
+    assert [q.label for q in extract_quantities("They run 5 business lines.")] == ["count:busi"]
+    late = compute_numeric("Vouchers must be filed within 30 days.", ["File vouchers within 5 business days."])
+    assert late.outcome == "mismatch"

@@ -172,12 +172,19 @@ def _find_cues(claim: _TextProfile, aligned: _TextProfile, whole: _TextProfile) 
         side = "hypothesis" if claim_negated else "premise"
         negated = sorted((claim.negated_stems & aligned.stems) or (aligned.negated_stems & claim.stems))
         cues.append({"cue": "negation", "detail": f"only the {side} negates {', '.join(negated)}"})
+    antonyms = []
     for first, second in antonym_pairs_among(claim.all_stems):
         for mine, theirs in ((first, second), (second, first)):
             one_sided = mine not in aligned.all_stems and theirs not in claim.all_stems
             one_sided = one_sided and not _states_the_claims_pole(claim, aligned, mine, theirs)
             if one_sided and mine in claim.all_stems and theirs in aligned.all_stems:
-                cues.append({"cue": "antonym", "detail": f"hypothesis '{mine}' vs premise '{theirs}'"})
+                antonyms.append({"cue": "antonym", "detail": f"hypothesis '{mine}' vs premise '{theirs}'"})
+    if len(antonyms) == 1 and len(cues) == 1:
+        # One opposite and one negation on one side undo each other: "purchases under the threshold do not need OA"
+        # says what "this applies only to actions over the threshold" does, and "did not increase" what "fell" does.
+        cues = []
+    else:
+        cues.extend(antonyms)
     for quantity in claim.quantities:
         if _has_same(quantity, whole.quantities):
             continue

@@ -50,6 +50,8 @@ _QUANTITY = re.compile(
     + r")?"
     r")"
     r"(?:\s+(?P<scale>thousand|million|billion|trillion)(?![A-Za-z]))?"
+    # "5 business days" is a time: the kind of day is read past ("30 days" against it is another duration)
+    r"(?:\s+(?:business|working|calendar|school)(?=\s+(?:days?|weeks?)\b))?"
     rf"(?:\s*(?P<unit>{_UNIT_EXPR})|\s+(?P<noun>[a-z]{{2,}}))?"
     r"(?![\w^/]|[.,]\d)"
 )
