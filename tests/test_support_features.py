@@ -98,3 +98,18 @@ def test_the_claim_context_reads_names_and_words_across_all_passages() -> None:
     scores = NLIScores(entail=0.5, neutral=0.3, contradict=0.2)
     features = support_features("An Englishman died.", passages[0], 0.5, scores, edited)
     assert (features["entities_missing"], features["words_missing"]) == (edited.entities_missing, edited.words_missing)
+
+
+@pytest.mark.parametrize(
+    ("claim", "speaker"),
+    [
+        ("I love that band too!", 1.0),
+        ("Have you heard their first album?", 1.0),
+        ("We reviewed the budget.", 1.0),
+        ("The band formed in 1990 in Seattle.", 0.0),
+        ("Iodine is an element.", 0.0),  # "I" only as a word of its own
+    ],
+)
+def test_a_claim_about_its_speaker_or_listener_is_marked(claim: str, speaker: float) -> None:
+    scores = NLIScores(entail=0.5, neutral=0.3, contradict=0.2)
+    assert support_features(claim, "The band formed in 1990.", 0.5, scores)["speaker"] == speaker

@@ -28,6 +28,8 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
   compared numbers show the same change, or the other ("$94.8 million, compared to $106.6 million", text/changes.py);
 - numbers_bar_refutation: the unit's numbers meet every bound the claim states ("less than $1 million" against
   "$181,674"), or the claim denies values the unit gives as others (signals/numeric.py); such a unit never refutes.
+- speaker: 1 when the claim speaks of its speaker or its listener (I, me, my, we, you, your ...): "I love that band
+  too!" is about no document, however many of its words one holds;
 - bounds_bar_support / bounds_bar_refutation: the claim states complexity bounds of named algorithms, and the unit
   is about another algorithm's bounds, gives the claim's only for a weaker case, or (refutation) the claim says
   nothing else (signals/complexity_checks.py unit_bounds); such a unit never supports, or never refutes, the claim.
@@ -79,6 +81,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "numbers_bar_refutation",
     "bounds_bar_support",
     "bounds_bar_refutation",
+    "speaker",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
@@ -86,6 +89,8 @@ CORROBORATION_ALIGNMENT = 0.6
 CORROBORATION_SCALE = 3.0
 QUOTED_SHARE = 0.8
 QUOTED_MIN_WORDS = 4  # "It is." quoted proves nothing
+_SPEAKER_LIST = "i me my mine myself we us our ours ourselves you your yours yourself yourselves"
+_SPEAKER_WORDS = frozenset(_SPEAKER_LIST.split())
 _DECIMALS = 6
 _LEXICAL = LexicalNLIModel()
 
@@ -148,6 +153,7 @@ def support_features(
         "numbers_bar_refutation": float(numbers_bar_refutation),
         "bounds_bar_support": float(bounds.bars_support),
         "bounds_bar_refutation": float(bounds.bars_refutation),
+        "speaker": float(bool(_SPEAKER_WORDS.intersection(claim.words))),
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
     return {name: _rounded(value) for name, value in values.items()}
