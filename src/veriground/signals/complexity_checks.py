@@ -1,7 +1,12 @@
 """The complexity check of the formal signal (signals/formal.py): a claim's Big-O/Θ/Ω bounds against the bound the
 evidence gives for the same algorithm, case and resource (complexity_mismatch); a bound whose sentence names no
 algorithm against the evidence sentence the claim restates; and two evidence passages giving different bounds for the
-same case (an evidence conflict, seed 000 T5).
+same case (an evidence conflict, seed 000 T5). A bound stated in a sentence that names its algorithm outranks one whose
+algorithm was carried over from an earlier sentence (a step of a derivation, maybe not the algorithm's bound).
+
+It also gives the aggregator's rules of reading for one evidence unit against a bound claim (unit_bounds): a unit
+about another algorithm's bounds neither supports nor refutes it, one that gives its bound only for a weaker case does
+not support it, and a claim of nothing but bounds is refuted by the formal check alone.
 """
 
 from __future__ import annotations
@@ -76,13 +81,12 @@ class _ClaimBounds:
 def _claim_bounds(claim_text: str) -> _ClaimBounds | None:
     """The claim's bounds when it states some and each names its algorithm; else None."""
     bounds = tuple(find_bounds(claim_text, carry_algorithm=True)[0])
-    subjects = {bound.algorithm for bound in bounds}
-    if not bounds or None in subjects:
+    subjects = [bound.algorithm for bound in bounds]
+    if not bounds or any(subject is None for subject in subjects):
         return None
     names = content_stems(readable_text(" ".join(subject_mentions(claim_text))))
-    return _ClaimBounds(
-        bounds, frozenset(name for name in subjects if name), not words_beyond_bounds(claim_text, bounds) - names
-    )
+    only_bounds = not words_beyond_bounds(claim_text, bounds) - names
+    return _ClaimBounds(bounds, frozenset(subject for subject in subjects if subject is not None), only_bounds)
 
 
 def unit_bounds(claim_text: str, unit_text: str) -> UnitBounds:

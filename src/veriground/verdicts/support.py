@@ -4,7 +4,9 @@ other unit signals into calibrated support and refutation by the aggregator (ver
 
 The unit is the premise and the claim the hypothesis. A passage is as supportive as its most supportive unit and
 as refuting as its most refuting one; the signal keeps every unit it read, with offsets, so a report can point at
-the sentence that decided. If the model fails, every signal is unavailable, never silently supportive.
+the sentence that decided. If the model fails, every signal is unavailable, never silently supportive. What the
+claim's passages say together (how many of them hold it, which of its names none mentions) is read once per claim
+(signals/support_features.py ClaimContext) and given to every unit's features.
 """
 
 from __future__ import annotations
