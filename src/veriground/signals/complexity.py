@@ -14,6 +14,14 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from veriground.signals.algorithm_names import (
+    ALGORITHM,
+    METHOD,
+    STRUCTURE,
+    algorithm_for,
+    algorithm_name,
+    operation_for,
+)
 from veriground.signals.math_parse import MathParseError, parse_math
 from veriground.text.memo import text_memo
 from veriground.text.sentences import sentence_spans
@@ -65,24 +73,6 @@ def _may_name_order(text: str) -> bool:
     return any(piece in lowered for piece in _ORDER_PIECES) and any(word in lowered for word in _RESOURCE_WORDS)
 
 
-_SORT_PREFIXES = (
-    "merge|quick|heap|insertion|selection|bubble|radix|counting|bucket|shell|tim|topological|cocktail|comb|gnome|"
-    "cycle|intro|tree|pancake|bogo|library|patience|smooth|odd-even|block"
-)
-_ALGORITHM = re.compile(
-    rf"\b(?P<sort>(?:{_SORT_PREFIXES})[- ]?sort)(?:ing)?\b"
-    r"|\b(?P<search>(?:binary|linear|interpolation|exponential|ternary|jump|depth-first|breadth-first)[- ]search)\b"
-    r"(?![-\s]+trees?\b)"
-    r"|\b(?P<named>Dijkstra|Prim|Kruskal|Bellman-Ford|Floyd-Warshall|Kosaraju|Tarjan|Karatsuba|Strassen|Euclid|"
-    r"Huffman|Kadane|Bor[uů]vka|Johnson|Edmonds-Karp|Ford-Fulkerson|Knuth-Morris-Pratt|Rabin-Karp|Boyer-Moore|"
-    r"Hopcroft-Karp|A\*)(?:'s)?(?:\s+algorithm)?(?![\w-])"
-    r"|\b(?P<acronym>BFS|DFS|KMP)\b",
-    re.IGNORECASE,
-)
-# An operation of a data structure: "the ArrayStack's add(i,x) operation", "SkiplistSSet ... find(x)". Both a
-# structure name (CamelCase) and a method call are needed, so "add(x)" alone never names a subject.
-_STRUCTURE = re.compile(r"\b[A-Z][a-z]+(?:[A-Z][A-Za-z]*)+\b")
-_METHOD = re.compile(r"(?<![\w.])(?P<method>[a-z][A-Za-z0-9_]*)\(\s*[\w, ]{0,20}\)")
 _CASE = re.compile(
     r"\b(?P<case>worst|average|best|expected|amortized|amortised)(?:[- ]case)?\b|\bon\s+(?P<avg>average)\b"
     r"|\bin\s+(?P<expectation>expectation)\b",
@@ -172,9 +162,9 @@ def find_bounds(text: str, *, carry_algorithm: bool = True) -> tuple[list[Bound]
         raw.append(_RawBound(match.start(), match.end(), "upper", order, False, match.group("resource") or ""))
     if not raw:  # most passages state no bound: nothing to attach an algorithm, case or resource to
         return bounds, problems
-    algorithms = [(m.start(), _algorithm_name(m)) for m in _ALGORITHM.finditer(text)]
-    structures = [(m.start(), m.group()) for m in _STRUCTURE.finditer(text)]
-    methods = [(m.start(), m.group("method")) for m in _METHOD.finditer(text)]
+    algorithms = [(m.start(), algorithm_name(m)) for m in ALGORITHM.finditer(text)]
+    structures = [(m.start(), m.group()) for m in STRUCTURE.finditer(text)]
+    methods = [(m.start(), m.group("method")) for m in METHOD.finditer(text)]
     sentences = _with_lead_ins(text, sentence_spans(text) or [(0, len(text))])
     for found in sorted(raw, key=lambda item: item.start):
         start, end = found.start, found.end
@@ -191,12 +181,12 @@ def find_bounds(text: str, *, carry_algorithm: bool = True) -> tuple[list[Bound]
             problems.append(f"bound {text[start:end]!r}: sympy could not reduce it ({type(err).__name__})")
             continue
         sentence = next(((a, b) for a, b in sentences if a <= start < b), (0, len(text)))
-        named = _algorithm_for(start, sentence, algorithms, False) or _operation_for(
+        named = algorithm_for(start, sentence, algorithms, False) or operation_for(
             start, sentence, structures, methods, False
         )
         carried = None
         if named is None and carry_algorithm:
-            carried = _algorithm_for(start, sentence, algorithms, True) or _operation_for(
+            carried = algorithm_for(start, sentence, algorithms, True) or operation_for(
                 start, sentence, structures, methods, True
             )
         bounds.append(
@@ -250,17 +240,6 @@ def same_subject(first: Bound, second: Bound) -> bool:
         return True
     # An unqualified bound is read as the worst case, the textbook convention for a bare O(.).
     return {first.case, second.case} == {"unspecified", "worst"}
-
-
-def named_subjects(text: str) -> frozenset[str]:
-    """The algorithms (canonical names, as Bound.algorithm spells them) and data structures the text names."""
-    algorithms = {_algorithm_name(match) for match in _ALGORITHM.finditer(text)}
-    return frozenset(algorithms | {match.group() for match in _STRUCTURE.finditer(text)})
-
-
-def subject_mentions(text: str) -> list[str]:
-    """The words that name algorithms, data structures and their operations, as written ("Merge sort", "add(x)")."""
-    return [match.group() for pattern in (_ALGORITHM, _STRUCTURE, _METHOD) for match in pattern.finditer(text)]
 
 
 def _closing_paren(text: str, open_index: int) -> int | None:
@@ -337,41 +316,6 @@ def _grows_faster(first: sympy.Expr, second: sympy.Expr, variable: sympy.Symbol)
 def _display(order: sympy.Expr) -> str:
     text = str(order).replace("**", "^").replace("*", " ")
     return re.sub(r"log\((\w)\)", r"log \1", text)
-
-
-def _algorithm_name(match: re.Match[str]) -> str:
-    name = match.group().lower().replace("'s", "").removesuffix(" algorithm").removesuffix("ing")
-    if match.group("sort"):
-        return re.sub(r"[- ]", "", name)  # merge sort, merge-sort, mergeSort, mergesort
-    return name.replace("-", " ") if match.group("search") else name
-
-
-def _algorithm_for(start: int, sentence: tuple[int, int], algorithms: list[tuple[int, str]], carry: bool) -> str | None:
-    before = [name for position, name in algorithms if sentence[0] <= position < start]
-    if before:
-        return before[-1]
-    after = [name for position, name in algorithms if start <= position < sentence[1]]
-    if after:
-        return after[0]
-    if carry:
-        earlier = [name for position, name in algorithms if position < sentence[0]]
-        return earlier[-1] if earlier else None
-    return None
-
-
-def _operation_for(
-    start: int,
-    sentence: tuple[int, int],
-    structures: list[tuple[int, str]],
-    methods: list[tuple[int, str]],
-    carry: bool,
-) -> str | None:
-    """ "ArrayStack.add": the method named before the bound in its sentence, on the structure last named."""
-    method = [name for position, name in methods if sentence[0] <= position < start]
-    if not method:
-        return None
-    structure = _algorithm_for(start, sentence, structures, carry)
-    return f"{structure}.{method[-1]}" if structure else None
 
 
 def _clause(text: str, start: int, end: int, sentence: tuple[int, int]) -> tuple[int, int]:

@@ -16,7 +16,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from veriground.schema import FormalCheck
-from veriground.signals.complexity import Bound, find_bounds, named_subjects, same_subject, subject_mentions
+from veriground.signals.algorithm_names import named_subjects, subject_mentions
+from veriground.signals.complexity import Bound, find_bounds, same_subject
 from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
 from veriground.text.readable import readable_text
