@@ -99,3 +99,16 @@ def test_a_unit_about_another_algorithms_bounds_neither_supports_nor_refutes(agg
     about_it = "Quicksort runs in $O(n^2)$ time in the worst case, when every pivot is the smallest element."
     judged = judge("Quicksort runs in O(n^2) time in the worst case.", about_it, (0, len(about_it)), 1.0, reads[1])
     assert judged.support_prob > 0.5
+
+
+def test_a_unit_that_opens_with_a_pronoun_and_never_names_the_claims_subject_never_refutes():
+    from veriground.schema import NLIScores
+
+    judge = load_aggregator("veriground-nli.v3", "calibrated").judge_unit
+    unit = "She also starred in the films The Cat in the Hat, Old Dogs, and Broken Bridges."
+    contradicting = NLIScores(entail=0.35, neutral=0.12, contradict=0.53)  # v3's reading of this pair
+    judged = judge("Kelly Preston starred in the film Broken Bridges.", unit, (0, len(unit)), 0.67, contradicting)
+    assert judged.features["pronoun_subject"] == 1.0 and judged.refute_prob == 0.0
+    named = "Kelly Preston also starred in the films The Cat in the Hat, Old Dogs, and Broken Bridges."
+    judged = judge("Kelly Preston never starred in Broken Bridges.", named, (0, len(named)), 0.8, contradicting)
+    assert judged.features["pronoun_subject"] == 0.0

@@ -28,6 +28,9 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
   compared numbers show the same change, or the other ("$94.8 million, compared to $106.6 million", text/changes.py);
 - numbers_bar_refutation: the unit's numbers meet every bound the claim states ("less than $1 million" against
   "$181,674"), or the claim denies values the unit gives as others (signals/numeric.py); such a unit never refutes.
+- pronoun_subject: the unit opens with a pronoun ("She also starred in ...") and the claim names someone or something
+  the unit never mentions ("Kelly Preston starred in ..."): the unit may be about the claim's subject, but says nothing
+  of it by name, so it never refutes the claim (a model read such pairs as contradiction 0.53);
 - speaker: 1 when the claim speaks of its speaker or its listener (I, me, my, we, you, your ...): "I love that band
   too!" is about no document, however many of its words one holds;
 - bounds_bar_support / bounds_bar_refutation: the claim states complexity bounds of named algorithms, and the unit
@@ -37,6 +40,7 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -82,6 +86,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "bounds_bar_support",
     "bounds_bar_refutation",
     "speaker",
+    "pronoun_subject",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
@@ -154,6 +159,7 @@ def support_features(
         "bounds_bar_support": float(bounds.bars_support),
         "bounds_bar_refutation": float(bounds.bars_refutation),
         "speaker": float(bool(_SPEAKER_WORDS.intersection(claim.words))),
+        "pronoun_subject": float(_opens_with_pronoun(unit_text) and _entity_coverage(claim_text, unit_text) < 1.0),
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
     return {name: _rounded(value) for name, value in values.items()}
@@ -266,6 +272,13 @@ def _bigram_coverage(claim: _TextReading, unit: _TextReading) -> float:
     if not claim.stem_pairs:
         return 1.0 if claim.stem_set <= unit.stem_set else 0.0
     return len(claim.stem_pairs & unit.stem_pairs) / len(claim.stem_pairs)
+
+
+_PRONOUN_OPENING = re.compile(r"\s*(?:He|She|It|They|His|Her|Its|Their)\b")
+
+
+def _opens_with_pronoun(unit_text: str) -> bool:
+    return _PRONOUN_OPENING.match(unit_text) is not None
 
 
 def _entity_coverage(claim_text: str, unit_text: str) -> float:
