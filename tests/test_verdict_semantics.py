@@ -14,7 +14,7 @@ from veriground.cli import main
 from veriground.config import load_config
 from veriground.engine import verify_text
 from veriground.evidence.gather import PackEvidence
-from veriground.schema import EvidencePack, PackPassage
+from veriground.schema import ClaimDecision, EvidencePack, PackPassage
 from veriground.verdicts.aggregator import fitted_entry, load_aggregator
 
 PHYSICS = (
@@ -24,13 +24,20 @@ PHYSICS = (
 )
 
 
-def verdicts(text: str, passages: list[str], *, question: str | None = None, nli: str | None = None) -> list[str]:
-    config = load_config(None, {"models.nli": nli}, environ={})
+def decisions(
+    text: str, passages: list[str], *, question: str | None = None, nli: str | None = None, sources: int | None = None
+) -> list[ClaimDecision]:
+    overrides = {"models.nli": nli, "verification.min_supporting_sources": sources}
+    config = load_config(None, {key: value for key, value in overrides.items() if value is not None}, environ={})
     pack = EvidencePack(passages=tuple(PackPassage(passage_id=f"p{i}", text=t) for i, t in enumerate(passages)))
     report = verify_text(
         text, config=config, source=PackEvidence(pack, config.retrieval), nli=build_nli(config.models), query=question
     )
-    return [claim.decision.status for claim in report.claims]
+    return [claim.decision for claim in report.claims]
+
+
+def verdicts(text: str, passages: list[str], *, question: str | None = None, nli: str | None = None) -> list[str]:
+    return [decision.status for decision in decisions(text, passages, question=question, nli=nli)]
 
 
 RESTATED = "Near Earth's surface, objects fall with an acceleration of about 9.80 m/s2."  # PHYSICS less "all"
@@ -213,12 +220,7 @@ SCALARS_AND_VECTORS = [
     ],
 )
 def test_a_near_copy_with_a_swap_anywhere_in_the_passages_is_found_when_nothing_states_the_claim(claim, shown):
-    config = load_config(None, {"models.nli": "veriground-nli", "verification.min_supporting_sources": 1}, environ={})
-    passages = tuple(PackPassage(passage_id=f"p{i}", text=t) for i, t in enumerate(SCALARS_AND_VECTORS))
-    source = PackEvidence(EvidencePack(passages=passages), config.retrieval)
-    (decision,) = [
-        item.decision for item in verify_text(claim, config=config, source=source, nli=build_nli(config.models)).claims
-    ]
+    (decision,) = decisions(claim, SCALARS_AND_VECTORS, nli="veriground-nli", sources=1)
     if shown is None:
         assert decision.rule != "substituted-words"
     else:

@@ -141,6 +141,9 @@ def decision_inputs(
         quoting = [item for item in judgements if is_quoted(sentence, by_id[item.passage_id].text)]
     giving = {chunks[index].passage_id for index in _formal_evidence(claim_text, signals.formal, chunks)}
     high_conflicts = sum(1 for conflict in conflicts if conflict.severity == "high")
+    # substituted-words lowers only a claim that enough support could make Supported: below that, skip the search
+    threshold = verification.min_entailment_prob  # None before resolve_thresholds: search, as a rule might need it
+    supportable = threshold is None or any(item.entailment_prob >= threshold for item in judgements)
     return summarize_evidence(
         judgements,
         verification,
@@ -157,13 +160,17 @@ def decision_inputs(
         formal_mismatches=tuple(check.reason for check in (signals.formal.mismatches if signals.formal else ())),
         out_of_scope=next((hook.reason for hook in signals.profile if hook.outcome == "out_of_scope"), None),
         superseded_citations=signals.citation.superseded_ids,
-        substituted=_substituted(claim_text, best_unit, chunks, signals.nli) if claim_text else None,
+        substituted=_substituted(claim_text, best_unit, chunks, signals.nli, supportable) if claim_text else None,
         scrambled_words=bool(claim_text and best_unit and scrambled_words(claim_text, best_unit[0])),
     )
 
 
 def _substituted(
-    claim_text: str, best_unit: tuple[str, str] | None, chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal]
+    claim_text: str,
+    best_unit: tuple[str, str] | None,
+    chunks: Sequence[EvidenceChunk],
+    nli: Sequence[NLISignal],
+    supportable: bool,
 ) -> tuple[tuple[tuple[str, str], ...], str] | None:
     """The words the claim swaps into a near copy of one of its evidence units, and that unit's passage: its
     best-supporting unit, else, when no unit restates the claim (text/substitution.py restates), the most
@@ -174,6 +181,8 @@ def _substituted(
     describes the speed and direction of an object"."""
     if best_unit is not None and (swaps := substituted_words(claim_text, best_unit[0])):
         return swaps, best_unit[1]
+    if not supportable:  # the search past the best unit reads every sentence of every passage: only when it can matter
+        return None
     units = sorted(
         (
             (-unit.support_prob, index, chunk.text[unit.char_start : unit.char_end], chunk.passage_id)
