@@ -30,6 +30,7 @@ from veriground.schema import NLIScores
 from veriground.text.content import content_stems
 from veriground.text.cues import antonym_pairs_among, extract_equations, negated_stems, opposites_of
 from veriground.text.memo import text_memo
+from veriground.text.parameters import case_quantities
 from veriground.text.quantities import (
     NormalQuantity,
     comparable_quantities,
@@ -38,7 +39,7 @@ from veriground.text.quantities import (
     remove_quantities,
     same_quantity,
 )
-from veriground.text.sentences import sentence_spans
+from veriground.text.sentences import inside, question_spans, sentence_spans
 from veriground.text.terms import extract_terms, normalise_text, stem_words, tokenize_words
 
 LEXICAL_NLI_NAME = "lexical-nli.v1"
@@ -76,6 +77,7 @@ class _TextProfile:
     word_stems: tuple[str, ...]  # every word's stem in order, for what an antonym stands next to
     negated_stems: frozenset[str]  # content stems inside the scope of a negation
     quantities: tuple[NormalQuantity, ...]
+    cases: tuple[NormalQuantity, ...]  # those that set up the case the text speaks of (text/parameters.py)
     equations: tuple[tuple[str, str], ...]  # (lhs, normalised rhs)
 
 
@@ -185,8 +187,10 @@ def _find_cues(claim: _TextProfile, aligned: _TextProfile, whole: _TextProfile) 
         cues = []
     else:
         cues.extend(antonyms)
+    # A claim about one case ("a tree with 10 vertices") has no rival values in a premise about another.
+    other_case = not all(_has_same(case, whole.quantities) for case in claim.cases)
     for quantity in claim.quantities:
-        if _has_same(quantity, whole.quantities):
+        if other_case or quantity in claim.cases or _has_same(quantity, whole.quantities):
             continue
         rivals = [other for other in whole.quantities if comparable_quantities(quantity, other)]
         if rivals:
@@ -237,11 +241,18 @@ def _missing_terms(hypothesis: str, premise: _TextProfile) -> list[str]:
 def _profile_text(text: str) -> _TextProfile:
     normal = normalise_text(text)
     words = tokenize_words(normal)
+    # a question states no value ("Could a tree with 7 vertices have only 5 edges?")
+    asked = question_spans(normal)
+    quantities = tuple(
+        normalise_leniently(quantity) for quantity in extract_quantities(normal) if not inside(asked, quantity.start)
+    )
+    cases = {quantity.start for quantity in case_quantities(normal)}
     return _TextProfile(
         stems=content_stems(normal),
         all_stems=frozenset(stem_words(words)),
         word_stems=tuple(stem_words(words)),
         negated_stems=negated_stems(normal),
-        quantities=tuple(normalise_leniently(quantity) for quantity in extract_quantities(normal)),
+        quantities=quantities,
+        cases=tuple(quantity for quantity in quantities if quantity.quantity.start in cases),
         equations=tuple(extract_equations(normal)),
     )

@@ -20,7 +20,7 @@ from veriground.text.content import content_stems, sentence_numbers
 from veriground.text.memo import text_memo
 from veriground.text.quantities import extract_quantities
 from veriground.text.readable import readable_text
-from veriground.text.sentences import SentenceBoundary, sentence_spans
+from veriground.text.sentences import SentenceBoundary, is_question, sentence_spans
 
 MAX_UNITS_PER_CHUNK = 2
 MAX_WINDOW_SENTENCES = 3
@@ -139,6 +139,8 @@ def _slices(text: str) -> _Slices:
         piece = text[start:end]
         for stem in content_stems(readable_text(piece)):
             stems.setdefault(stem, []).append(position)
+        if is_question(piece):  # a question's numbers are no values of the text's (text/sentences.py)
+            continue
         for number in sentence_numbers(piece):
             numbers.setdefault(number, []).append(position)
     return _Slices(

@@ -25,6 +25,7 @@ from veriground.signals.complexity_checks import complexity_checks, words_beyond
 from veriground.signals.constants import ConstantFinding, find_constant_findings
 from veriground.signals.dimensions import check_dimensions, describe_dimension, dimensionality_of, short_unit
 from veriground.signals.equation_check import LocatedEquation, compare_equation, find_parsed_equations
+from veriground.signals.instantiation import instantiations
 from veriground.signals.unit_dimension import (
     POUND_UNITS,
     NamedUnitFinding,
@@ -97,6 +98,7 @@ def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: Form
             checks.extend(_dimension_checks(equations))
         if "equation" in enabled and evidence_texts:
             checks.extend(_equation_checks(equations, evidence_texts))
+            checks.extend(_instantiation_checks(claim_text, evidence_texts))
     if "dimensions" in enabled:
         checks.extend(quantity_checks)
     if "unit_dimension" in enabled:
@@ -226,6 +228,32 @@ def _equation_checks(equations: list[LocatedEquation], evidence_texts: Sequence[
             )
         )
     return checks
+
+
+def _instantiation_checks(claim_text: str, evidence_texts: Sequence[str]) -> list[FormalCheck]:
+    """The claim's counts put into an equation the evidence states over named counts (signals/instantiation.py): one
+    check, from the first evidence text that has such an equation."""
+    found = instantiations(claim_text, evidence_texts)
+    if not found:
+        return []
+    index, result = found[0]
+    located = result.equation
+    put = ", ".join(f"{symbol} = {value}" for symbol, value in result.values)
+    held = "holds" if result.holds else "does not hold"
+    reason = f"the evidence's {located.equation.text} {held} for the claim's counts ({put})"
+    return [
+        _judged(
+            "equation",
+            result.holds,
+            "equation_mismatch",
+            reason,
+            result.claim_span,
+            claim_text[result.claim_span[0] : result.claim_span[1]],
+            evidence_index=index,
+            evidence_span=(located.start, located.end),
+            evidence_value=located.equation.text,
+        )
+    ]
 
 
 def equation_evidence(claim_text: str, signal: FormalSignal | None) -> tuple[int, ...]:

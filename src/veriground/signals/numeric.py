@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from veriground.schema import NumericSignal, SignalStatus
+from veriground.text.parameters import case_quantities
 from veriground.text.quantities import (
     NormalQuantity,
     UnitConversionError,
@@ -37,6 +38,7 @@ from veriground.text.quantities import (
     normalise_quantity,
     same_quantity,
 )
+from veriground.text.sentences import inside, question_spans
 from veriground.text.terms import is_negation, normalise_text, tokenize_words
 
 NO_NUMBERS_REASON = "claim has no numbers"
@@ -91,9 +93,9 @@ def _bars_refutation(claim_text: str, unit_text: str, read: _Read) -> bool:
         return all(
             any(comparable_quantities(quantity, other.quantity) for other in evidence)
             and not any(same_quantity(quantity, other.quantity) for other in evidence)
-            for quantity, _ in claimed
+            for quantity, *_ in claimed
         )
-    return all(bound is not None and _all_meet(quantity, bound, evidence) for quantity, bound in claimed)
+    return all(bound is not None and _all_meet(quantity, bound, evidence) for quantity, bound, *_ in claimed)
 
 
 def _all_meet(quantity: NormalQuantity, bound: str, evidence: Sequence[_Stated]) -> bool:
@@ -121,6 +123,8 @@ class _Stated(NamedTuple):
 
     quantity: NormalQuantity
     bound: str | None  # a name in _MEETS
+    case: bool = False  # a claim's: it sets up the case the claim speaks of (text/parameters.py), never a mismatch
+    rival: bool = True  # an evidence quantity of the claim's case, or of a claim without one, may be a rival
 
 
 _Read = tuple[list[_Stated], list[_Stated]]
@@ -152,21 +156,42 @@ def _read(claim_text: str, evidence_texts: Sequence[str]) -> _Read | _Nothing:
     if not passages:
         return _Nothing(SignalStatus.NOT_APPLICABLE, NO_EVIDENCE_REASON)
     normal = normalise_text(claim_text)
+    cases = {quantity.start for quantity in case_quantities(claim_text)}
     try:
-        claimed = [_Stated(normalise_quantity(quantity), _bound(normal[: quantity.start])) for quantity in found]
+        claimed = [
+            _Stated(normalise_quantity(quantity), _bound(normal[: quantity.start]), quantity.start in cases)
+            for quantity in found
+        ]
     except UnitConversionError as err:
         return _Nothing(SignalStatus.UNAVAILABLE, str(err))
-    return claimed, _stated(passages)
+    return claimed, _stated(passages, [stated.quantity for stated in claimed if stated.case])
 
 
-def _stated(texts: Sequence[str]) -> list[_Stated]:
-    """The quantities the texts state, each with the bound its words set (units pint cannot read kept as written)."""
+def _stated(texts: Sequence[str], cases: Sequence[NormalQuantity] = ()) -> list[_Stated]:
+    """The quantities the texts state, each with the bound its words set (units pint cannot read kept as written).
+    A question states nothing: "Could a tree with 7 vertices have only 5 edges?" gives no value of edges. A text
+    that lacks one of the claim's case numbers (`cases`) speaks of another case: its quantities are no rivals."""
     stated = []
     for text in texts:
         normal = normalise_text(text)
-        for quantity in extract_quantities(text):
-            stated.append(_Stated(normalise_leniently(quantity), _bound(normal[: quantity.start])))
+        asked = question_spans(normal)
+        found = [
+            _Stated(normalise_leniently(quantity), _bound(normal[: quantity.start]))
+            for quantity in extract_quantities(text)
+            if not inside(asked, quantity.start)
+        ]
+        if not all(any(_same_case(case, other.quantity) for other in found) for case in cases):
+            found = [other._replace(rival=False) for other in found]
+        stated.extend(found)
     return stated
+
+
+def _same_case(case: NormalQuantity, other: NormalQuantity) -> bool:
+    """The evidence quantity is the claim's case number: the same value, and of the same noun when both count one
+    ("10 vertices" is not the case of "10 edges")."""
+    labels = (case.quantity.label, other.quantity.label)
+    counted = all(label is not None and label.startswith("count:") for label in labels)
+    return same_quantity(case, other) and (not counted or labels[0] == labels[1])
 
 
 def _compare(
@@ -178,7 +203,7 @@ def _compare(
     $5,000" is not "over $10,000"."""
     outcomes, mismatches = [], []
     everything = (*evidence, *stated)
-    for quantity, bound in claimed:
+    for quantity, bound, case, _ in claimed:
         matched = any(same_quantity(quantity, other.quantity) for other in everything)
         if bound is not None and not matched:
             matched = any(
@@ -190,7 +215,9 @@ def _compare(
         if matched:
             outcomes.append("match")
             continue
-        rivals = [other.quantity for other in evidence if _rival(quantity, bound, other)]
+        rivals = (
+            [] if case else [other.quantity for other in evidence if other.rival and _rival(quantity, bound, other)]
+        )
         if not rivals:
             outcomes.append("absent")
             continue

@@ -9,6 +9,7 @@
   changing one reading changes only those records. PROSE (the default): evidence sentences, units, windows,
   cues and extractive answers; CAPITALISED and ANY_SPACE: the NLI training mix.
 - `sentence_cut_offsets`: where ingest may cut a long passage (the PASSAGE reading); it pins passage ids.
+- `question_spans` / `is_question`: the sentences of a text that ask rather than state (PROSE reading).
 """
 
 from __future__ import annotations
@@ -81,6 +82,27 @@ def split_sentences(text: str, boundary: SentenceBoundary = SentenceBoundary.PRO
 def sentence_spans(text: str, boundary: SentenceBoundary = SentenceBoundary.PROSE) -> list[tuple[int, int]]:
     """(start, end) of each non-empty sentence, stripped of surrounding whitespace."""
     return list(_spans_of(text, boundary))
+
+
+# A question mark, then only closing quotes or brackets: "Could a tree with 7 vertices have only 5 edges?"
+_QUESTION_END = re.compile(r"\?[\"'\u201d\u2019)\]]*$")
+
+
+def is_question(sentence: str) -> bool:
+    """Whether the sentence asks rather than states (it ends with a question mark)."""
+    return _QUESTION_END.search(sentence.rstrip()) is not None
+
+
+@text_memo(maxsize=16_384)  # every claim reads the same passages
+def question_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """(start, end) of each sentence of `text` that asks: its numbers and words are no statement of the text's. A
+    textbook asks "Is there a tree with exactly 7 vertices and 7 edges?" before proving that there is none."""
+    return tuple(span for span in _spans_of(text, SentenceBoundary.PROSE) if is_question(text[span[0] : span[1]]))
+
+
+def inside(spans: tuple[tuple[int, int], ...], offset: int) -> bool:
+    """Whether `offset` falls inside one of `spans`."""
+    return any(start <= offset < end for start, end in spans)
 
 
 def sentence_cut_offsets(text: str) -> list[int]:

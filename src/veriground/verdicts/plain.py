@@ -8,7 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from veriground.schema import DecisionInputs, EvidenceChunk, FormalSignal, NLISignal, NumericSignal, RuleName
+from veriground.schema import (
+    DecisionInputs,
+    EvidenceChunk,
+    FormalCheck,
+    FormalSignal,
+    NLISignal,
+    NumericSignal,
+    RuleName,
+)
+from veriground.text.sentences import sentence_spans
 from veriground.text.substitution import swapped_words
 from veriground.verdicts.rules import Decision
 
@@ -22,13 +31,19 @@ class _Facts:
     supporting: dict[str, str]  # passage id -> its most supportive sentence
     refuting: dict[str, str]  # passage id -> its most refuting sentence
     matched: frozenset[str] = frozenset()  # the formal checks that passed: "equation", "complexity"
+    formal_sentence: str = ""  # the evidence sentence holding the first passed check's equation or bound
+    counts_put_in: bool = False  # that check put the claim's numbers into the evidence's equation
 
     def quote(self, passage_id: str | None, refuting: bool = False) -> str:
-        text = " ".join(((self.refuting if refuting else self.supporting).get(passage_id or "") or "").split())
-        text = text.rstrip(".")
-        if not text:
-            return ""
-        return f': "{text[:_MAX_QUOTE]}{"…" if len(text) > _MAX_QUOTE else ""}"'
+        return _quoted_text((self.refuting if refuting else self.supporting).get(passage_id or "") or "")
+
+
+def _quoted_text(text: str) -> str:
+    """': "text"' on one line, without its full stop and cut at _MAX_QUOTE characters; "" for no text."""
+    text = " ".join(text.split()).rstrip(".")
+    if not text:
+        return ""
+    return f': "{text[:_MAX_QUOTE]}{"…" if len(text) > _MAX_QUOTE else ""}"'
 
 
 def explain_plainly(
@@ -40,10 +55,26 @@ def explain_plainly(
 ) -> str:
     """One sentence for the reader, quoting the sentence of the passage that decided when there is one."""
     supporting, refuting = _unit_texts(signals, chunks)
-    matched = frozenset(check.check for check in (formal.checks if formal else ()) if check.outcome == "ok")
-    facts = _Facts(decision.inputs, numeric, supporting, refuting, matched)
+    passed = [check for check in (formal.checks if formal else ()) if check.outcome == "ok"]
+    matched = frozenset(check.check for check in passed)
+    # an equation check whose claim side holds no "=" put the claim's counts into the evidence's equation
+    counts = bool(passed) and passed[0].check == "equation" and "=" not in (passed[0].claim_value or "=")
+    facts = _Facts(decision.inputs, numeric, supporting, refuting, matched, _checked_sentence(passed, chunks), counts)
     writer = _SENTENCES.get(decision.rule)
     return writer(facts) if writer else "See the details for why."
+
+
+def _checked_sentence(passed: Sequence[FormalCheck], chunks: Sequence[EvidenceChunk]) -> str:
+    """The sentence of the evidence that holds the first passed check's equation or bound ("Then $e = v-1$.")."""
+    for check in passed:
+        if check.evidence_index is None or check.evidence_span is None or check.evidence_index >= len(chunks):
+            continue
+        text = chunks[check.evidence_index].text
+        at = check.evidence_span[0]
+        for start, end in sentence_spans(text):
+            if start <= at < end:
+                return text[start:end]
+    return ""
 
 
 def _unit_texts(signals: Sequence[NLISignal], chunks: Sequence[EvidenceChunk]) -> tuple[dict[str, str], dict[str, str]]:
@@ -86,7 +117,10 @@ def _same_formula(facts: _Facts) -> str:
     kinds = [
         name for check, name in (("equation", "equation"), ("complexity", "complexity bound")) if check in facts.matched
     ]
-    return f"The source gives the same {' and '.join(kinds) or 'equation or complexity bound'}{facts.quote(first)}."
+    quote = _quoted_text(facts.formal_sentence) if facts.formal_sentence else facts.quote(first)
+    if facts.counts_put_in:
+        return f"Your numbers satisfy the source's equation{quote}."
+    return f"The source gives the same {' and '.join(kinds) or 'equation or complexity bound'}{quote}."
 
 
 def _against(facts: _Facts) -> str:

@@ -1,0 +1,37 @@
+"""Numbers that set up the case a sentence speaks of rather than state a value of it: "A tree with 10 vertices has 9
+edges." speaks of any tree with 10 vertices; 10 is the case, 9 the value claimed for it.
+
+A worked example with another case ("trees with $v=2$ vertices ... it has $e = 1$ edge") states values of that case,
+not rivals of the claim's: the numeric signal and the lexical NLI compare a claim's values only with evidence that
+holds its case numbers too, and never call a case number itself a mismatch. A case number follows an indefinite
+subject and "with", "on", "having" or "containing" ("a graph on 6 vertices", "any set with 3 elements"), or joins one
+with "and" ("a tree with 10 vertices and 3 leaves").
+"""
+
+from __future__ import annotations
+
+import re
+
+from veriground.text.memo import text_memo
+from veriground.text.quantities import Quantity, extract_quantities
+from veriground.text.terms import normalise_text
+
+_CASE_BEFORE = re.compile(
+    r"\b(?:a|an|any|every|each|some)\s+(?:[\w-]+\s+){1,3}(?:with|on|having|containing)\s+(?:exactly\s+|only\s+)?$",
+    re.IGNORECASE,
+)
+# What may stand between one case number and the next: its noun, then "and" or a comma.
+_CASE_JOIN = re.compile(r"\s*[A-Za-z-]+\s*(?:,\s*and|,|and)\s+(?:exactly\s+|only\s+)?", re.IGNORECASE)
+_LOOK_BACK = 80
+
+
+@text_memo(maxsize=16_384)
+def case_quantities(text: str) -> tuple[Quantity, ...]:
+    """The quantities of `text` that set up its case (offsets into the normalised text, as extract_quantities gives)."""
+    normal = normalise_text(text)
+    cases: list[Quantity] = []
+    for quantity in extract_quantities(text):
+        joined = bool(cases) and _CASE_JOIN.fullmatch(normal, cases[-1].end, quantity.start) is not None
+        if joined or _CASE_BEFORE.search(normal, max(0, quantity.start - _LOOK_BACK), quantity.start):
+            cases.append(quantity)
+    return tuple(cases)
