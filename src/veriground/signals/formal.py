@@ -33,6 +33,7 @@ from veriground.signals.unit_dimension import (
     find_named_unit_findings,
     find_unit_dimension_findings,
 )
+from veriground.signals.verbal_formula import verbal_formulas
 from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
 from veriground.text.quantities import format_value
@@ -89,15 +90,17 @@ def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: Form
     if enabled & {"dimensions", "equation"}:
         equations, equation_problems = _symbolic_equations(claim_text, quantity_spans)
         problems.extend(equation_problems)
+        # A formula in words ("force equals mass times acceleration") is judged as its readings as equations.
+        readings = [(located,) for located in equations] + [f.readings for f in verbal_formulas(claim_text)]
         # Outside a physics profile, a_1 = a_0·r is a sequence, not an acceleration: symbols are read as physical
         # quantities only when the claim or its evidence talks about physics.
-        physical = bool(equations) and (
+        physical = bool(readings) and (
             not profile.dimensions_need_physics_context or any(map(talks_about_physics, (claim_text, *evidence_texts)))
         )  # without an equation there is nothing to read as physical
         if "dimensions" in enabled and physical:
-            checks.extend(_dimension_checks(equations))
+            checks.extend(_dimension_checks([choices[0] for choices in readings]))
         if "equation" in enabled and evidence_texts:
-            checks.extend(_equation_checks(equations, evidence_texts))
+            checks.extend(_equation_checks(readings, evidence_texts))
             checks.extend(_instantiation_checks(claim_text, evidence_texts))
     if "dimensions" in enabled:
         checks.extend(quantity_checks)
@@ -200,15 +203,20 @@ def has_written_unit(text: str) -> bool:
     return any(not _SYMBOL_AFTER.match(text, quantity.end) for quantity in locate_quantities(text)[2])
 
 
-def _equation_checks(equations: list[LocatedEquation], evidence_texts: Sequence[str]) -> list[FormalCheck]:
-    if not equations:  # the evidence's equations are read only when the claim states one
+def _equation_checks(readings: list[tuple[LocatedEquation, ...]], evidence_texts: Sequence[str]) -> list[FormalCheck]:
+    """Each claim equation (its readings, tried in order: a formula in words may have several) against the evidence
+    equations for the same left side."""
+    if not readings:  # the evidence's equations are read only when the claim states one
         return []
     evidence = [list(_evidence_equations(text)) for text in evidence_texts]
     checks = []
-    for located in equations:
-        comparison = compare_equation(located, evidence)
-        if comparison is None:
+    for choices in readings:
+        found = next(
+            ((located, compared) for located in choices if (compared := compare_equation(located, evidence))), None
+        )
+        if found is None:
             continue
+        located, comparison = found
         claim_text, evidence_text = located.equation.text, comparison.evidence.equation.text
         if comparison.equivalent:
             reason = f"the claim's {claim_text} matches the evidence's {evidence_text}"
@@ -266,7 +274,8 @@ def equation_evidence(claim_text: str, signal: FormalSignal | None) -> tuple[int
     if not matched:  # most claims: no equation the evidence gives, and nothing to parse again
         return ()
     equations, unreadable = _symbolic_equations(claim_text, _quantity_equation_checks(claim_text)[1])
-    if unreadable or len({check.claim_span for check in matched}) < len(equations):
+    stated = len(equations) + len(verbal_formulas(claim_text))
+    if unreadable or len({check.claim_span for check in matched}) < stated:
         return ()
     return tuple(sorted({check.evidence_index for check in matched if check.evidence_index is not None}))
 

@@ -104,7 +104,9 @@ def _sources(count: int) -> str:
 
 def _formal(facts: _Facts) -> str:
     reason = facts.inputs.formal_mismatches[0]
-    return reason[:1].upper() + reason[1:] + "."
+    first = reason.split(" ", 1)[0]
+    # a sentence opens with a capital; a symbol keeps its case ("p = m/v is dimensionally inconsistent")
+    return (reason[:1].upper() + reason[1:] if len(first) > 2 and first.isalpha() else reason) + "."
 
 
 def _quoted(facts: _Facts) -> str:
