@@ -59,3 +59,27 @@ def test_a_unit_that_is_a_list_counts_its_items_as_sentences_so_it_never_refutes
     prose = chunk("A complete graph has all possible edges.")
     (single,) = select_units(claim_content("The complement of a complete graph has no edges."), prose, 1)
     assert single.sentences == 1
+
+
+def test_a_unit_that_is_a_table_counts_its_rows_so_it_never_refutes_alone():
+    table = (
+        "SSet implementations\n| find(x) | add(x)/remove(x) |\n"
+        "SkiplistSSet | $O(\\log n)$ | $O(\\log n)$ |\nBinaryHeap | $O(n)$ | $O(\\log n)$ |"
+    )
+    claim = "A BinaryHeap supports remove() in O(log n) time."
+    (unit,) = select_units(claim_content(claim), chunk(table), 1)
+    assert unit.sentences == 3  # one PROSE sentence, three table rows
+
+
+def test_a_question_lends_its_words_to_alignment_but_not_its_numbers():
+    quiz = "Could a tree with 7 vertices have only 5 edges? A tree with $v$ vertices has $v-1$ edges."
+    (unit,) = select_units(claim_content("A tree with 7 vertices has 5 edges."), chunk(quiz), 1)
+    assert unit.alignment < 1.0  # the question's 7 and 5 are no hits; its words are
+
+
+def test_each_list_item_is_a_unit_of_its_own_so_the_item_that_states_the_fact_can_refute():
+    schedule = "You work 5 days a week.\n- The maximum number of hours you can work in a single day is 12."
+    claim = "The maximum number of hours you can work in a single day is 10."
+    (unit,) = select_units(claim_content(claim), chunk(schedule), 1)
+    assert unit.text == "- The maximum number of hours you can work in a single day is 12."
+    assert unit.sentences == 1

@@ -101,3 +101,11 @@ def test_the_closest_list_item_or_sentence_is_compared_and_a_tie_keeps_the_claim
         closest_swaps("The sum of the degrees of all vertices in a graph is twice the number of edges.", handshake)
         == ()
     )
+
+
+def test_an_acronym_for_the_claims_words_is_no_substitution():
+    source = "The DM or LRAC will acknowledge all RA requests within three calendar days of receipt."
+    claim = "The DM will acknowledge all reasonable accommodation requests within three calendar days of receipt."
+    assert closest_swaps(claim, source) == ()
+    other = source.replace("RA requests", "medical requests")
+    assert closest_swaps(claim, other) == (("reasonable accommodation", "medical"),)

@@ -97,10 +97,11 @@ def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNI
 
 
 def _counted(text: str, start: int, end: int, sentences: int) -> int:
-    """A unit's sentences, each list item one: "- K_n: The complete graph on n vertices.\n- P_n: The path on n+1
-    vertices (so n edges)." reads as one sentence but is two items, and, like a window, may lend a cue but never
-    contradict on its own (verdicts/aggregator.py may_refute)."""
-    return sentences if sentences > 1 else max(1, len(sentence_spans(text[start:end], SentenceBoundary.ITEMS)))
+    """A unit's sentences, each table row one: a table of SkiplistSSet, Treap and BinaryHeap bounds reads as one
+    sentence but states a bound a row, and, like a window, may lend a cue but never contradict on its own
+    (verdicts/aggregator.py may_refute). (List items are sentences of their own already: _slices.)"""
+    rows = sum(1 for line in text[start:end].splitlines() if line.count("|") >= 2)
+    return max(sentences, rows)
 
 
 def _hits(claim: ClaimContent, slices: _Slices) -> dict[int, tuple[set[str], set[float]]]:
@@ -128,7 +129,9 @@ class _Slices(NamedTuple):
 @text_memo(maxsize=16_384)  # a passage is retrieved for many claims: its sentences are read once
 def _slices(text: str) -> _Slices:
     spans: list[tuple[int, int]] = []
-    for start, end in sentence_spans(text):
+    # Each list item is a sentence of its own ("You work 5 days a week.\n- The maximum number of hours you can work
+    # in a single day is 12."): a unit is one item, or a window of items that, like any window, never refutes alone.
+    for start, end in sentence_spans(text, SentenceBoundary.ITEMS):
         while end - start > MAX_UNIT_CHARS:
             spans.append((start, start + MAX_UNIT_CHARS))
             start += _SLICE_STEP

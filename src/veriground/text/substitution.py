@@ -78,7 +78,10 @@ def _swaps(copy: tuple[int, list[str], list[str], SequenceMatcher[str]] | None) 
     swaps = [
         (_shown(ours), _shown(theirs))
         for ours, theirs, *_ in runs
-        if _has_new_content(ours, sentence_words) and _has_new_content(theirs, claim_words)
+        if _has_new_content(ours, sentence_words)
+        and _has_new_content(theirs, claim_words)
+        and not _abbreviates(ours, theirs)
+        and not _abbreviates(theirs, ours)
     ]
     return tuple(swaps) or _exchanged(runs, claim_words)
 
@@ -131,6 +134,16 @@ def _exchanged(
         if traded and not between <= _COORDINATORS:
             return ((_shown(ours), _shown(theirs)), (_shown(ours_2), _shown(theirs_2)))
     return ()
+
+
+def _abbreviates(short: list[str], long: list[str]) -> bool:
+    """One word that is the initials of the other run's words: "RA" for "reasonable accommodation", "DM" for
+    "deciding manager" (stopwords may be left out: "CoE" for "centers of excellence")."""
+    if len(short) != 1 or len(long) < 2 or not 2 <= len(short[0]) <= 6:
+        return False
+    initials = "".join(word[0] for word in long)
+    content = "".join(word[0] for word in long if word not in STOPWORDS)
+    return short[0] in (initials, content)
 
 
 def _shown(words: list[str]) -> str:
