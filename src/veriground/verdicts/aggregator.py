@@ -162,6 +162,29 @@ def may_refute(alignment: float, sentences: int, shared_terms: int) -> bool:
     return sentences == 1 and alignment >= CONTRADICTION_MIN_ALIGNMENT and enough
 
 
+SENTENCE_REFUTES = "sentence_refutes"  # a unit value shown in reports: see settle_windows
+
+
+def settle_windows(units: Sequence[UnitJudgement]) -> list[UnitJudgement]:
+    """A window supports no more than the sentence in it that refutes the claim: the sentence says the claim's
+    content, and what the window's other sentences add cannot undo what it says. "Credit hours cannot be converted to
+    cash, unless you leave GSA" refutes "Credit hours can be converted to cash at any time"; the window that adds the
+    item before it ("... at any given time") read as 0.93 entailment. Such a window is marked SENTENCE_REFUTES."""
+    refuting = [unit for unit in units if unit.sentences == 1 and unit.refute_prob > unit.support_prob]
+    settled = []
+    for unit in units:
+        inside = [
+            sentence.support_prob
+            for sentence in refuting
+            if unit.sentences > 1 and unit.char_start <= sentence.char_start and sentence.char_end <= unit.char_end
+        ]
+        if inside and min(inside) < unit.support_prob:
+            features = {**unit.features, SENTENCE_REFUTES: 1.0}
+            unit = unit.model_copy(update={"support_prob": min(inside), "features": features})
+        settled.append(unit)
+    return settled
+
+
 def load_aggregator(
     nli_name: str, mode: str = "calibrated", path: Path | None = None, nli_checksum: str | None = None
 ) -> SupportAggregator:

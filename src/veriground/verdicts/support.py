@@ -24,7 +24,7 @@ from veriground.evidence.units import (
 from veriground.schema import Claim, EvidenceChunk, NLIScores, NLISignal, SignalStatus, UnitJudgement
 from veriground.signals.support_features import ClaimContext, claim_context, corroborating_passages
 from veriground.text.readable import readable_text
-from veriground.verdicts.aggregator import SupportAggregator
+from veriground.verdicts.aggregator import SupportAggregator, settle_windows
 
 NO_EVIDENCE_REASON = "no evidence"
 # One (claim, chunk) to judge: claim id, hypothesis, the chunk, its units with their rows in the pair list, content.
@@ -116,7 +116,7 @@ def _slot_signal(
         except Exception as err:  # a malformed score degrades to "unavailable", never silently supportive
             failure = f"{model.name}: {err}"
         else:
-            return _passage_signal(chunk, units, model.name, aggregator.name)
+            return _passage_signal(chunk, settle_windows(units), model.name, aggregator.name)
     return NLISignal(status=SignalStatus.UNAVAILABLE, reason=failure, passage_id=chunk.passage_id, model=model.name)
 
 
