@@ -22,7 +22,7 @@ LIGHT = "The speed of light in vacuum is 3.0 × 10⁸ m/s."
         ("q = 1.6 × 10⁻¹⁹ C", 1.6e-19, "C"),
         ("g = 9.8 m/s²", 9.8, "m/s^2"),
         ("half of it, 1/2, is kept", 0.5, None),
-        ("over $10,000 requires two quotes", 10000.0, None),
+        ("over $10,000 requires a second quote", 10000.0, None),
         ("up to 45% of salary", 45.0, "%"),
         ("a car at 100 km/h", 100.0, "km/h"),
         ("water boils at 100 °C", 100.0, "°C"),
@@ -261,3 +261,23 @@ def test_business_days_are_days():
     assert [q.label for q in extract_quantities("They run 5 business lines.")] == ["count:busi"]
     late = compute_numeric("Vouchers must be filed within 30 days.", ["File vouchers within 5 business days."])
     assert late.outcome == "mismatch"
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("within three calendar days of receipt", [("three calendar days", 3.0)]),
+        ("twenty-five people were hurt", [("twenty-five", 25.0)]),
+        ("two of the three men", [("two", 2.0), ("three", 3.0)]),
+        ("one of them said so", []),  # "one" is a pronoun as often as a count
+        ("someone said three.", []),  # a number word with nothing after it counts nothing
+    ],
+)
+def test_counts_written_in_words_are_read(text, read):
+    assert [(quantity.text, quantity.value) for quantity in extract_quantities(text)] == read
+
+
+def test_a_count_in_words_is_compared_like_digits():
+    evidence = "The DM will acknowledge all requests within three calendar days of receipt."
+    assert compute_numeric("The DM acknowledges requests within ten calendar days.", [evidence]).outcome == "mismatch"
+    assert compute_numeric("The DM acknowledges requests within 3 calendar days.", [evidence]).outcome == "match"

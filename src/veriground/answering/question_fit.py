@@ -79,7 +79,8 @@ def states(text: str, asked: Asked) -> bool:
     if asked is Asked.FORMULA:
         return bool(math) or bool(_EXPRESSION.search(_INLINE_MATH.sub(" ", text))) or bool(_VERBAL_FORMULA.search(text))
     plain = _INLINE_MATH.sub(" ", text)
-    return bool(math) or bool(extract_quantities(plain)) or bool(_COMPLEXITY_BOUND.search(text))
+    digits = [quantity for quantity in extract_quantities(plain) if not quantity.text[:1].isalpha()]
+    return bool(math) or bool(digits) or bool(_COMPLEXITY_BOUND.search(text))
 
 
 # What the question names: a capitalised word after the first ("Chicago", "Westphalia", "Newton's"), an acronym

@@ -109,8 +109,41 @@ def format_value(value: float) -> str:
 
 
 def may_hold_numbers(text: str) -> bool:
-    """Whether the text has a digit: without one it holds no quantity and no citation marker ("[1]")."""
-    return _DIGIT.search(text) is not None
+    """Whether the text has a digit or a number word: without one it holds no quantity and no citation marker."""
+    return _DIGIT.search(text) is not None or _NUMBER_WORD.search(text) is not None
+
+
+# Counts written in words, read as the digits they stand for: "within three calendar days" is 3 days. "one" is left
+# out (a pronoun as often as a count: "one of them", "no one"), and so are ordinals and "a hundred".
+_UNITS_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
+_TEENS_WORDS: tuple[str, ...] = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen")
+_TEENS_WORDS += ("seventeen", "eighteen", "nineteen")
+_TENS_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_WORD_VALUES = {
+    **{word: value for value, word in enumerate(_UNITS_WORDS, start=2)},
+    **{word: value for value, word in enumerate(_TEENS_WORDS, start=10)},
+    **{word: value for value, word in zip(range(20, 100, 10), _TENS_WORDS, strict=True)},
+}
+_ONES = {**{word: value for value, word in enumerate(_UNITS_WORDS, start=2)}, "one": 1}
+_NUMBER_WORD = re.compile(
+    rf"(?<![\w-])(?P<tens>{'|'.join(_TENS_WORDS)})-(?P<ones>{'|'.join(_ONES)})(?![\w-])"
+    rf"|(?<![\w-])(?P<word>{'|'.join(_WORD_VALUES)})(?![\w-])(?=\s+(?:[a-z]|\w+\s))",
+    re.IGNORECASE,
+)
+
+
+def _spelled_as_digits(text: str) -> str:
+    """The text with each count written in words replaced by its digits, padded to the same length, so offsets into
+    the result are offsets into `text` ("three calendar days" -> "3     calendar days")."""
+
+    def digits(match: re.Match[str]) -> str:
+        if match.group("tens"):
+            value = _WORD_VALUES[match.group("tens").lower()] + _ONES[match.group("ones").lower()]
+        else:
+            value = _WORD_VALUES[match.group("word").lower()]
+        return str(value).ljust(len(match.group()))
+
+    return _NUMBER_WORD.sub(digits, text)
 
 
 def extract_quantities(text: str) -> list[Quantity]:
@@ -124,13 +157,16 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
     if not may_hold_numbers(normal):  # most sentences of prose hold none
         return ()
     found = []
-    for match in _QUANTITY.finditer(normal):
+    spelled = _spelled_as_digits(normal)
+    for match in _QUANTITY.finditer(spelled):
         value = _read_value(match)
         if value is None:
             continue
         unit = match.group("unit")
         label = None
         end = match.end("unit") if unit else match.end("scale") if match.group("scale") else match.end("number")
+        while end < len(normal) and spelled[end] == " " != normal[end]:  # the rest of a number word ("three")
+            end += 1
         if unit == "s" and _DECADE.fullmatch(match.group(0)):
             unit, label = None, "count:decade"
         if unit and _coefficient_of_symbols(normal, unit, end):
