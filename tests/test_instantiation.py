@@ -63,7 +63,7 @@ def test_the_formal_check_names_the_equation_and_values():
     good = compute_formal("A tree with 10 vertices has 9 edges.", ["Trees are graphs.", TREES], profile)
     (check,) = good.checks
     assert (check.check, check.outcome, check.evidence_index, check.evidence_value) == ("equation", "ok", 1, "e = v-1")
-    assert check.reason == "the evidence's e = v-1 holds for the claim's counts (e = 9, v = 10)"
+    assert check.reason == "the evidence's e = v-1 holds for the claim's values (e = 9, v = 10)"
     assert equation_evidence("A tree with 10 vertices has 9 edges.", good) == (1,)
     bad = compute_formal("A tree with 10 vertices has 10 edges.", [TREES], profile)
     assert [check.outcome for check in bad.mismatches] == ["equation_mismatch"]

@@ -101,3 +101,16 @@ def test_items_are_list_lines_read_one_by_one() -> None:
         "2) second\nx - y is 3.",  # a minus inside a line starts nothing
     ]
     assert split_sentences(listed) == [listed]  # evidence units read a list whole (see SentenceBoundary.ITEMS)
+
+
+def test_a_one_letter_unit_before_a_full_stop_ends_the_sentence():
+    from veriground.claims.extract import extract_claims
+
+    text = "A 2 kg ball at 3 m/s has 9 J. A 1000 kg car at 20 m/s has 200,000 J. It weighs 686 N. J. Smith agreed."
+    claims = [claim.text for claim in extract_claims(text, answer_id="a")]
+    assert claims == [
+        "A 2 kg ball at 3 m/s has 9 J.",
+        "A 1000 kg car at 20 m/s has 200,000 J.",
+        "It weighs 686 N.",
+        "J. Smith agreed.",
+    ]

@@ -25,7 +25,8 @@ from veriground.signals.complexity_checks import complexity_checks, words_beyond
 from veriground.signals.constants import ConstantFinding, find_constant_findings
 from veriground.signals.dimensions import check_dimensions, describe_dimension, dimensionality_of, short_unit
 from veriground.signals.equation_check import LocatedEquation, compare_equation, find_parsed_equations
-from veriground.signals.instantiation import instantiations
+from veriground.signals.instantiation import instantiate
+from veriground.signals.measured_instantiation import instantiate_measured
 from veriground.signals.unit_dimension import (
     POUND_UNITS,
     NamedUnitFinding,
@@ -239,16 +240,24 @@ def _equation_checks(readings: list[tuple[LocatedEquation, ...]], evidence_texts
 
 
 def _instantiation_checks(claim_text: str, evidence_texts: Sequence[str]) -> list[FormalCheck]:
-    """The claim's counts put into an equation the evidence states over named counts (signals/instantiation.py): one
-    check, from the first evidence text that has such an equation."""
-    found = instantiations(claim_text, evidence_texts)
-    if not found:
+    """The claim's counts put into an equation the evidence states over named counts (signals/instantiation.py), or
+    its measured values into one over quantities it names (signals/measured_instantiation.py): one check, from the
+    first evidence text that has such an equation."""
+    found = next(
+        (
+            (index, result)
+            for index, text in enumerate(evidence_texts)
+            if (result := instantiate(claim_text, text) or instantiate_measured(claim_text, text)) is not None
+        ),
+        None,
+    )
+    if found is None:
         return []
-    index, result = found[0]
+    index, result = found
     located = result.equation
     put = ", ".join(f"{symbol} = {value}" for symbol, value in result.values)
     held = "holds" if result.holds else "does not hold"
-    reason = f"the evidence's {located.equation.text} {held} for the claim's counts ({put})"
+    reason = f"the evidence's {located.equation.text} {held} for the claim's values ({put})"
     return [
         _judged(
             "equation",

@@ -14,7 +14,6 @@ the number of vertices". An equation of the same text is instantiated only when
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -46,7 +45,7 @@ class Instantiation:
 
     holds: bool
     equation: LocatedEquation  # spans index the evidence text
-    values: tuple[tuple[str, int], ...]  # (symbol, the claim's count), in symbol order
+    values: tuple[tuple[str, str], ...]  # (symbol, the claim's value as written), in symbol order
     claim_span: tuple[int, int]  # from the claim's first count to its last
 
 
@@ -58,7 +57,7 @@ def instantiate(claim_text: str, evidence_text: str) -> Instantiation | None:
     namings = _namings(evidence_text)
     if len(namings) < 2:
         return None
-    for located in _equations(evidence_text):
+    for located in evidence_equations(evidence_text):
         symbols = sorted(set().union(*(side.free_symbols for side in located.equation.expressions)), key=str)
         names = [namings.get(str(symbol)) for symbol in symbols]
         if len(symbols) < 2 or None in names:
@@ -73,7 +72,7 @@ def instantiate(claim_text: str, evidence_text: str) -> Instantiation | None:
             continue
         values = {symbol: counts.values_by_noun[name.noun] for symbol, name in zip(symbols, names, strict=True) if name}
         return Instantiation(
-            _holds(located, values), located, tuple((str(s), v) for s, v in values.items()), counts.span
+            _holds(located, values), located, tuple((str(s), str(v)) for s, v in values.items()), counts.span
         )
     return None
 
@@ -127,7 +126,8 @@ def _namings(text: str) -> dict[str, _Name]:
 
 
 @text_memo(maxsize=4096)
-def _equations(text: str) -> tuple[LocatedEquation, ...]:
+def evidence_equations(text: str) -> tuple[LocatedEquation, ...]:
+    """The equations of an evidence text that sympy reads (those it cannot are the evidence's problem)."""
     return tuple(find_parsed_equations(text)[0])
 
 
@@ -137,13 +137,3 @@ def _holds(located: LocatedEquation, values: dict[object, int]) -> bool:
         for side in located.equation.expressions
     ]
     return all(side == sides[0] for side in sides[1:])
-
-
-def instantiations(claim_text: str, evidence_texts: Sequence[str]) -> list[tuple[int, Instantiation]]:
-    """(evidence index, instantiation) for each evidence text that has one."""
-    found = []
-    for index, text in enumerate(evidence_texts):
-        result = instantiate(claim_text, text)
-        if result is not None:
-            found.append((index, result))
-    return found

@@ -198,6 +198,10 @@ def _locate(text: str, window_start: int, window_end: int) -> list[int]:
         return [window_start] + ([window_start + lead] if lead and _WORD_CHAR.search(window) else [])
     starts = [window_start]
     cursor = 0
+    # pysbd reads a one-letter unit after a number as a name's initial ("a kinetic energy of 9 J. A 2 kg ball", as in
+    # "J. Smith") and runs the sentences together; a full stop there ends the sentence, so pysbd is shown a "!"
+    # (the same length: offsets hold).
+    window = _UNIT_FULL_STOP.sub("!", window)
     for sentence in _segmenter().segment(window):
         piece = sentence.strip()
         found = window.find(piece, cursor) if piece else -1
@@ -222,6 +226,7 @@ def one_sentence(window: str) -> bool:
 
 # Initials whose last full stop a tokeniser split off ("A.J . Styles", "West Ham United F.C . has"), as FEVER and other
 # Penn-Treebank-tokenised sets write them: pysbd ends a sentence there, so a claim would be "A.J ." alone.
+_UNIT_FULL_STOP = re.compile(r"(?<=\d [JNWVKΩ])\.(?=\s+[A-Z])")
 _TOKENISED_INITIALS = re.compile(r"(?:^|\s)(?:[A-Za-z]\.)+[A-Za-z]{1,2} \.\s*$")
 _SPLITTABLE = re.compile(r"[.!?…\n\r;:]")
 _NOT_A_SENTENCE_MARK = re.compile(r"(?<=\d)\.(?=\d)|\b(?:i\.e|e\.g)\.(?=,)|[;:](?=\s)")
