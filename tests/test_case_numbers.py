@@ -7,7 +7,8 @@ import pytest
 
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.signals.numeric import compute_numeric
-from veriground.text.parameters import case_quantities
+from veriground.text.parameters import case_quantities, expression_constants
+from veriground.text.quantities import extract_quantities
 from veriground.text.sentences import is_question, question_spans
 
 QUIZ = "Is there a tree with exactly 7 vertices and 7 edges? Could a tree with 7 vertices have only 5 edges?"
@@ -21,7 +22,8 @@ EXAMPLE = "Consider trees with $v=2$ vertices: there is only one, and it has 1 e
         ("A tree with 10 vertices and 3 leaves has 9 edges.", ["10", "3"]),
         ("Any set with 3 elements has 8 subsets.", ["3"]),
         ("A connected planar graph with 8 vertices, 12 edges and 6 faces exists.", ["8", "12", "6"]),
-        # a definite subject, or "of": a value, not a case
+        ("The complete graph on 5 vertices has 10 edges.", ["5"]),  # "on" after any subject
+        # a definite subject with "with", or "of": a value, not a case
         ("The company has a budget of $10 million.", []),
         ("The tree with 10 vertices has 9 edges.", []),
         ("Merge sort sorts 8 elements in 24 steps.", []),
@@ -77,3 +79,17 @@ def test_without_a_case_numbers_still_mismatch():
 def test_lexical_number_cue_reads_questions_and_cases_alike(premise, claim, fires):
     _, cues = LexicalNLIModel().cue_reading(premise, claim)
     assert ("number" in cues) is fires
+
+
+def test_a_formulas_constants_are_no_stated_values():
+    text = "since $v = 6$, and the count is $$5^5 - {5 \\choose 1}4^5$$ in all."
+    constants = expression_constants(text)
+    assert [(quantity.text, quantity.start in constants) for quantity in extract_quantities(text)] == [
+        ("6", False),  # stands alone after "=": a value
+        ("5", True),
+        ("1", True),
+    ]
+    signal = compute_numeric(
+        "The number of ways to choose 2 items from 5 is 10.", ["It is $$5^5 - {5 \\choose 1}4^5$$."]
+    )
+    assert not signal.mismatches

@@ -30,7 +30,7 @@ from veriground.schema import NLIScores
 from veriground.text.content import content_stems
 from veriground.text.cues import antonym_pairs_among, extract_equations, negated_stems, opposites_of
 from veriground.text.memo import text_memo
-from veriground.text.parameters import case_quantities
+from veriground.text.parameters import case_quantities, expression_constants
 from veriground.text.quantities import (
     NormalQuantity,
     comparable_quantities,
@@ -241,10 +241,12 @@ def _missing_terms(hypothesis: str, premise: _TextProfile) -> list[str]:
 def _profile_text(text: str) -> _TextProfile:
     normal = normalise_text(text)
     words = tokenize_words(normal)
-    # a question states no value ("Could a tree with 7 vertices have only 5 edges?")
-    asked = question_spans(normal)
+    # a question states no value ("Could a tree with 7 vertices have only 5 edges?"), nor a formula's constant
+    asked, constants = question_spans(normal), expression_constants(normal)
     quantities = tuple(
-        normalise_leniently(quantity) for quantity in extract_quantities(normal) if not inside(asked, quantity.start)
+        normalise_leniently(quantity)
+        for quantity in extract_quantities(normal)
+        if not inside(asked, quantity.start) and quantity.start not in constants
     )
     cases = {quantity.start for quantity in case_quantities(normal)}
     return _TextProfile(

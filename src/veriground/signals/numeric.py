@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from veriground.schema import NumericSignal, SignalStatus
-from veriground.text.parameters import case_quantities
+from veriground.text.parameters import case_quantities, expression_constants
 from veriground.text.quantities import (
     NormalQuantity,
     UnitConversionError,
@@ -170,13 +170,16 @@ def _read(claim_text: str, evidence_texts: Sequence[str]) -> _Read | _Nothing:
 def _stated(texts: Sequence[str], cases: Sequence[NormalQuantity] = ()) -> list[_Stated]:
     """The quantities the texts state, each with the bound its words set (units pint cannot read kept as written).
     A question states nothing: "Could a tree with 7 vertices have only 5 edges?" gives no value of edges. A text
-    that lacks one of the claim's case numbers (`cases`) speaks of another case: its quantities are no rivals."""
+    that lacks one of the claim's case numbers (`cases`) speaks of another case: its quantities are no rivals; nor is
+    a constant of a formula ("$5^5 - {5 \\choose 1}4^5$", text/parameters.py)."""
     stated = []
     for text in texts:
         normal = normalise_text(text)
-        asked = question_spans(normal)
+        asked, constants = question_spans(normal), expression_constants(text)
         found = [
-            _Stated(normalise_leniently(quantity), _bound(normal[: quantity.start]))
+            _Stated(
+                normalise_leniently(quantity), _bound(normal[: quantity.start]), rival=quantity.start not in constants
+            )
             for quantity in extract_quantities(text)
             if not inside(asked, quantity.start)
         ]

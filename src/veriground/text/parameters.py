@@ -4,8 +4,11 @@ edges." speaks of any tree with 10 vertices; 10 is the case, 9 the value claimed
 A worked example with another case ("trees with $v=2$ vertices ... it has $e = 1$ edge") states values of that case,
 not rivals of the claim's: the numeric signal and the lexical NLI compare a claim's values only with evidence that
 holds its case numbers too, and never call a case number itself a mismatch. A case number follows an indefinite
-subject and "with", "on", "having" or "containing" ("a graph on 6 vertices", "any set with 3 elements"), or joins one
-with "and" ("a tree with 10 vertices and 3 leaves").
+subject and "with", "on", "having" or "containing" ("a graph on 6 vertices", "any set with 3 elements"), after any
+subject "on" ("the complete graph on 5 vertices"), or joins one with "and" ("a tree with 10 vertices and 3 leaves").
+
+A number inside a formula ("$5^5 - {5 \\choose 1}4^5$") is a constant of the expression, no value stated of
+anything: only a number standing alone after "=" ("$v = 6$") states one (`expression_constants`).
 """
 
 from __future__ import annotations
@@ -17,9 +20,12 @@ from veriground.text.quantities import Quantity, extract_quantities
 from veriground.text.terms import normalise_text
 
 _CASE_BEFORE = re.compile(
-    r"\b(?:a|an|any|every|each|some)\s+(?:[\w-]+\s+){1,3}(?:with|on|having|containing)\s+(?:exactly\s+|only\s+)?$",
+    r"\b(?:a|an|any|every|each|some)\s+(?:[\w-]+\s+){1,3}(?:with|on|having|containing)\s+(?:exactly\s+|only\s+)?$"
+    r"|\bthe\s+(?:[\w-]+\s+){1,3}on\s+$",
     re.IGNORECASE,
 )
+_MATH_SPAN = re.compile(r"\$\$.+?\$\$|\$[^$]+\$|\\\[.+?\\\]|\\\(.+?\\\)", re.DOTALL)
+_STATED_IN_MATH = re.compile(r"=\s*$")
 # What may stand between one case number and the next: its noun, then "and" or a comma.
 _CASE_JOIN = re.compile(r"\s*[A-Za-z-]+\s*(?:,\s*and|,|and)\s+(?:exactly\s+|only\s+)?", re.IGNORECASE)
 _LOOK_BACK = 80
@@ -35,3 +41,22 @@ def case_quantities(text: str) -> tuple[Quantity, ...]:
         if joined or _CASE_BEFORE.search(normal, max(0, quantity.start - _LOOK_BACK), quantity.start):
             cases.append(quantity)
     return tuple(cases)
+
+
+@text_memo(maxsize=16_384)
+def expression_constants(text: str) -> frozenset[int]:
+    """Where the numbers of `text` that are constants of a formula start (offsets into the normalised text, as
+    extract_quantities gives): those inside math that do not stand alone after "=" at the end of their formula."""
+    normal = normalise_text(text)
+    spans = [(match.start(), match.end()) for match in _MATH_SPAN.finditer(normal)]
+    if not spans:
+        return frozenset()
+    constants = set()
+    for quantity in extract_quantities(text):
+        span = next(((a, b) for a, b in spans if a <= quantity.start < b), None)
+        if span is None:
+            continue
+        rest = normal[quantity.end : span[1]].strip().strip("$").strip("\\])").strip()
+        if not (_STATED_IN_MATH.search(normal, span[0], quantity.start) and not rest):
+            constants.add(quantity.start)
+    return frozenset(constants)
