@@ -51,6 +51,8 @@ class Instantiation:
 
 def instantiate(claim_text: str, evidence_text: str) -> Instantiation | None:
     """The first equation of `evidence_text` that the claim's counts instantiate (see the module's note), or None."""
+    if "=" not in evidence_text:  # no equation to put the counts into
+        return None
     counts = _claim_counts(claim_text)
     if counts is None:
         return None

@@ -21,6 +21,7 @@ from veriground.signals.equation_check import LocatedEquation
 from veriground.signals.instantiation import Instantiation, evidence_equations
 from veriground.signals.math_parse import base_symbol
 from veriground.signals.verbal_formula import QUANTITY_SYMBOLS
+from veriground.text.memo import text_memo
 from veriground.text.quantities import UnitConversionError, extract_quantities, normalise_quantity
 from veriground.text.terms import is_negation, tokenize_words
 
@@ -36,10 +37,12 @@ _BOUND_BEFORE = re.compile(
 
 def instantiate_measured(claim_text: str, evidence_text: str) -> Instantiation | None:
     """The first equation of `evidence_text` that the claim's measured values instantiate (see the module's note)."""
+    named = _named_symbols(claim_text)
+    if not named or "=" not in evidence_text:  # no quantity named in words, or no equation: nothing to parse
+        return None
     values = _claim_values(claim_text)
     if values is None:
         return None
-    named = _named_symbols(claim_text)
     for located in evidence_equations(evidence_text):
         found = _instantiated(located, values, named)
         if found is not None:
@@ -68,14 +71,17 @@ def _claim_values(claim_text: str) -> list[tuple[str, float, str, tuple[int, int
     return values
 
 
+@text_memo(maxsize=4096)
 def _named_symbols(claim_text: str) -> frozenset[str]:
-    lowered = claim_text.lower()
+    """The symbols of the quantities the claim names in words ("kinetic energy": KE)."""
     return frozenset(
-        symbol
-        for phrase, symbols in QUANTITY_SYMBOLS.items()
-        if re.search(rf"\b{re.escape(phrase)}\b", lowered)
-        for symbol in symbols
+        symbol for phrase in _QUANTITY_NAMES.findall(claim_text) for symbol in QUANTITY_SYMBOLS[phrase.lower()]
     )
+
+
+_QUANTITY_NAMES = re.compile(
+    r"\b(?:" + "|".join(sorted(map(re.escape, QUANTITY_SYMBOLS), key=len, reverse=True)) + r")\b", re.IGNORECASE
+)
 
 
 def _instantiated(
