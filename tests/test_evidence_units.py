@@ -83,3 +83,21 @@ def test_each_list_item_is_a_unit_of_its_own_so_the_item_that_states_the_fact_ca
     (unit,) = select_units(claim_content(claim), chunk(schedule), 1)
     assert unit.text == "- The maximum number of hours you can work in a single day is 12."
     assert unit.sentences == 1
+
+
+CREDIT = (
+    "* You can have up to 24 credit hours accrued, at any given time.\n\n"
+    "* The hours will rollover from one pay period to the next, and they never expire.\n\n"
+    "* Credit hours cannot be converted to cash, unless you leave GSA (then they will be paid out)."
+)
+
+
+def test_the_sentence_that_says_most_of_the_claim_is_read_beside_the_window_that_wins():
+    units = select_units(claim_content("Credit hours can be converted to cash at any time."), chunk(CREDIT), 1)
+    assert [unit.sentences for unit in units] == [3, 1]  # the window adds "time"; the item says the rest
+    assert units[1].text.startswith("* Credit hours cannot be converted to cash")
+
+
+def test_a_best_single_sentence_is_read_alone():
+    units = select_units(claim_content("Credit hours cannot be converted to cash."), chunk(CREDIT), 1)
+    assert [unit.sentences for unit in units] == [1]

@@ -1,25 +1,10 @@
-"""A window and the sentence in it that states the claim's content: the sentence is read beside the window
-(evidence/units.py), and a window supports no more than such a sentence that refutes the claim
-(verdicts/aggregator.py settle_windows)."""
+"""A window supports no more than a sentence in it that refutes the claim (verdicts/aggregator.py settle_windows); the
+sentence is read beside a window of list items in tests/test_evidence_units.py."""
 
 from __future__ import annotations
 
-from veriground.evidence.units import claim_content, select_units
-from veriground.schema import EvidenceChunk, UnitJudgement
+from veriground.schema import UnitJudgement
 from veriground.verdicts.aggregator import SENTENCE_REFUTES, settle_windows
-
-CREDIT = (
-    "* You can have up to 24 credit hours accrued, at any given time.\n\n"
-    "* The hours will rollover from one pay period to the next, and they never expire.\n\n"
-    "* Credit hours cannot be converted to cash, unless you leave GSA (then they will be paid out)."
-)
-
-
-def chunk(text: str) -> EvidenceChunk:
-    return EvidenceChunk(
-        doc_id="d", sent_id=0, passage_id="d#000000000001", text=text, char_start=0, char_end=len(text),
-        rank=1, source="s", version="d@v1",
-    )  # fmt: skip
 
 
 def judged(start: int, end: int, sentences: int, support: float, refute: float) -> UnitJudgement:
@@ -27,17 +12,6 @@ def judged(start: int, end: int, sentences: int, support: float, refute: float) 
         char_start=start, char_end=end, alignment=0.8, sentences=sentences, shared_terms=4,
         entailment_prob=support, contradiction_prob=refute, support_prob=support, refute_prob=refute,
     )  # fmt: skip
-
-
-def test_the_sentence_that_says_most_of_the_claim_is_read_beside_the_window_that_wins():
-    units = select_units(claim_content("Credit hours can be converted to cash at any time."), chunk(CREDIT), 1)
-    assert [unit.sentences for unit in units] == [3, 1]  # the window adds "time"; the item says the rest
-    assert units[1].text.startswith("* Credit hours cannot be converted to cash")
-
-
-def test_a_best_single_sentence_is_read_alone():
-    units = select_units(claim_content("Credit hours cannot be converted to cash."), chunk(CREDIT), 1)
-    assert [unit.sentences for unit in units] == [1]
 
 
 def test_a_window_supports_no_more_than_a_sentence_in_it_that_refutes():
