@@ -114,6 +114,8 @@ def test_compound_sentences_split_by_their_rule(text: str, expected: list[tuple[
         "The compiler compares and swaps adjacent elements.",  # R3: two verbs share one object
         "x is greater than 0 and less than 1.",  # R3: no verb on the right
         "It is given by $KE = mv^2/2$, where $m$ is the mass and $v$ is the speed.",  # R3: inside "where"
+        # R3: the right side's verb is its where-clause's ("compares inertial." was a claim)
+        "The Reynolds number compares inertial and viscous forces, where ρ is the fluid density.",
         "The first law states that energy is conserved and heat is a form of energy.",  # R3: inside "that"
         "Binary relations can be reflexive, symmetric, transitive, or combinations thereof.",
         "Salt and pepper, and other spices keep well.",  # R3: no verb on the left of either "and"

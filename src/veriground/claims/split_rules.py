@@ -188,6 +188,8 @@ def _right_subject(left: str, right: str, inherited: str, *, guess: bool) -> str
     right_verb = _verb_index(right_words, guess=guess)
     if right_verb is None or right_verb == 0 or len(right_words) < 3:
         return None
+    if any(word.group().lower() == "where" for word in right_words[:right_verb]):
+        return None  # "inertial and viscous forces, where ρ is the density": the verb is the where-clause's
     return ""
 
 
