@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from veriground.claims.equations import find_equations
 from veriground.signals.math_parse import MathParseError, ParsedEquation, ProseNotMathError, parse_equation
+from veriground.text.memo import text_memo
 
 if TYPE_CHECKING:
     import sympy
@@ -44,6 +45,17 @@ class EquationComparison:
     evidence: LocatedEquation  # the closest evidence equation: the matching one, else the first with that side
     equivalent: bool
     left_side: str
+
+
+# The same evidence passages serve many claims of one text: each is parsed once.
+EVIDENCE_CACHE_SIZE = 1024
+
+
+@text_memo(maxsize=EVIDENCE_CACHE_SIZE)
+def evidence_equations(text: str) -> tuple[LocatedEquation, ...]:
+    """The equations of an evidence text that sympy reads; those it cannot are the evidence's problem, not the
+    claim's, and are left out."""
+    return tuple(find_parsed_equations(text)[0])
 
 
 def find_parsed_equations(text: str) -> tuple[list[LocatedEquation], list[str]]:

@@ -24,7 +24,12 @@ from veriground.signals.complexity import find_bounds
 from veriground.signals.complexity_checks import complexity_checks, words_beyond_bounds
 from veriground.signals.constants import ConstantFinding, find_constant_findings
 from veriground.signals.dimensions import check_dimensions, describe_dimension, dimensionality_of, short_unit
-from veriground.signals.equation_check import LocatedEquation, compare_equation, find_parsed_equations
+from veriground.signals.equation_check import (
+    LocatedEquation,
+    compare_equation,
+    evidence_equations,
+    find_parsed_equations,
+)
 from veriground.signals.instantiation import instantiate
 from veriground.signals.measured_instantiation import instantiate_measured
 from veriground.signals.unit_dimension import (
@@ -209,7 +214,7 @@ def _equation_checks(readings: list[tuple[LocatedEquation, ...]], evidence_texts
     equations for the same left side."""
     if not readings:  # the evidence's equations are read only when the claim states one
         return []
-    evidence = [list(_evidence_equations(text)) for text in evidence_texts]
+    evidence = [list(evidence_equations(text)) for text in evidence_texts]
     checks = []
     for choices in readings:
         found = next(
@@ -305,16 +310,6 @@ def bound_evidence(claim_text: str, signal: FormalSignal | None, evidence_texts:
     rest = words_beyond_bounds(claim_text, bounds)
     indexes = {check.evidence_index for check in matched if check.evidence_index is not None}
     return tuple(sorted(index for index in indexes if rest <= content_stems(readable_text(evidence_texts[index]))))
-
-
-# The same evidence passages serve many claims of one text: each is parsed once.
-EVIDENCE_CACHE_SIZE = 1024
-
-
-@text_memo(maxsize=EVIDENCE_CACHE_SIZE)
-def _evidence_equations(text: str) -> tuple[LocatedEquation, ...]:
-    """Evidence equations that do not parse are the evidence's problem, not the claim's: they are left out."""
-    return tuple(find_parsed_equations(text)[0])
 
 
 def _unit_dimension_checks(claim_text: str) -> list[FormalCheck]:

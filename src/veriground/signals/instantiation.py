@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from veriground.signals.equation_check import LocatedEquation, find_parsed_equations
+from veriground.signals.equation_check import LocatedEquation, evidence_equations
 from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
 from veriground.text.quantities import extract_quantities
@@ -125,12 +125,6 @@ def _namings(text: str) -> dict[str, _Name]:
                 clashes.add(variable)
             named.setdefault(variable, name)
     return {variable: name for variable, name in named.items() if variable not in clashes}
-
-
-@text_memo(maxsize=4096)
-def evidence_equations(text: str) -> tuple[LocatedEquation, ...]:
-    """The equations of an evidence text that sympy reads (those it cannot are the evidence's problem)."""
-    return tuple(find_parsed_equations(text)[0])
 
 
 def _holds(located: LocatedEquation, values: dict[object, int]) -> bool:

@@ -17,8 +17,8 @@ from functools import cache
 from itertools import permutations
 
 from veriground.signals.dimensions import SYMBOL_UNITS, dimensionality_of
-from veriground.signals.equation_check import LocatedEquation
-from veriground.signals.instantiation import Instantiation, evidence_equations
+from veriground.signals.equation_check import LocatedEquation, evidence_equations
+from veriground.signals.instantiation import Instantiation
 from veriground.signals.math_parse import base_symbol
 from veriground.signals.verbal_formula import QUANTITY_SYMBOLS
 from veriground.text.memo import text_memo
