@@ -68,3 +68,10 @@ def test_the_formal_check_names_the_equation_and_values():
     bad = compute_formal("A tree with 10 vertices has 10 edges.", [TREES], profile)
     assert [check.outcome for check in bad.mismatches] == ["equation_mismatch"]
     assert equation_evidence("A tree with 10 vertices has 10 edges.", bad) == ()
+
+
+def test_counts_in_words_are_put_in_too_and_the_span_is_the_claims():
+    claim = "A tree with ten vertices has nine edges."
+    result = instantiate(claim, TREES)
+    assert result is not None and result.holds and result.values == (("e", "9"), ("v", "10"))
+    assert claim[result.claim_span[0] : result.claim_span[1]] == "ten vertices has nine"

@@ -62,3 +62,13 @@ def test_the_formal_check_supports_or_rejects_the_claim():
     assert equation_evidence(claim, signal) == (0,)
     wrong = compute_formal(claim.replace("9 J", "18 J"), [KE], physics)
     assert [check.outcome for check in wrong.mismatches] == ["equation_mismatch"]
+
+
+def test_the_span_is_the_claims_even_where_normalising_changes_its_length():
+    claim = "A 2 kg ball moving at 3 m/s has a kinetic energy of 9 kg·m²/s²."
+    result = instantiate_measured(claim, KE)
+    assert result is not None and result.holds
+    assert (
+        claim[result.claim_span[0] : result.claim_span[1]]
+        == "2 kg ball moving at 3 m/s has a kinetic energy of 9 kg·m²/s²"
+    )

@@ -21,6 +21,7 @@ from veriground.signals.equation_check import LocatedEquation, evidence_equation
 from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
 from veriground.text.quantities import extract_quantities
+from veriground.text.quantity_spans import normalise_with_offsets
 from veriground.text.readable import readable_text
 from veriground.text.sentences import sentence_spans
 from veriground.text.terms import STOPWORDS, is_negation, stem_words, tokenize_words
@@ -33,7 +34,6 @@ _NAMINGS = (
 )
 _NAME_FIRST = 1  # the naming whose noun comes before its variable
 _NOT_NOUNS = STOPWORDS | {"denote", "denotes"}
-_COUNT = re.compile(r"(?<![\w.,$])(\d+)\s+([A-Za-z]+)")  # "10 vertices"
 # Words that restate what an equation over named counts already says: "every tree", "exactly 9 edges", "always".
 _RESTATING_WORDS = frozenset(stem_words(["every", "any", "each", "exactly", "precisely", "always"]))
 _BOUND_BEFORE = re.compile(r"\b(?:at\s+(?:most|least)|more|less|fewer|over|under|up\s+to|than)\s*$", re.IGNORECASE)
@@ -93,21 +93,25 @@ class _Counts:
 
 
 def _claim_counts(claim_text: str) -> _Counts | None:
-    """The claim's counts by noun stem, when every number it states is such a count (none a bound) and it negates
-    nothing; None otherwise."""
+    """The claim's counts by noun stem ("10 vertices", "ten vertices"), when every number it states is such a count
+    (none a bound) and it negates nothing; None otherwise."""
     if any(is_negation(word) for word in tokenize_words(claim_text)):
         return None
-    found = list(_COUNT.finditer(claim_text))
-    if len(found) < 2 or len(found) != len(extract_quantities(claim_text)):
+    normal, offsets = normalise_with_offsets(claim_text)
+    found = extract_quantities(normal)
+    if len(found) < 2:
         return None
     counts: dict[str, int] = {}
-    for match in found:
-        noun = stem_words([match.group(2).lower()])[0]
-        if noun in counts or _BOUND_BEFORE.search(claim_text, 0, match.start()):
+    for quantity in found:
+        label = quantity.label or ""
+        if quantity.unit is not None or not label.startswith("count:") or not float(quantity.value).is_integer():
             return None
-        counts[noun] = int(match.group(1))
+        noun = label.removeprefix("count:")
+        if noun in counts or _BOUND_BEFORE.search(normal, 0, quantity.start):
+            return None
+        counts[noun] = int(quantity.value)
     words = content_stems(readable_text(claim_text)) - _RESTATING_WORDS
-    return _Counts(counts, words, (found[0].start(), found[-1].end()))
+    return _Counts(counts, words, (offsets[found[0].start], offsets[found[-1].end]))
 
 
 @text_memo(maxsize=4096)

@@ -22,7 +22,8 @@ from veriground.signals.instantiation import Instantiation
 from veriground.signals.math_parse import base_symbol
 from veriground.signals.verbal_formula import QUANTITY_SYMBOLS
 from veriground.text.memo import text_memo
-from veriground.text.quantities import UnitConversionError, extract_quantities, normalise_quantity
+from veriground.text.quantities import extract_quantities
+from veriground.text.quantity_spans import locate_quantities
 from veriground.text.terms import is_negation, tokenize_words
 
 ROUNDING = 0.015  # "about 196 J" for ½·2·(14 m/s)²; "3.00 × 10⁸ m/s" for c
@@ -51,23 +52,19 @@ def instantiate_measured(claim_text: str, evidence_text: str) -> Instantiation |
 
 
 def _claim_values(claim_text: str) -> list[tuple[str, float, str, tuple[int, int]]] | None:
-    """(as written, SI value, dimension, span) of each claim value, when there are two or more, all physical."""
+    """(as written, SI value, dimension, span in the claim) of each claim value, when there are two or more, all
+    physical quantities with units pint reads."""
     if any(is_negation(word) for word in tokenize_words(claim_text)):
         return None
-    found = extract_quantities(claim_text)
-    if len(found) < 2:
+    normal, _, located = locate_quantities(claim_text)
+    if len(located) < 2 or len(located) != len(extract_quantities(normal)):
         return None
     values = []
-    for quantity in found:
-        if quantity.unit is None or _BOUND_BEFORE.search(claim_text, 0, quantity.start):
+    for quantity in located:
+        if _BOUND_BEFORE.search(normal, 0, quantity.quantity.start) or not quantity.normal.dimension.startswith("["):
             return None
-        try:
-            normal = normalise_quantity(quantity)
-        except UnitConversionError:
-            return None
-        if not normal.dimension.startswith("["):
-            return None
-        values.append((quantity.describe(), normal.base_value, normal.dimension, (quantity.start, quantity.end)))
+        written = quantity.quantity.describe()
+        values.append((written, quantity.normal.base_value, quantity.normal.dimension, (quantity.start, quantity.end)))
     return values
 
 
