@@ -5,11 +5,14 @@
 | dimensions     | each claim equation, symbols via SYMBOL_UNITS    | dimension_mismatch        | no             |
 | unit_dimension | "acceleration of 9.8 kg", "work is measured in   | unit_dimension_mismatch   | no             |
 |                | watts": quantity word vs the unit given it       |                           |                |
-| equation       | claim equation vs evidence equation, same left   | equation_mismatch         | yes            |
+| equation       | claim equation (or formula in words) vs evidence | equation_mismatch         | yes            |
+|                | equation, same left side; or the claim's counts  |                           |                |
+|                | or values put into an evidence equation          |                           |                |
 | complexity     | claim bound vs evidence bound, same algorithm    | complexity_mismatch       | yes            |
 | constants      | a stated value of c, g, G, h, e, N_A, k_B, m_e   | out_of_range              | no             |
 
-A profile (domains/) chooses which checks run. A claim whose equation or bound cannot be read gets status
+The checks that read only the claim (unit_dimension, constants) are built in claim_quantity_checks.py; every check's
+record in formal_check.py. A profile (domains/) chooses which checks run. A claim whose equation or bound cannot be read gets status
 `unparsed` with the reason when nothing else could be checked; a parse failure never raises.
 """
 
@@ -17,32 +20,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Literal, Protocol, get_args
+from typing import Protocol
 
-from veriground.schema import FormalCheck, FormalOutcome, FormalSignal
+from veriground.schema import FormalCheck, FormalSignal
+from veriground.signals.claim_quantity_checks import constant_checks, unit_dimension_checks
 from veriground.signals.complexity import find_bounds
 from veriground.signals.complexity_checks import complexity_checks, words_beyond_bounds
-from veriground.signals.constants import ConstantFinding, find_constant_findings
-from veriground.signals.dimensions import check_dimensions, describe_dimension, dimensionality_of, short_unit
+from veriground.signals.dimensions import check_dimensions, describe_dimension, dimensionality_of
 from veriground.signals.equation_check import (
     LocatedEquation,
     compare_equation,
     evidence_equations,
     find_parsed_equations,
 )
+from veriground.signals.formal_check import FORMAL_CHECKS, judged
 from veriground.signals.instantiation import instantiate
 from veriground.signals.measured_instantiation import instantiate_measured
 from veriground.signals.unit_dimension import (
     POUND_UNITS,
-    NamedUnitFinding,
-    UnitDimensionFinding,
-    find_named_unit_findings,
-    find_unit_dimension_findings,
 )
 from veriground.signals.verbal_formula import verbal_formulas
 from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
-from veriground.text.quantities import format_value
 from veriground.text.quantity_spans import LocatedQuantity, locate_quantities
 from veriground.text.readable import readable_text
 from veriground.text.terms import is_negation, tokenize_words
@@ -62,9 +61,6 @@ _PHYSICS_CONTEXT = re.compile(
     r"physics|light|photons?|relativity|Einstein|motion|projectile)\b|\bkg\b|\bm/s",
     re.IGNORECASE,
 )
-# The values of FormalCheck.check, in the order checks at one claim span are listed.
-FormalCheckName = Literal["dimensions", "unit_dimension", "equation", "complexity", "constants"]
-FORMAL_CHECKS: tuple[FormalCheckName, ...] = get_args(FormalCheckName)
 
 
 class FormalProfile(Protocol):
@@ -111,13 +107,13 @@ def compute_formal(claim_text: str, evidence_texts: Sequence[str], profile: Form
     if "dimensions" in enabled:
         checks.extend(quantity_checks)
     if "unit_dimension" in enabled:
-        checks.extend(_unit_dimension_checks(claim_text))
+        checks.extend(unit_dimension_checks(claim_text))
     if "complexity" in enabled:
         bound_checks, complexity_problems, conflicts = complexity_checks(claim_text, evidence_texts)
         checks.extend(bound_checks)
         problems.extend(complexity_problems)
     if "constants" in enabled:
-        checks.extend(_constant_checks(claim_text))
+        checks.extend(constant_checks(claim_text))
     checks.sort(key=lambda check: (check.claim_span, FORMAL_CHECKS.index(check.check)))
     return FormalSignal(
         status="computed" if checks else "unparsed" if problems else "not_applicable",
@@ -166,7 +162,7 @@ def _dimension_checks(equations: list[LocatedEquation]) -> list[FormalCheck]:
         else:
             reason = f"{text} is dimensionally inconsistent: {verdict.reason}"
         span, sides = (located.start, located.end), " vs ".join(verdict.sides) or None
-        checks.append(_judged("dimensions", verdict.consistent, "dimension_mismatch", reason, span, sides))
+        checks.append(judged("dimensions", verdict.consistent, "dimension_mismatch", reason, span, sides))
     return checks
 
 
@@ -190,7 +186,7 @@ def _quantity_equation_checks(claim_text: str) -> tuple[list[FormalCheck], list[
             f"{describe_dimension(second.normal.dimension)}"
         )
         dimensions = f"{first.normal.dimension} vs {second.normal.dimension}"
-        checks.append(_judged("dimensions", same, "dimension_mismatch", reason, (first.start, second.end), dimensions))
+        checks.append(judged("dimensions", same, "dimension_mismatch", reason, (first.start, second.end), dimensions))
         spans.append((first.start, second.end))
     return checks, spans
 
@@ -229,7 +225,7 @@ def _equation_checks(readings: list[tuple[LocatedEquation, ...]], evidence_texts
         else:
             reason = f"the evidence gives {evidence_text} for {comparison.left_side}; the claim says {claim_text}"
         checks.append(
-            _judged(
+            judged(
                 "equation",
                 comparison.equivalent,
                 "equation_mismatch",
@@ -264,7 +260,7 @@ def _instantiation_checks(claim_text: str, evidence_texts: Sequence[str]) -> lis
     held = "holds" if result.holds else "does not hold"
     reason = f"the evidence's {located.equation.text} {held} for the claim's values ({put})"
     return [
-        _judged(
+        judged(
             "equation",
             result.holds,
             "equation_mismatch",
@@ -310,100 +306,3 @@ def bound_evidence(claim_text: str, signal: FormalSignal | None, evidence_texts:
     rest = words_beyond_bounds(claim_text, bounds)
     indexes = {check.evidence_index for check in matched if check.evidence_index is not None}
     return tuple(sorted(index for index in indexes if rest <= content_stems(readable_text(evidence_texts[index]))))
-
-
-def _unit_dimension_checks(claim_text: str) -> list[FormalCheck]:
-    return [
-        _judged(
-            "unit_dimension",
-            finding.consistent,
-            "unit_dimension_mismatch",
-            _unit_dimension_reason(finding),
-            (finding.word_start, finding.located.end),
-            finding.located.quantity.describe(),
-            evidence_value=finding.expected_dimension,
-        )
-        for finding in find_unit_dimension_findings(claim_text)
-    ] + [
-        _judged(
-            "unit_dimension",
-            finding.consistent,
-            "unit_dimension_mismatch",
-            _named_unit_reason(finding),
-            (finding.start, finding.end),
-            finding.unit,
-            evidence_value=finding.expected_dimension,
-        )
-        for finding in find_named_unit_findings(claim_text)
-    ]
-
-
-def _named_unit_reason(finding: NamedUnitFinding) -> str:
-    if finding.consistent:
-        return f"{finding.word} measured in {finding.unit}, a unit of {finding.word}"
-    return (
-        f"{finding.word} needs a unit of {describe_dimension(finding.expected_dimension)} such as "
-        f"{short_unit(finding.expected_unit)}; the claim says {finding.unit}, a unit of "
-        f"{describe_dimension(finding.dimension)}"
-    )
-
-
-def _unit_dimension_reason(finding: UnitDimensionFinding) -> str:
-    quantity = finding.located
-    if finding.consistent:
-        return f"{finding.word} given in {quantity.quantity.unit}, a unit of {finding.word}"
-    return (
-        f"{finding.word} needs a unit of {describe_dimension(finding.expected_dimension)} such as "
-        f"{short_unit(finding.expected_unit)}; the claim gives {quantity.quantity.describe()}, a unit of "
-        f"{describe_dimension(quantity.normal.dimension)}"
-    )
-
-
-def _constant_checks(claim_text: str) -> list[FormalCheck]:
-    return [
-        _judged(
-            "constants",
-            finding.in_range,
-            "out_of_range",
-            _constant_reason(finding),
-            (finding.name_start, finding.located.end),
-            finding.located.quantity.describe(),
-            evidence_value=finding.describe_range(),
-        )
-        for finding in find_constant_findings(claim_text)
-    ]
-
-
-def _constant_reason(finding: ConstantFinding) -> str:
-    label, written = finding.constant.key, finding.located.quantity.describe()
-    if finding.in_range:
-        return f"{label} = {written} is within {finding.describe_range()}"
-    return (
-        f"the claim gives {label} = {written} ({format_value(finding.located.normal.base_value)} in SI units); "
-        f"the accepted value lies in {finding.describe_range()}"
-    )
-
-
-def _judged(
-    check: FormalCheckName,
-    passed: bool,
-    failure: FormalOutcome,
-    reason: str,
-    claim_span: tuple[int, int],
-    claim_value: str | None,
-    *,
-    evidence_index: int | None = None,
-    evidence_span: tuple[int, int] | None = None,
-    evidence_value: str | None = None,
-) -> FormalCheck:
-    """A check's record: outcome "ok" when it passed, else `failure`."""
-    return FormalCheck(
-        check=check,
-        outcome="ok" if passed else failure,
-        reason=reason,
-        claim_span=claim_span,
-        claim_value=claim_value,
-        evidence_index=evidence_index,
-        evidence_span=evidence_span,
-        evidence_value=evidence_value,
-    )
