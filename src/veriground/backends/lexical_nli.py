@@ -30,16 +30,15 @@ from veriground.schema import NLIScores
 from veriground.text.content import content_stems
 from veriground.text.cues import antonym_pairs_among, extract_equations, negated_stems, opposites_of
 from veriground.text.memo import text_memo
-from veriground.text.parameters import case_quantities, expression_constants
+from veriground.text.parameters import case_quantities, stated_quantities
 from veriground.text.quantities import (
     NormalQuantity,
     comparable_quantities,
-    extract_quantities,
     normalise_leniently,
     remove_quantities,
     same_quantity,
 )
-from veriground.text.sentences import inside, question_spans, sentence_spans
+from veriground.text.sentences import sentence_spans
 from veriground.text.terms import extract_terms, normalise_text, stem_words, tokenize_words
 
 LEXICAL_NLI_NAME = "lexical-nli.v1"
@@ -242,11 +241,8 @@ def _profile_text(text: str) -> _TextProfile:
     normal = normalise_text(text)
     words = tokenize_words(normal)
     # a question states no value ("Could a tree with 7 vertices have only 5 edges?"), nor a formula's constant
-    asked, constants = question_spans(normal), expression_constants(normal)
     quantities = tuple(
-        normalise_leniently(quantity)
-        for quantity in extract_quantities(normal)
-        if not inside(asked, quantity.start) and quantity.start not in constants
+        normalise_leniently(quantity) for quantity, constant in stated_quantities(normal) if not constant
     )
     cases = {quantity.start for quantity in case_quantities(normal)}
     return _TextProfile(

@@ -12,8 +12,8 @@
 | constants      | a stated value of c, g, G, h, e, N_A, k_B, m_e   | out_of_range              | no             |
 
 The checks that read only the claim (unit_dimension, constants) are built in claim_quantity_checks.py; every check's
-record in formal_check.py. A profile (domains/) chooses which checks run. A claim whose equation or bound cannot be read gets status
-`unparsed` with the reason when nothing else could be checked; a parse failure never raises.
+record in formal_check.py. A profile (domains/) chooses which checks run. A claim whose equation or bound cannot be
+read gets status `unparsed` with the reason when nothing else could be checked; a parse failure never raises.
 """
 
 from __future__ import annotations

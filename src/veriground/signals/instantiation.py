@@ -20,6 +20,7 @@ from fractions import Fraction
 from veriground.signals.equation_check import LocatedEquation, evidence_equations
 from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
+from veriground.text.parameters import bound_before
 from veriground.text.quantities import extract_quantities
 from veriground.text.quantity_spans import normalise_with_offsets
 from veriground.text.readable import readable_text
@@ -36,7 +37,6 @@ _NAME_FIRST = 1  # the naming whose noun comes before its variable
 _NOT_NOUNS = STOPWORDS | {"denote", "denotes"}
 # Words that restate what an equation over named counts already says: "every tree", "exactly 9 edges", "always".
 _RESTATING_WORDS = frozenset(stem_words(["every", "any", "each", "exactly", "precisely", "always"]))
-_BOUND_BEFORE = re.compile(r"\b(?:at\s+(?:most|least)|more|less|fewer|over|under|up\s+to|than)\s*$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def _claim_counts(claim_text: str) -> _Counts | None:
         if quantity.unit is not None or not label.startswith("count:") or not float(quantity.value).is_integer():
             return None
         noun = label.removeprefix("count:")
-        if noun in counts or _BOUND_BEFORE.search(normal, 0, quantity.start):
+        if noun in counts or bound_before(normal[: quantity.start]):
             return None
         counts[noun] = int(quantity.value)
     words = content_stems(readable_text(claim_text)) - _RESTATING_WORDS

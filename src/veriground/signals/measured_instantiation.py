@@ -22,6 +22,7 @@ from veriground.signals.instantiation import Instantiation
 from veriground.signals.math_parse import base_symbol
 from veriground.signals.verbal_formula import QUANTITY_SYMBOLS
 from veriground.text.memo import text_memo
+from veriground.text.parameters import bound_before
 from veriground.text.quantities import extract_quantities
 from veriground.text.quantity_spans import locate_quantities
 from veriground.text.terms import is_negation, tokenize_words
@@ -31,9 +32,6 @@ CLEAR_MISS = 0.10
 # Symbols whose value the claim need not give: g near Earth's surface and c, in SI units.
 KNOWN_VALUES = {"g": 9.80, "c": 2.998e8}
 _MAX_SYMBOLS = 5
-_BOUND_BEFORE = re.compile(
-    r"\b(?:at\s+(?:most|least)|more|less|fewer|over|under|up\s+to|than|about\s+to)\s*$", re.IGNORECASE
-)
 
 
 def instantiate_measured(claim_text: str, evidence_text: str) -> Instantiation | None:
@@ -61,7 +59,7 @@ def _claim_values(claim_text: str) -> list[tuple[str, float, str, tuple[int, int
         return None
     values = []
     for quantity in located:
-        if _BOUND_BEFORE.search(normal, 0, quantity.quantity.start) or not quantity.normal.dimension.startswith("["):
+        if bound_before(normal[: quantity.quantity.start]) or not quantity.normal.dimension.startswith("["):
             return None
         written = quantity.quantity.describe()
         values.append((written, quantity.normal.base_value, quantity.normal.dimension, (quantity.start, quantity.end)))

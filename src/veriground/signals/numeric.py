@@ -23,12 +23,11 @@ from __future__ import annotations
 
 import math
 import operator
-import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from veriground.schema import NumericSignal, SignalStatus
-from veriground.text.parameters import case_quantities, expression_constants
+from veriground.text.parameters import bound_before, case_quantities, stated_quantities
 from veriground.text.quantities import (
     NormalQuantity,
     UnitConversionError,
@@ -38,7 +37,6 @@ from veriground.text.quantities import (
     normalise_quantity,
     same_quantity,
 )
-from veriground.text.sentences import inside, question_spans
 from veriground.text.terms import is_negation, normalise_text, tokenize_words
 
 NO_NUMBERS_REASON = "claim has no numbers"
@@ -128,16 +126,6 @@ class _Stated(NamedTuple):
 
 
 _Read = tuple[list[_Stated], list[_Stated]]
-# The words before a number that make it a bound, and the bound's name; the "no more than" kinds are tried first.
-_BOUNDS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to)\s*$", re.IGNORECASE), "at most"),
-    (
-        re.compile(r"\b(?:at\s+least|no\s+(?:less|fewer)\s+than|not\s+(?:less|fewer)\s+than)\s*$", re.IGNORECASE),
-        "at least",
-    ),
-    (re.compile(r"\b(?:(?:less|fewer|lower)\s+than|under|below)\s*$", re.IGNORECASE), "under"),
-    (re.compile(r"\b(?:(?:more|greater|higher)\s+than|over|above|exceeding)\s*$", re.IGNORECASE), "over"),
-)
 # Whether a value (first) meets the bound (second).
 _MEETS: dict[str, Callable[[float, float], bool]] = {
     "at most": operator.le,
@@ -159,7 +147,7 @@ def _read(claim_text: str, evidence_texts: Sequence[str]) -> _Read | _Nothing:
     cases = {quantity.start for quantity in case_quantities(claim_text)}
     try:
         claimed = [
-            _Stated(normalise_quantity(quantity), _bound(normal[: quantity.start]), quantity.start in cases)
+            _Stated(normalise_quantity(quantity), bound_before(normal[: quantity.start]), quantity.start in cases)
             for quantity in found
         ]
     except UnitConversionError as err:
@@ -175,13 +163,9 @@ def _stated(texts: Sequence[str], cases: Sequence[NormalQuantity] = ()) -> list[
     stated = []
     for text in texts:
         normal = normalise_text(text)
-        asked, constants = question_spans(normal), expression_constants(text)
         found = [
-            _Stated(
-                normalise_leniently(quantity), _bound(normal[: quantity.start]), rival=quantity.start not in constants
-            )
-            for quantity in extract_quantities(text)
-            if not inside(asked, quantity.start)
+            _Stated(normalise_leniently(quantity), bound_before(normal[: quantity.start]), rival=not constant)
+            for quantity, constant in stated_quantities(text)
         ]
         if not all(any(_same_case(case, other.quantity) for other in found) for case in cases):
             found = [other._replace(rival=False) for other in found]
@@ -267,12 +251,6 @@ def _judged(
     if _negates_plain_evidence(claim_text, evidence_texts):
         return ["absent" if item == "mismatch" else item for item in outcomes], []
     return outcomes, mismatches
-
-
-def _bound(before: str) -> str | None:
-    """The bound a number is when the words before it make it one ("less than": under), else None."""
-    tail = before[-40:]
-    return next((name for pattern, name in _BOUNDS if pattern.search(tail)), None)
 
 
 def _described(claimed: _Stated) -> str:

@@ -8,7 +8,10 @@ subject and "with", "on", "having" or "containing" ("a graph on 6 vertices", "an
 subject "on" ("the complete graph on 5 vertices"), or joins one with "and" ("a tree with 10 vertices and 3 leaves").
 
 A number inside a formula ("$5^5 - {5 \\choose 1}4^5$") is a constant of the expression, no value stated of
-anything: only a number standing alone after "=" ("$v = 6$") states one (`expression_constants`).
+anything: only a number standing alone after "=" ("$v = 6$") states one (`expression_constants`). A question states
+none ("Could a tree with 7 vertices have only 5 edges?"): `stated_quantities` is what a text states, for the numeric
+signal and the lexical NLI alike. A number after "less than", "at most", "over" ... is a bound, not a value
+(`bound_before`).
 """
 
 from __future__ import annotations
@@ -17,7 +20,20 @@ import re
 
 from veriground.text.memo import text_memo
 from veriground.text.quantities import Quantity, extract_quantities
+from veriground.text.sentences import inside, question_spans
 from veriground.text.terms import normalise_text
+
+# The words before a number that make it a bound, and the bound's name; the "no more than" kinds are tried first.
+BOUNDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b(?:at\s+most|no\s+more\s+than|not\s+more\s+than|up\s+to)\s*$", re.IGNORECASE), "at most"),
+    (
+        re.compile(r"\b(?:at\s+least|no\s+(?:less|fewer)\s+than|not\s+(?:less|fewer)\s+than)\s*$", re.IGNORECASE),
+        "at least",
+    ),
+    (re.compile(r"\b(?:(?:less|fewer|lower)\s+than|under|below)\s*$", re.IGNORECASE), "under"),
+    (re.compile(r"\b(?:(?:more|greater|higher)\s+than|over|above|exceeding)\s*$", re.IGNORECASE), "over"),
+)
+_BOUND_LOOK_BACK = 40
 
 _CASE_BEFORE = re.compile(
     r"\b(?:a|an|any|every|each|some)\s+(?:[\w-]+\s+){1,3}(?:with|on|having|containing)\s+(?:exactly\s+|only\s+)?$"
@@ -60,3 +76,21 @@ def expression_constants(text: str) -> frozenset[int]:
         if not (_STATED_IN_MATH.search(normal, span[0], quantity.start) and not rest):
             constants.add(quantity.start)
     return frozenset(constants)
+
+
+def bound_before(before: str) -> str | None:
+    """The bound a number is when the words before it make it one ("less than": "under"), else None."""
+    tail = before[-_BOUND_LOOK_BACK:]
+    return next((name for pattern, name in BOUNDS if pattern.search(tail)), None)
+
+
+@text_memo(maxsize=16_384)
+def stated_quantities(text: str) -> tuple[tuple[Quantity, bool], ...]:
+    """The quantities `text` states (none inside a question), each with whether it is a formula's constant (offsets
+    into the normalised text, as extract_quantities gives)."""
+    asked, constants = question_spans(normalise_text(text)), expression_constants(text)
+    return tuple(
+        (quantity, quantity.start in constants)
+        for quantity in extract_quantities(text)
+        if not inside(asked, quantity.start)
+    )
