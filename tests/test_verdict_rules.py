@@ -131,6 +131,22 @@ FINDINGS_TABLE = [
         RejectionReason.SUBSTITUTED_WORDS,
     ),
     ("scrambled-words", SUPPORTED, {"scrambled_words": True}, LOW, RejectionReason.SCRAMBLED_WORDS),
+    # A sentence stating the claim's comparison the other way round contradicts it, however well the NLI reads it ...
+    (
+        "reversed-comparison",
+        SUPPORTED,
+        {"reversed_comparison": ("B is greater than A.", "b", (0, 20))},
+        REJECTED,
+        RejectionReason.HIGH_CONTRADICTION,
+    ),
+    # ... unless a source states the claim word for word: a quotation outweighs a reading of another sentence.
+    (
+        "quoted",
+        SUPPORTED,
+        {"reversed_comparison": ("B is greater than A.", "b", (0, 20)), "quoting": SUPPORTED},
+        VERIFIED,
+        RejectionReason.SUFFICIENT_EVIDENCE,
+    ),
     # A sentence that sources state word for word is no swap of them, whatever unit the NLI liked best.
     (
         "quoted",

@@ -280,3 +280,22 @@ def test_numbers_that_meet_a_claims_bound_or_differ_from_a_denied_value_never_co
     signed = ["In 2018, she signed her first recording contract with Astralwerks."]
     assert verdicts("She did not sign her first recording contract in 2014.", signed, nli=nli) != ["Contradictory"]
     assert verdicts("She did not sign her first recording contract in 2018.", signed, nli=nli) == ["Contradictory"]
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+def test_a_comparison_said_the_other_way_round_is_contradictory_and_names_its_sentence(nli):
+    # v3 read the reversed claim as entailed (0.90): it holds every word of its source.
+    friction = [
+        "Friction is a force that opposes relative motion between systems in contact. The maximum static friction is "
+        "usually greater than the kinetic friction between the objects."
+    ]
+    reversed_claim, kept = decisions(
+        "Kinetic friction is usually greater than static friction. Static friction is usually greater than kinetic "
+        "friction.",
+        friction,
+        nli=nli,
+    )
+    assert (reversed_claim.status, reversed_claim.rule) == ("Contradictory", "reversed-comparison")
+    assert "the other way round" in reversed_claim.explanation
+    assert "maximum static friction is usually greater" in reversed_claim.explanation
+    assert kept.status != "Contradictory"

@@ -1,0 +1,82 @@
+"""text/comparisons.py: a claim that states its source's comparison the other way round, and the comparisons that
+are not reversals (the same one, restated, negated, supposed, a bound, a thing picked out, another scale)."""
+
+from __future__ import annotations
+
+import pytest
+
+from veriground.text.comparisons import reversed_comparison, stated_comparisons
+
+FRICTION = "The maximum static friction is usually greater than the kinetic friction between the objects."
+
+REVERSED = [
+    # the things swapped, the scale read the same way
+    ("Kinetic friction is usually greater than static friction.", FRICTION),
+    ("Sound travels faster than light.", "Light travels faster than sound."),
+    ("Earth has more moons than Mercury.", "Mercury has more moons than Earth."),
+    # a prepositional thing between the comparative and "than"
+    ("Sound travels faster in air than in steel.", "Sound travels faster in steel than in air."),
+    # the things kept, the scale read the other way
+    ("Static friction is usually smaller than kinetic friction.", FRICTION),
+    ("A proton is lighter than an electron.", "A proton is much heavier than an electron."),
+    ("Mercury has fewer moons than Earth.", "Mercury has more moons than Earth."),
+    # both: swapped and read the other way round is the same comparison; swapped alone is not
+    ("An electron is heavier than a proton.", "A proton is heavier than an electron."),
+    # after a relative pronoun, the thing is the noun before it
+    (
+        "The mirror forms an image that is smaller than the object.",
+        "The mirror forms an image that is larger than the object.",
+    ),
+    # each list item states its own
+    ("Cold air has lower pressure than warm air.", "- Cold air has higher pressure than warm air.\n- Warm air rises."),
+]
+
+NOT_REVERSED = [
+    # the same comparison, and the same one said with the other comparative
+    ("Static friction is usually greater than kinetic friction.", FRICTION),
+    ("Kinetic friction is usually smaller than static friction.", FRICTION),
+    ("An electron is lighter than a proton.", "A proton is heavier than an electron."),
+    # negated, supposed, a question
+    ("Earth has more moons than Mercury.", "Mercury does not have more moons than Earth."),
+    ("Earth has more moons than Mercury.", "If Mercury has more moons than Earth, the table is wrong."),
+    ("Earth has more moons than Mercury.", "Does Mercury have more moons than Earth?"),
+    # bounds on a number or a variable are the numeric signal's
+    ("The mass is more than 3 kg.", "The mass is less than 3 kg."),
+    ("Each factor is smaller than n.", "Each factor is larger than n."),
+    # a comparison that only picks things out ("keys smaller than the root's") asserts nothing
+    (
+        "Nodes with keys larger than the root are stored in the left subtree.",
+        "Nodes with keys smaller than the root are stored in the left subtree.",
+    ),
+    # another scale, or another thing compared on it
+    ("A proton is heavier than an electron.", "A proton is slower than an electron."),
+    ("Earth has more moons than Mercury.", "Mercury has more craters than Earth."),
+    ("A neutron is heavier than an electron.", "A proton is lighter than a neutron."),
+    # "rather than", "other than" compare nothing
+    ("Light is a wave rather than a particle.", "Light is a particle rather than a wave."),
+]
+
+
+@pytest.mark.parametrize(("claim", "evidence"), REVERSED)
+def test_a_claim_that_states_its_sources_comparison_the_other_way_round_is_found(claim, evidence):
+    span = reversed_comparison(claim, evidence)
+    assert span is not None
+    assert " than " in evidence[span[0] : span[1]]
+
+
+@pytest.mark.parametrize(("claim", "evidence"), NOT_REVERSED)
+def test_the_same_a_negated_a_supposed_or_another_comparison_is_no_reversal(claim, evidence):
+    assert reversed_comparison(claim, evidence) is None
+
+
+def test_the_span_is_the_reversing_sentence_in_the_evidence():
+    evidence = "Friction opposes motion. " + FRICTION + " It depends on the surfaces."
+    start, end = reversed_comparison("Kinetic friction is usually greater than static friction.", evidence)
+    assert evidence[start:end].strip() == FRICTION
+
+
+def test_a_comparison_is_read_as_its_things_scale_and_direction():
+    (comparison,) = stated_comparisons("Mercury has fewer moons than Earth.")
+    assert (comparison.left, comparison.right) == ({"mercuri"}, {"earth"})
+    assert comparison.scale == ("size", "moon")
+    assert comparison.direction == -1
