@@ -1,5 +1,5 @@
 """judge_evidence (verdicts/support.py): one batched predict call over evidence units, per-chunk signals, and
-visible degradation; split_premise windows (ALCE citation support reads them)."""
+visible degradation."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from veriground.backends.fakes import FailingNLIModel, FakeNLIModel
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.backends.protocols import NLIModel
 from veriground.schema import Claim, EvidenceChunk, NLIScores, SignalStatus
-from veriground.signals.nli import split_premise
 from veriground.verdicts.aggregator import raw_aggregator
 from veriground.verdicts.support import judge_evidence
 
@@ -123,21 +122,6 @@ def test_a_long_passage_is_read_through_its_best_aligned_units_not_whole():
     read = [long_chunk.text[unit.char_start : unit.char_end] for unit in signal.units]
     assert LIGHT_PASSAGE.text in read  # the sentence about the claim, with exact offsets
     assert signal.refute_prob == 0.9  # refuted by that one sentence, not by the window around it
-
-
-def test_windows_overlap_by_a_sentence_and_cover_the_text():
-    sentences = [f"Statement number {index} describes a different policy rule in detail." for index in range(80)]
-    windows = split_premise(" ".join(sentences), max_chars=300)
-    for sentence in sentences:
-        assert any(sentence in window for window in windows)
-    for before, after in zip(windows, windows[1:], strict=False):
-        assert before.split(". ")[-1].rstrip(".") in after
-
-
-def test_single_sentence_longer_than_a_window_is_sliced():
-    windows = split_premise("a" * 4000, max_chars=1500)
-    assert all(len(window) <= 1500 for window in windows)
-    assert "".join(windows).count("a") >= 4000
 
 
 def test_lexical_backend_end_to_end_flags_seed_t1():

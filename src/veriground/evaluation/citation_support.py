@@ -3,8 +3,11 @@
 which of its citations count for citation precision, judged by the configured NLI; then the run's averages.
 
 A premise "entails" a claim when the NLI's entailment probability reaches 0.60 (seed 000, on raw NLI probabilities). A
-premise over signals.nli.MAX_PREMISE_CHARS is read in the same overlapping sentence windows verification uses,
-and entails when one window does. Following ALCE's scorer: a claim with no citation has recall 0; when the
+premise is read as the verifier reads a passage: its sentences and 2-3-sentence windows that carry most of the claim
+(evidence/units.py), and it entails when one of them does. ALCE's own NLI (TRUE, T5-11B) reads whole passages; the
+models here were trained on aligned units, and the shipped one read a passage's own sentence, cited, as not entailed
+by the 700-character window holding it (41 % of the demo golden set's verified answer claims "ungrounded", against
+0 % for the lexical NLI). Following ALCE's scorer: a claim with no citation has recall 0; when the
 joined citations do not entail the claim, none of them counts for precision; a single citation counts when it
 entails; of several, a citation is irrelevant (does not count) when it alone does not entail the claim and the
 others without it still do. Recall and precision are averaged per answer, then over answers.
@@ -18,7 +21,7 @@ from typing import Any
 
 from veriground.backends.protocols import NLIModel
 from veriground.evaluation.metrics import MetricValue
-from veriground.signals.nli import split_premise
+from veriground.evidence.units import aligned_texts
 
 PASSAGE_JOINER = "\n\n"  # between cited passages in a joined premise
 
@@ -55,7 +58,7 @@ def judge_citation_support(
     pairs: list[tuple[str, str]] = []  # (premise window, claim)
     rows: dict[tuple[str, tuple[str, ...]], range] = {}
     for text, subset in wanted:
-        windows = split_premise(PASSAGE_JOINER.join(passages[pid] for pid in subset))
+        windows = aligned_texts(text, PASSAGE_JOINER.join(passages[pid] for pid in subset))
         rows[(text, subset)] = range(len(pairs), len(pairs) + len(windows))
         pairs.extend((window, text) for window in windows)
     try:

@@ -76,7 +76,20 @@ def claim_content(text: str) -> ClaimContent:
 def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNITS_PER_CHUNK) -> list[EvidenceUnit]:
     """The chunk's best-aligned units, best first (at most `limit`, overlapping units allowed). A chunk that shares
     nothing with the claim still yields its first unit with alignment 0, so every chunk is judged, never skipped."""
-    slices = _slices(chunk.text)
+    return [
+        EvidenceUnit(chunk, start, end, _counted(chunk.text, start, end, sentences), alignment)
+        for alignment, sentences, start, end in _best_spans(claim, chunk.text, limit)
+    ]
+
+
+def aligned_texts(claim_text: str, text: str, limit: int = MAX_UNITS_PER_CHUNK) -> list[str]:
+    """The texts of the units of `text` that the verifier's NLI reads for the claim (select_units), best first."""
+    return [text[start:end] for _, _, start, end in _best_spans(claim_content(claim_text), text, limit)]
+
+
+def _best_spans(claim: ClaimContent, text: str, limit: int) -> list[tuple[float, int, int, int]]:
+    """(alignment, sentences, start, end) of select_units' units of `text`."""
+    slices = _slices(text)
     spans = slices.spans
     if not spans:
         return []
@@ -97,17 +110,14 @@ def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNI
             if shared:
                 scored.append((-round(shared / claim.size, _DECIMALS), last - first + 1, start, end, first))
     if not scored:  # nothing shared: the first sentence, with alignment 0
-        return [EvidenceUnit(chunk, spans[0][0], spans[0][1], 1, 0.0)]
+        return [(0.0, 1, spans[0][0], spans[0][1])]
     scored.sort()
     best = scored[:limit]
-    if best[0][1] > 1 and _LIST_ITEM.search(chunk.text, best[0][2], best[0][3]):  # a window of list items is best
+    if best[0][1] > 1 and _LIST_ITEM.search(text, best[0][2], best[0][3]):  # a window of list items is best
         sentence = next((row for row in scored if row[1] == 1), None)
         if sentence is not None and -sentence[0] >= SENTENCE_BESIDE_WINDOW and sentence not in best:
             best.append(sentence)
-    return [
-        EvidenceUnit(chunk, start, end, _counted(chunk.text, start, end, sentences), -negative)
-        for negative, sentences, start, end, _ in best
-    ]
+    return [(-negative, sentences, start, end) for negative, sentences, start, end, _ in best]
 
 
 def _counted(text: str, start: int, end: int, sentences: int) -> int:
