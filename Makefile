@@ -22,6 +22,8 @@ demo: $(VENV)/.installed-core
 	$(BIN)/veriground demo
 
 test: $(VENV)/.installed-dev browser
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/ruff format --check src tests bench scripts
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
