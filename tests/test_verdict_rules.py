@@ -133,9 +133,9 @@ FINDINGS_TABLE = [
     ("scrambled-words", SUPPORTED, {"scrambled_words": True}, LOW, RejectionReason.SCRAMBLED_WORDS),
     # A sentence stating the claim's comparison the other way round contradicts it, however well the NLI reads it ...
     (
-        "reversed-comparison",
+        "reversed-relation",
         SUPPORTED,
-        {"reversed_comparison": ("B is greater than A.", "b", (0, 20))},
+        {"reversed_relation": ("B is greater than A.", "b", (0, 20))},
         REJECTED,
         RejectionReason.HIGH_CONTRADICTION,
     ),
@@ -143,7 +143,7 @@ FINDINGS_TABLE = [
     (
         "quoted",
         SUPPORTED,
-        {"reversed_comparison": ("B is greater than A.", "b", (0, 20)), "quoting": SUPPORTED},
+        {"reversed_relation": ("B is greater than A.", "b", (0, 20)), "quoting": SUPPORTED},
         VERIFIED,
         RejectionReason.SUFFICIENT_EVIDENCE,
     ),

@@ -295,7 +295,21 @@ def test_a_comparison_said_the_other_way_round_is_contradictory_and_names_its_se
         friction,
         nli=nli,
     )
-    assert (reversed_claim.status, reversed_claim.rule) == ("Contradictory", "reversed-comparison")
-    assert "the other way round" in reversed_claim.explanation
+    assert (reversed_claim.status, reversed_claim.rule) == ("Contradictory", "reversed-relation")
+    assert "states the opposite" in reversed_claim.explanation
     assert "maximum static friction is usually greater" in reversed_claim.explanation
     assert kept.status != "Contradictory"
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+def test_a_dependence_the_source_denies_is_contradictory(nli):
+    # v3 read "Mass depends on gravity." as entailed (0.92) by "Because weight depends on the force of gravity, ...".
+    physics = [
+        "Because weight depends on the force of gravity, a 1.0-kg mass weighs 9.8 N on Earth and only about 1.7 N on "
+        "the moon.",
+        "Unlike weight (which changes if the gravitational force changes), mass does not depend on gravity.",
+    ]
+    denied, stated = decisions("Mass depends on gravity. Weight depends on gravity.", physics, nli=nli)
+    assert (denied.status, denied.rule) == ("Contradictory", "reversed-relation")
+    assert "mass does not depend on gravity" in denied.explanation
+    assert stated.status != "Contradictory"

@@ -67,11 +67,11 @@ class DecisionInputs(Record):
     substituted_words: tuple[tuple[str, str], ...] = ()
     substituted_passage: PassageId | None = None
     scrambled_words: bool = False  # the claim is its best-supporting unit's words in another order (text/word_order.py)
-    # An evidence sentence that states a comparison of the claim's the other way round (text/comparisons.py), its
+    # An evidence sentence that states a comparison of the claim's the other way round (text/relations.py), its
     # passage and its offsets in that passage's text.
-    reversed_comparison: str | None = None
-    reversed_comparison_passage: PassageId | None = None
-    reversed_comparison_span: tuple[int, int] | None = None
+    reversed_relation: str | None = None
+    reversed_relation_passage: PassageId | None = None
+    reversed_relation_span: tuple[int, int] | None = None
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed

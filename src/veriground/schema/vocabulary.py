@@ -84,7 +84,7 @@ class RuleName(StrEnum):
     NO_EVIDENCE = "no-evidence"
     NUMERIC_MISMATCH = "numeric-mismatch"
     FORMAL_MISMATCH = "formal-mismatch"
-    REVERSED_COMPARISON = "reversed-comparison"
+    REVERSED_RELATION = "reversed-relation"
     LLM_JUDGE_CONTRADICTED = "llm-judge-contradicted"
     NLI_UNAVAILABLE = "nli-unavailable"
     OUT_OF_SCOPE = "out-of-scope"
@@ -113,7 +113,7 @@ HARD_REJECTIONS = frozenset(
         RuleName.DANGLING_CITATION,
         RuleName.NUMERIC_MISMATCH,
         RuleName.FORMAL_MISMATCH,
-        RuleName.REVERSED_COMPARISON,
+        RuleName.REVERSED_RELATION,
         RuleName.NO_EVIDENCE,
         RuleName.LLM_JUDGE_CONTRADICTED,
     }

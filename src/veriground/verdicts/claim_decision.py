@@ -36,7 +36,7 @@ from veriground.signals import check_citations, compute_coverage, compute_numeri
 from veriground.signals.formal import bound_evidence, compute_formal, equation_evidence
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.signals.support_features import is_quoted
-from veriground.text.comparisons import reversed_comparison
+from veriground.text.relations import reversed_relation
 from veriground.text.substitution import closest_swaps, restates, substituted_words
 from veriground.text.terms import STOPWORDS, tokenize_words
 from veriground.text.word_order import scrambled_words
@@ -163,15 +163,15 @@ def decision_inputs(
         superseded_citations=signals.citation.superseded_ids,
         substituted=_substituted(claim_text, best_unit, chunks, signals.nli, supportable) if claim_text else None,
         scrambled_words=bool(claim_text and best_unit and scrambled_words(claim_text, best_unit[0])),
-        reversed_comparison=_reversed_comparison(claim_text, chunks) if claim_text else None,
+        reversed_relation=_reversed_relation(claim_text, chunks) if claim_text else None,
     )
 
 
-def _reversed_comparison(claim_text: str, chunks: Sequence[EvidenceChunk]) -> tuple[str, str, tuple[int, int]] | None:
-    """The first evidence sentence that states a comparison of the claim's the other way round (text/comparisons.py),
+def _reversed_relation(claim_text: str, chunks: Sequence[EvidenceChunk]) -> tuple[str, str, tuple[int, int]] | None:
+    """The first evidence sentence that states a comparison of the claim's the other way round (text/relations.py),
     its passage and its offsets in the passage's text."""
     for chunk in chunks:
-        if (span := reversed_comparison(claim_text, chunk.text)) is not None:
+        if (span := reversed_relation(claim_text, chunk.text)) is not None:
             return chunk.text[span[0] : span[1]], chunk.passage_id, span
     return None
 
@@ -313,8 +313,8 @@ def primary_evidence(
         return inputs.llm_judge_passage
     if decision.rule == RuleName.FORMAL_MATCH and inputs.formal_match_passages:
         return inputs.formal_match_passages[0]
-    if decision.rule == RuleName.REVERSED_COMPARISON and inputs.reversed_comparison_passage:
-        return inputs.reversed_comparison_passage
+    if decision.rule == RuleName.REVERSED_RELATION and inputs.reversed_relation_passage:
+        return inputs.reversed_relation_passage
     if decision.rule == RuleName.SUBSTITUTED_WORDS and inputs.substituted_passage:
         return inputs.substituted_passage
     if inputs.strongest_entailment_passage:

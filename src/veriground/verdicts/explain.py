@@ -219,9 +219,9 @@ _RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
         "the evidence gives a different value: " + ("; ".join(r.mismatches) or "see numeric signal")
     ),
     RuleName.FORMAL_MISMATCH: lambda r: "; ".join(r.inputs.formal_mismatches),
-    RuleName.REVERSED_COMPARISON: lambda r: (
-        f"{r.inputs.reversed_comparison_passage} states the claim's comparison the other way round "
-        f"(characters {r.inputs.reversed_comparison_span}): {r.inputs.reversed_comparison!r}"
+    RuleName.REVERSED_RELATION: lambda r: (
+        f"{r.inputs.reversed_relation_passage} states the claim's comparison or dependence the other way round "
+        f"(characters {r.inputs.reversed_relation_span}): {r.inputs.reversed_relation!r}"
     ),
     RuleName.OUT_OF_SCOPE: lambda r: f"supported, but {r.inputs.out_of_scope}",
     RuleName.DEPENDENCY_WARNING: lambda r: (

@@ -134,8 +134,8 @@ _SENTENCES: dict[RuleName, Callable[[_Facts], str]] = {
     RuleName.NO_EVIDENCE: lambda f: "Nothing in the corpus is about this.",
     RuleName.NUMERIC_MISMATCH: _numbers,
     RuleName.FORMAL_MISMATCH: _formal,
-    RuleName.REVERSED_COMPARISON: lambda f: (
-        f"The source states this comparison the other way round{_quoted_text(f.inputs.reversed_comparison or '')}."
+    RuleName.REVERSED_RELATION: lambda f: (
+        f"The source states the opposite{_quoted_text(f.inputs.reversed_relation or '')}."
     ),
     RuleName.LLM_JUDGE_CONTRADICTED: lambda f: "The reviewing model reads the source as saying otherwise.",
     RuleName.NLI_UNAVAILABLE: lambda f: "This could not be checked, so it is not counted as supported.",

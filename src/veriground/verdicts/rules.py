@@ -44,10 +44,11 @@ time" against "the total amount of time taken by merge-sort is $O(n\\log n)$"), 
 contradicts the claim: Supported, as a quotation is; the NLI reads an equation or a bound as a string of letters.
 Two rules read the domain profile (domains/): `formal-mismatch` (after `numeric-mismatch`): units, dimensions, an
 equation or a complexity bound disagree with the evidence or the constants table, so the claim is Contradictory.
-`reversed-comparison` (after `formal-mismatch`): an evidence sentence states the claim's comparison the other way round
-("The maximum static friction is usually greater than the kinetic friction" against "Kinetic friction is usually greater
-than static friction", text/comparisons.py), and no source states the claim word for word: Contradictory. The NLI
-models read such a claim, which holds every word of its source, as a restatement.
+`reversed-relation` (after `formal-mismatch`): an evidence sentence states the claim's comparison or dependence the
+other way round ("The maximum static friction is usually greater than the kinetic friction" against "Kinetic friction
+is usually greater than static friction", "mass does not depend on gravity" against "Mass depends on gravity",
+text/relations.py), and no source states the claim word for word: Contradictory. The NLI models read such a claim,
+which holds every word of its source, as a restatement.
 Five downgrades sit just before
 `quoted` and fire only for a claim that would otherwise be Supported (quoted, or supported by enough sources), making
 it Low Confidence: `out-of-scope` (beyond the profile's scope), `superseded-citation` (it cites a passage its document
@@ -129,7 +130,7 @@ def formal_check_fails(inputs: DecisionInputs, _: VerificationConfig) -> bool:
 
 
 def states_the_reverse(inputs: DecisionInputs, _: VerificationConfig) -> bool:
-    return inputs.reversed_comparison_passage is not None and inputs.quoting_sources == 0
+    return inputs.reversed_relation_passage is not None and inputs.quoting_sources == 0
 
 
 def would_be_supported(inputs: DecisionInputs, config: VerificationConfig) -> bool:
@@ -265,7 +266,7 @@ RULES: tuple[Rule, ...] = (
     Rule(N.NO_EVIDENCE, has_no_evidence, S.REJECTED, R.NO_EVIDENCE),
     Rule(N.NUMERIC_MISMATCH, numbers_mismatch, S.REJECTED, R.NUMERIC_MISMATCH),
     Rule(N.FORMAL_MISMATCH, formal_check_fails, S.REJECTED, R.FORMAL_MISMATCH),
-    Rule(N.REVERSED_COMPARISON, states_the_reverse, S.REJECTED, R.HIGH_CONTRADICTION),
+    Rule(N.REVERSED_RELATION, states_the_reverse, S.REJECTED, R.HIGH_CONTRADICTION),
     Rule(N.LLM_JUDGE_CONTRADICTED, llm_judge_contradicts, S.REJECTED, R.HIGH_CONTRADICTION),
     Rule(N.NLI_UNAVAILABLE, nli_unavailable, S.UNVERIFIED, R.SIGNAL_UNAVAILABLE),
     Rule(N.OUT_OF_SCOPE, beyond_profile_scope, S.LOW_CONFIDENCE, R.OUT_OF_SCOPE),
@@ -307,7 +308,7 @@ def summarize_evidence(
     superseded_citations: Sequence[str] = (),
     substituted: tuple[Sequence[tuple[str, str]], str] | None = None,
     scrambled_words: bool = False,
-    reversed_comparison: tuple[str, str, tuple[int, int]] | None = None,
+    reversed_relation: tuple[str, str, tuple[int, int]] | None = None,
 ) -> DecisionInputs:
     """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
     judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
@@ -330,9 +331,9 @@ def summarize_evidence(
         "substituted_words": tuple(substituted[0]) if substituted else (),
         "substituted_passage": substituted[1] if substituted else None,
         "scrambled_words": scrambled_words,
-        "reversed_comparison": reversed_comparison[0] if reversed_comparison else None,
-        "reversed_comparison_passage": reversed_comparison[1] if reversed_comparison else None,
-        "reversed_comparison_span": reversed_comparison[2] if reversed_comparison else None,
+        "reversed_relation": reversed_relation[0] if reversed_relation else None,
+        "reversed_relation_passage": reversed_relation[1] if reversed_relation else None,
+        "reversed_relation_span": reversed_relation[2] if reversed_relation else None,
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))

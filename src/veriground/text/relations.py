@@ -1,8 +1,10 @@
-"""Comparisons a sentence states ("The maximum static friction is usually greater than the kinetic friction"), and
-whether a claim states one of them the other way round ("Kinetic friction is usually greater than static friction").
+"""Relations a sentence states, and whether a claim states one of them the other way round: a comparison ("The maximum
+static friction is usually greater than the kinetic friction" against "Kinetic friction is usually greater than static
+friction") or a dependence ("mass does not depend on gravity" against "Mass depends on gravity").
 
-The NLI models read such a claim as a restatement: it holds every word of its source and says the opposite. A
-comparison is read as (left thing, scale, direction, right thing):
+The NLI models read such a claim as a restatement: it holds every word of its source and says the opposite.
+
+A comparison is read as (left thing, scale, direction, right thing):
 - the comparative sets the scale and its direction: "greater", "larger", "more" and "smaller", "less", "fewer" are
   one scale read up or down, as are "faster"/"slower", "heavier"/"lighter" and the rest of COMPARATIVES; a content
   word between the comparative and "than" names what is compared ("more energy", "greater mass", "more massive"), and
@@ -12,12 +14,22 @@ comparison is read as (left thing, scale, direction, right thing):
   the comparative in its clause ("static friction is usually");
 - each thing is read as its content stems, hedges left out ("usually", "always", words in -ly). A thing is told
   from the other by its words the other lacks: "kinetic" and "static" tell the two frictions apart.
-
 A claim reverses a sentence's comparison when they share a scale and the claim puts the sentence's left thing on its
 right and its right thing on its left, reading the scale the same way ("A is greater than B" against "B is greater
 than A"), or puts them where the sentence does, reading the scale the other way ("A is smaller than B" against "A is
 greater than B"). A comparison that is negated ("is not greater than", "no more than"), a bound on a number ("more
 than 3 kg", "faster than 10 m/s": the numeric signal reads those) and a question state no comparison.
+
+A dependence is read as (subject, object, whether it holds): "X depends on Y", "X is dependent on Y", "X varies with
+Y", "X is affected by Y" hold; the same negated, "X is independent of Y" and "X is unaffected by Y" do not. The object
+runs on through a list of examples ("independent of other factors, such as mass or amplitude"). "X depends only on
+Y" says nothing of anything else and is not read. A claim reverses a sentence's dependence when one holds and the
+other does not, every word of the claim's object is in the sentence's, and the sentence's subject is the claim's: its
+words are all the claim's, and the claim's are all in it or in the sentence before ("The period is completely
+independent of other factors, such as mass", after a sentence about a simple pendulum, against "The period of a
+simple pendulum depends on its mass"; not against "The period of a mass on a spring depends on its mass").
+
+Supposed relations (in an "if" or "when" clause) and questions state nothing.
 """
 
 from __future__ import annotations
@@ -230,14 +242,113 @@ def reverses(claim: Comparison, stated: Comparison) -> bool:
     return False
 
 
-@text_memo(maxsize=4096)
-def reversed_comparison(claim: str, evidence: str) -> tuple[int, int] | None:
-    """The span of the first sentence of `evidence` that states a comparison of the claim's the other way round."""
-    claimed = stated_comparisons(claim)
-    if not claimed or " than " not in evidence.lower():
+@dataclass(frozen=True, slots=True)
+class Dependence:
+    """One stated dependence: the content stems of its subject and its object, and whether it holds."""
+
+    subject: frozenset[str]
+    object: frozenset[str]
+    holds: bool
+
+
+_DEPEND = frozenset(("depend", "depends", "depended", "varies", "vary", "varied"))
+_DEPEND_PREPOSITIONS = frozenset(("on", "upon", "with"))
+_AUXILIARIES = frozenset(_words("does do did is are was were be been remains remain can may might will would must"))
+_EXCLUSIVE = frozenset(("only", "solely", "just", "entirely", "mainly", "mostly", "primarily"))
+_EXAMPLES = frozenset(("such", "including", "like", "e.g"))
+
+
+@text_memo(maxsize=16_384)
+def stated_dependences(sentence: str) -> tuple[Dependence, ...]:
+    """The dependences one sentence states (see the module's note); none for a question."""
+    lowered = sentence.lower()
+    if not any(word in lowered for word in ("depend", "var", "affected")) or is_question(sentence.strip()):
+        return ()
+    tokens = [token.lower() for token in _TOKEN.findall(normalise_text(sentence))]
+    found = []
+    for index in range(len(tokens)):
+        if (dependence := _dependence_at(tokens, index)) is not None:
+            found.append(dependence)
+    return tuple(found)
+
+
+def _dependence_at(tokens: list[str], index: int) -> Dependence | None:
+    """The dependence whose verb or adjective is tokens[index], or None."""
+    word, after = tokens[index], tokens[index + 1 : index + 4]
+    if word in _DEPEND or word == "dependent":
+        holds = True
+        skipped = [token for token in after if token not in _DEPEND_PREPOSITIONS][:2]
+        if not any(token in _DEPEND_PREPOSITIONS for token in after[:3]) or _EXCLUSIVE & set(skipped):
+            return None
+        if word == "dependent" and not _asserted(tokens, index):
+            return None
+    elif word in ("independent", "unaffected"):
+        holds = False
+        if not after or after[0] not in ("of", "by") or not _asserted(tokens, index):
+            return None
+    elif word == "affected" and after[:1] == ["by"] and _asserted(tokens, index):
+        holds = True
+    else:
         return None
+    verb = index  # the first word of the verb: "does not depend", "is completely independent"
+    while verb > 0 and _verb_word(tokens[verb - 1]):
+        verb -= 1
+    before, opener = _clause_before(tokens, verb)
+    if opener in _CONDITIONS:
+        return None
+    if any(is_negation(token) for token in tokens[verb:index]):
+        holds = not holds
+    start = next(i for i in range(index + 1, len(tokens)) if tokens[i] in (*_DEPEND_PREPOSITIONS, "of", "by"))
+    subject, object_ = _thing(before), _thing(_object_after(tokens, start))
+    if not subject or not object_:
+        return None
+    return Dependence(subject=subject, object=object_, holds=holds)
+
+
+def _verb_word(token: str) -> bool:
+    """An auxiliary, a hedge or a negation: a word of the verb before "depend" or "independent"."""
+    return token in _AUXILIARIES or token in _HEDGES or token.endswith("ly") or is_negation(token)
+
+
+def _object_after(tokens: list[str], preposition: int) -> list[str]:
+    """The words after the preposition to the end of the clause, on through a list of examples (", such as ...")."""
+    words = _clause_after(tokens, preposition)
+    end = preposition + 1 + len(words)
+    listing = False
+    while end + 1 < len(tokens) and (
+        (tokens[end] == "," and tokens[end + 1] in _EXAMPLES) or (listing and tokens[end] in ("or", "and", ","))
+    ):
+        listing = True
+        step = 2 if tokens[end] == "," and tokens[end + 1] in _EXAMPLES else 1
+        more = _clause_after(tokens, end + step - 1)
+        words += more
+        end += step + len(more)
+    return words
+
+
+def denies(claim: Dependence, stated: Dependence, context: frozenset[str]) -> bool:
+    """Whether `claim` says the opposite of `stated`, read after a sentence whose content stems are `context` (see the
+    module's note)."""
+    return (
+        claim.holds != stated.holds
+        and claim.object <= stated.object
+        and stated.subject <= claim.subject
+        and claim.subject <= stated.subject | context
+    )
+
+
+@text_memo(maxsize=4096)
+def reversed_relation(claim: str, evidence: str) -> tuple[int, int] | None:
+    """The span of the first sentence of `evidence` that states a relation of the claim's the other way round."""
+    comparisons, dependences = stated_comparisons(claim), stated_dependences(claim)
+    if not comparisons and not dependences:
+        return None
+    context: frozenset[str] = frozenset()
     for start, end in sentence_spans(evidence, SentenceBoundary.ITEMS):  # each list item states its own
-        for stated in stated_comparisons(evidence[start:end]):
-            if any(reverses(ours, stated) for ours in claimed):
-                return start, end
+        sentence = evidence[start:end]
+        if any(reverses(ours, stated) for stated in stated_comparisons(sentence) for ours in comparisons):
+            return start, end
+        if any(denies(ours, stated, context) for stated in stated_dependences(sentence) for ours in dependences):
+            return start, end
+        context = content_stems(sentence)
     return None

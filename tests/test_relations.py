@@ -1,11 +1,12 @@
-"""text/comparisons.py: a claim that states its source's comparison the other way round, and the comparisons that
-are not reversals (the same one, restated, negated, supposed, a bound, a thing picked out, another scale)."""
+"""text/relations.py: a claim that states its source's comparison or dependence the other way round, and the ones that
+are not reversals (the same one, restated, negated, supposed, a bound, a thing picked out, another scale, another
+subject)."""
 
 from __future__ import annotations
 
 import pytest
 
-from veriground.text.comparisons import reversed_comparison, stated_comparisons
+from veriground.text.relations import reversed_relation, stated_comparisons, stated_dependences
 
 FRICTION = "The maximum static friction is usually greater than the kinetic friction between the objects."
 
@@ -31,6 +32,23 @@ REVERSED = [
     ("Cold air has lower pressure than warm air.", "- Cold air has higher pressure than warm air.\n- Warm air rises."),
 ]
 
+PENDULUM = (
+    "The only things that affect the period of a simple pendulum are its length and the acceleration due to gravity. "
+    "The period is completely independent of other factors, such as mass or amplitude."
+)
+MASS = "Unlike weight (which changes if the gravitational force changes), mass does not depend on gravity."
+REVERSED += [
+    # a dependence denied, or one asserted that the source denies; the subject may be named by the sentence before
+    ("Mass depends on gravity.", MASS),
+    ("The period of a simple pendulum depends on its mass.", PENDULUM),
+    ("The period of a simple pendulum depends on its amplitude.", PENDULUM),
+    ("The period of a simple pendulum is affected by its mass.", PENDULUM),
+    (
+        "The speed of sound does not depend on the temperature.",
+        "The speed of sound depends on the temperature of the air.",
+    ),
+]
+
 NOT_REVERSED = [
     # the same comparison, and the same one said with the other comparative
     ("Static friction is usually greater than kinetic friction.", FRICTION),
@@ -52,26 +70,37 @@ NOT_REVERSED = [
     ("A proton is heavier than an electron.", "A proton is slower than an electron."),
     ("Earth has more moons than Mercury.", "Mercury has more craters than Earth."),
     ("A neutron is heavier than an electron.", "A proton is lighter than a neutron."),
+    # the same dependence; another subject; what "depends only on" leaves out; a pronoun for a subject
+    ("Mass does not depend on gravity.", MASS),
+    ("The mass of an object is independent of gravity.", MASS),
+    ("Weight depends on gravity.", MASS),
+    ("The period of a mass on a spring depends on its mass.", PENDULUM),
+    ("The period of a simple pendulum depends on its length.", PENDULUM),
+    (
+        "Capacitance depends on the voltage.",
+        "Capacitance depends only on the geometry. It is independent of the voltage.",
+    ),
+    ("Capacitance depends on the area.", "Capacitance depends only on the geometry."),
     # "rather than", "other than" compare nothing
     ("Light is a wave rather than a particle.", "Light is a particle rather than a wave."),
 ]
 
 
 @pytest.mark.parametrize(("claim", "evidence"), REVERSED)
-def test_a_claim_that_states_its_sources_comparison_the_other_way_round_is_found(claim, evidence):
-    span = reversed_comparison(claim, evidence)
+def test_a_claim_that_states_its_sources_relation_the_other_way_round_is_found(claim, evidence):
+    span = reversed_relation(claim, evidence)
     assert span is not None
-    assert " than " in evidence[span[0] : span[1]]
+    assert any(word in evidence[span[0] : span[1]] for word in (" than ", "depend", "affect"))
 
 
 @pytest.mark.parametrize(("claim", "evidence"), NOT_REVERSED)
 def test_the_same_a_negated_a_supposed_or_another_comparison_is_no_reversal(claim, evidence):
-    assert reversed_comparison(claim, evidence) is None
+    assert reversed_relation(claim, evidence) is None
 
 
 def test_the_span_is_the_reversing_sentence_in_the_evidence():
     evidence = "Friction opposes motion. " + FRICTION + " It depends on the surfaces."
-    start, end = reversed_comparison("Kinetic friction is usually greater than static friction.", evidence)
+    start, end = reversed_relation("Kinetic friction is usually greater than static friction.", evidence)
     assert evidence[start:end].strip() == FRICTION
 
 
@@ -80,3 +109,11 @@ def test_a_comparison_is_read_as_its_things_scale_and_direction():
     assert (comparison.left, comparison.right) == ({"mercuri"}, {"earth"})
     assert comparison.scale == ("size", "moon")
     assert comparison.direction == -1
+
+
+def test_a_dependence_is_read_as_its_subject_object_and_whether_it_holds():
+    (denied,) = stated_dependences("The period is completely independent of other factors, such as mass or amplitude.")
+    assert (denied.subject, denied.object, denied.holds) == ({"period"}, {"factor", "mass", "amplitud"}, False)
+    (negated,) = stated_dependences("Mass does not depend on gravity.")
+    assert (negated.subject, negated.object, negated.holds) == ({"mass"}, {"graviti"}, False)
+    assert stated_dependences("If the mass depends on gravity, the scale is wrong.") == ()
