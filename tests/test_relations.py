@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from veriground.text.relations import reversed_relation, stated_comparisons, stated_dependences
+from veriground.text.comparisons import stated_comparisons
+from veriground.text.dependences import stated_dependences
+from veriground.text.relations import reversed_relation
 
 FRICTION = "The maximum static friction is usually greater than the kinetic friction between the objects."
 

@@ -1,0 +1,88 @@
+"""A sentence read as the relation readers (comparisons.py, dependences.py) need it: lower-cased word and mark tokens,
+the clause around a word, and a phrase as the content stems of what it names, hedges and negations left out."""
+
+from __future__ import annotations
+
+import re
+
+from veriground.text.content import content_stems
+from veriground.text.terms import is_negation, normalise_text
+
+
+def words(text: str) -> list[str]:
+    return text.split()
+
+
+PREPOSITIONS = frozenset(words("in on at for with during under inside near through by from to within among"))
+# Words that end a clause: a phrase read as a thing never runs past them.
+CLAUSE_WORDS = frozenset(
+    words(
+        "and but or because while whereas although though since which that if when whenever whether so unless "
+        "whereby where"
+    )
+)
+RELATIVE_PRONOUNS = frozenset(("that", "which", "who"))
+CONDITIONS = frozenset(("if", "unless", "when", "whenever", "whether"))
+CLAUSE_MARKS = frozenset(",;:()[]—–")
+# A relation is asserted by a verb before its word ("is greater", "travels faster", "has more moons"); after a
+# bare noun it only picks things out ("nodes with keys smaller than r.x are stored in the left subtree").
+ASSERTING_VERBS = frozenset(
+    words(
+        "is are was were be been being am becomes become became remains remain remained stays stay seems seem "
+        "appears appear gets get grows grow has have had travels travel traveled travelled moves move moved runs run "
+        "ran falls fall fell costs cost weighs weigh weighed lasts last takes take took holds hold contains contain "
+        "carries carry uses use requires require needs need produces produce reaches reach rises rise"
+    )
+)
+HEDGES = frozenset(words("always often usually generally typically much far even still slightly somewhat lot times"))
+TOKEN = re.compile(r"[^\W\d_][\w'’-]*|\d[\d.,]*|[,;:()\[\]—–]")
+MAX_THING_WORDS = 8
+
+
+def sentence_tokens(sentence: str) -> list[str]:
+    """The sentence's words, numbers and clause marks, lower-cased."""
+    return [token.lower() for token in TOKEN.findall(normalise_text(sentence))]
+
+
+def asserted(tokens: list[str], index: int) -> bool:
+    """Whether a verb stands before tokens[index], hedges aside ("is usually greater", "must be even taller")."""
+    for token in reversed(tokens[max(0, index - 4) : index]):
+        if token in ASSERTING_VERBS:
+            return True
+        if token not in HEDGES and not token.endswith("ly"):
+            return False
+    return False
+
+
+def clause_before(tokens: list[str], end: int) -> tuple[list[str], str | None]:
+    """The words of the clause before tokens[end], and the word that opens the clause (None at a mark or the
+    sentence's start); past a relative pronoun when only the verb follows it ("an image that is larger than the
+    object": "an image")."""
+    words: list[str] = []
+    for token in reversed(tokens[max(0, end - MAX_THING_WORDS) : end]):
+        if token in CLAUSE_MARKS or token in CLAUSE_WORDS:
+            if token in RELATIVE_PRONOUNS and all(word in ASSERTING_VERBS or word in HEDGES for word in words):
+                continue
+            return words, token if token in CLAUSE_WORDS else None
+        words.insert(0, token)
+    return words, None
+
+
+def clause_after(tokens: list[str], than: int) -> list[str]:
+    """The words after tokens[than] to the end of its clause, a leading article or "of" left out."""
+    words: list[str] = []
+    for token in tokens[than + 1 : than + 1 + MAX_THING_WORDS]:
+        if token in CLAUSE_MARKS or token in CLAUSE_WORDS or token == "than":
+            break
+        words.append(token)
+    while words and words[0] in {"a", "an", "the", "in", "on", "at", "for", "with", "that", "those", "of"}:
+        if words[0] in PREPOSITIONS:
+            break
+        words.pop(0)
+    return words
+
+
+def thing(phrase: list[str]) -> frozenset[str]:
+    """What a phrase names: the content stems of its words, hedges, -ly words and negations left out."""
+    kept = [word for word in phrase if word not in HEDGES and not word.endswith("ly") and not is_negation(word)]
+    return content_stems(" ".join(kept))
