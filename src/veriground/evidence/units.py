@@ -77,7 +77,7 @@ def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNI
     """The chunk's best-aligned units, best first (at most `limit`, overlapping units allowed). A chunk that shares
     nothing with the claim still yields its first unit with alignment 0, so every chunk is judged, never skipped."""
     return [
-        EvidenceUnit(chunk, start, end, _counted(chunk.text, start, end, sentences), alignment)
+        EvidenceUnit(chunk, start, end, sentences, alignment)
         for alignment, sentences, start, end in _best_spans(claim, chunk.text, limit)
     ]
 
@@ -88,7 +88,7 @@ def aligned_texts(claim_text: str, text: str, limit: int = MAX_UNITS_PER_CHUNK) 
 
 
 def _best_spans(claim: ClaimContent, text: str, limit: int) -> list[tuple[float, int, int, int]]:
-    """(alignment, sentences, start, end) of select_units' units of `text`."""
+    """(alignment, sentences counted, start, end) of select_units' units of `text`."""
     slices = _slices(text)
     spans = slices.spans
     if not spans:
@@ -117,7 +117,9 @@ def _best_spans(claim: ClaimContent, text: str, limit: int) -> list[tuple[float,
         sentence = next((row for row in scored if row[1] == 1), None)
         if sentence is not None and -sentence[0] >= SENTENCE_BESIDE_WINDOW and sentence not in best:
             best.append(sentence)
-    return [(-negative, sentences, start, end) for negative, sentences, start, end, _ in best]
+    return [
+        (-negative, _counted(text, start, end, sentences), start, end) for negative, sentences, start, end, _ in best
+    ]
 
 
 def _counted(text: str, start: int, end: int, sentences: int) -> int:
