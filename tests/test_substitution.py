@@ -32,6 +32,12 @@ SWAPPED = [
         "Heat flows spontaneously from hotter objects to colder objects.",
         (),  # the same words in another order: the NLI's to read, not a swap
     ),
+    # a verb of SAME_MEANING put for another set's is still a swap
+    (
+        "The total momentum of the system rises steadily.",
+        "The total momentum of the system falls steadily.",
+        (("rises", "falls"),),
+    ),
 ]
 NOT_SWAPPED = [
     ("Merge sort runs in O(n log n) time.", "Merge sort runs in O(n log n) time in the worst case."),  # words left out
@@ -47,6 +53,12 @@ NOT_SWAPPED = [
     ("Paris is nice.", "Rome is nice."),  # too short to be a near copy
     ("Kinetic energy is the energy of motion.", "The work done on an object changes its kinetic energy."),  # not a copy
     ("It was described by Darwin.", "It was described by Darwin and Wallace in 1858."),
+    # the verbs read as the same: a way to give a name, a plain verb put for its synonym
+    (
+        "Newton's first law of motion is also called the law of inertia.",
+        "Newton's first law of motion is also known as the law of inertia.",
+    ),
+    ("The total momentum of the system stays constant.", "The total momentum of the system remains constant."),
 ]
 
 
