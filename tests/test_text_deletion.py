@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from veriground.text.deletion import leaves_words_out
+from veriground.text.deletion import leaves_negation_out, leaves_words_out
 
 PHYSICS = "Near Earth's surface, all objects fall with an acceleration of about 9.80 m/s2."
 
@@ -61,3 +61,38 @@ CASES = [
 @pytest.mark.parametrize(("claim", "evidence", "expected"), CASES, ids=[str(i) for i in range(len(CASES))])
 def test_leaves_words_out(claim, evidence, expected):
     assert leaves_words_out(claim, evidence) is expected
+
+
+NEGATION_LEFT_OUT = [
+    # claim, sentence, whether the claim is the sentence less a negation (and so says its opposite)
+    (
+        "As a result, the momentum of the electron is affected.",
+        "As a result, the momentum of the electron is not affected.",
+        True,
+    ),
+    ("The momentum of the electron is affected.", "As a result, the momentum of the electron is not affected.", True),
+    ("Credit hours can be converted to cash.", "Credit hours cannot be converted to cash.", True),
+    ("The mass of an object changes.", "The mass of an object never changes.", True),
+    ("Shear waves can travel through a liquid.", "Shear waves can't travel through a liquid.", True),
+    ("The ball is moving.", "The ball isn't moving.", True),
+    # a generalisation of what the sentence negates for one case only
+    ("Kinetic energy is conserved.", "Kinetic energy is not conserved in inelastic collisions.", False),
+    # a negation that bounds a word of degree, a condition, a clause the claim leaves out
+    ("Momentum is conserved.", "Momentum is not only conserved but also shared.", False),
+    ("Objects fall at the same rate.", "Objects do not always fall at the same rate.", False),
+    ("The rule applies.", "If the rule does not apply, ask.", False),
+    (
+        "Winter is the coldest season in polar zones.",
+        "Winter is the coldest season in polar zones (winter does not occur in the tropics).",
+        False,
+    ),
+    ("Energy is transferred in the process.", "Energy is transferred—not created or destroyed—in the process.", False),
+    # the sentence itself, another subject, a claim that keeps its own negation
+    ("The momentum of the electron is not affected.", "The momentum of the electron is not affected.", False),
+    ("The momentum of the proton is affected.", "The momentum of the electron is not affected.", False),
+]
+
+
+@pytest.mark.parametrize(("claim", "sentence", "expected"), NEGATION_LEFT_OUT)
+def test_a_claim_that_is_its_sentence_less_a_negation_says_its_opposite(claim, sentence, expected):
+    assert leaves_negation_out(claim, sentence) is expected

@@ -313,3 +313,11 @@ def test_a_dependence_the_source_denies_is_contradictory(nli):
     assert (denied.status, denied.rule) == ("Contradictory", "reversed-relation")
     assert "mass does not depend on gravity" in denied.explanation
     assert stated.status != "Contradictory"
+
+
+@pytest.mark.parametrize("nli", ["veriground-nli", "lexical"])
+def test_a_sentence_restated_without_its_negation_is_contradictory(nli):
+    physics = ["As a result, the momentum of the electron is not affected. The electron keeps moving."]
+    (decision,) = decisions("The momentum of the electron is affected.", physics, nli=nli)
+    assert (decision.status, decision.rule) == ("Contradictory", "reversed-relation")
+    assert "is not affected" in decision.explanation

@@ -14,9 +14,16 @@ such only when:
 Such a claim can be unsupported by the sentence (a restrictor of "all" left out), but the sentence cannot contradict
 it. The NLI models we can run read some of these near copies as contradictions (a quantifier that differs was seen in
 training mostly in edits that change the meaning); the verdict layer does not let them (verdicts/aggregator.py).
+
+A claim that is the sentence less one "not" or "never" (and words it may leave out) says its opposite
+(leaves_negation_out): "As a result, the momentum of the electron is affected." out of "... is not affected.", which the
+shipped model read as entailed (0.88); not when the negation scopes a word of degree ("not only", "not always") or the
+sentence states a condition.
 """
 
 from __future__ import annotations
+
+import re
 
 from veriground.text.memo import text_memo
 from veriground.text.quantities import Quantity, extract_quantities, normalise_leniently
@@ -55,13 +62,8 @@ def leaves_words_out(claim: str, evidence: str) -> bool:
     """True when the claim is the evidence sentence with some words left out (or none) and no left-out word could
     turn its meaning around (see the module's docstring)."""
     claim_tokens, evidence_tokens = _tokens(claim), _tokens(evidence)
-    if not claim_tokens or len(claim_tokens) > len(evidence_tokens):
-        return False
-    matched: list[int] = []  # the evidence position of each claim token
-    for index, token in enumerate(evidence_tokens):
-        if len(matched) < len(claim_tokens) and token == claim_tokens[len(matched)]:
-            matched.append(index)
-    if len(matched) < len(claim_tokens):
+    matched = _matched(claim_tokens, evidence_tokens)
+    if matched is None:
         return False
     kept = set(matched)
     for index, token in enumerate(evidence_tokens):
@@ -75,6 +77,53 @@ def leaves_words_out(claim: str, evidence: str) -> bool:
         if any(token in _CLAUSE_WORDS or token in claim_words for token in run):
             return False
     return True
+
+
+# A negation before one of these bounds what it negates ("not only", "not always"): leaving it out is no reversal.
+_SCOPED_LIST = "only just merely simply necessarily always all every quite entirely exactly much yet"
+_SCOPED = frozenset(_SCOPED_LIST.split())
+_NEGATION = re.compile(r"\b(?:not|never)\s+|\b(?P<can>can)not\b|\b(?P<word>ca|wo|\w+?)n['’]t\b", re.IGNORECASE)
+_NEGATED = {"ca": "can", "wo": "will"}
+_CONDITION = re.compile(r"\b(?:if|unless|whether|when|whenever|suppose)\b", re.IGNORECASE)
+
+
+@text_memo(maxsize=8_192)
+def leaves_negation_out(claim: str, sentence: str) -> bool:
+    """True when the claim is the sentence less one of its negations ("not", "never", "can" for "cannot", "is" for
+    "isn't") and words leaves_words_out lets it leave out: it says the opposite of the sentence."""
+    if _CONDITION.search(sentence) or any(is_negation(token) for token in tokenize_words(claim)):
+        return False
+    for negation in _NEGATION.finditer(sentence):
+        rest = sentence[negation.end() :].split(maxsplit=1)
+        if rest and rest[0].lower().strip(",.") in _SCOPED:
+            continue
+        word = negation.group("word") or ""
+        before = sentence[: negation.start()] + (negation.group("can") or _NEGATED.get(word.lower(), word))
+        after = sentence[negation.end() :]
+        if not leaves_words_out(claim, before + after):
+            continue
+        # the negation stood among the claim's words, not in a clause it leaves out ("(winter does not occur ...)"),
+        # and the claim keeps what it negated whole: "Kinetic energy is conserved." generalises "... is not conserved in
+        # inelastic collisions" rather than saying its opposite
+        cut, tokens = len(_tokens(before)), _tokens(before + after)
+        matched = _matched(_tokens(claim), tokens) or []
+        left_out = [token for index, token in enumerate(tokens) if index >= cut and index not in set(matched)]
+        straddles = any(index < cut for index in matched) and any(index >= cut for index in matched)
+        if straddles and all(token in STOPWORDS for token in left_out):
+            return True
+    return False
+
+
+def _matched(claim_tokens: tuple[str, ...], evidence_tokens: tuple[str, ...]) -> list[int] | None:
+    """The evidence position of each claim token, matched in order, first come first matched; None when some claim
+    token is not matched."""
+    if not claim_tokens or len(claim_tokens) > len(evidence_tokens):
+        return None
+    matched: list[int] = []
+    for index, token in enumerate(evidence_tokens):
+        if len(matched) < len(claim_tokens) and token == claim_tokens[len(matched)]:
+            matched.append(index)
+    return matched if len(matched) == len(claim_tokens) else None
 
 
 def _tokens(text: str) -> tuple[str, ...]:

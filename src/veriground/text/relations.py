@@ -1,13 +1,16 @@
 """Whether a claim states a relation of an evidence sentence's the other way round: a comparison (text/comparisons.py:
 "The maximum static friction is usually greater than the kinetic friction" against "Kinetic friction is usually greater
 than static friction") or a dependence (text/dependences.py: "mass does not depend on gravity" against "Mass depends on
-gravity"). The NLI models read such a claim, which holds every word of its source, as a restatement.
+gravity"), or a sentence the claim restates less its negation (text/deletion.py leaves_negation_out: "the momentum of
+the electron is affected" out of "... is not affected"). The NLI models read such a claim, which holds every word of its
+source, as a restatement.
 """
 
 from __future__ import annotations
 
 from veriground.text.comparisons import reverses, stated_comparisons
 from veriground.text.content import content_stems
+from veriground.text.deletion import leaves_negation_out
 from veriground.text.dependences import denies, stated_dependences
 from veriground.text.memo import text_memo
 from veriground.text.sentences import SentenceBoundary, sentence_spans
@@ -15,16 +18,17 @@ from veriground.text.sentences import SentenceBoundary, sentence_spans
 
 @text_memo(maxsize=4096)
 def reversed_relation(claim: str, evidence: str) -> tuple[int, int] | None:
-    """The span of the first sentence of `evidence` that states a relation of the claim's the other way round."""
+    """The span of the first sentence of `evidence` that states a relation of the claim's the other way round, or that
+    the claim restates less its negation."""
     comparisons, dependences = stated_comparisons(claim), stated_dependences(claim)
-    if not comparisons and not dependences:
-        return None
     context: frozenset[str] = frozenset()
     for start, end in sentence_spans(evidence, SentenceBoundary.ITEMS):  # each list item states its own
         sentence = evidence[start:end]
         if any(reverses(ours, stated) for stated in stated_comparisons(sentence) for ours in comparisons):
             return start, end
         if any(denies(ours, stated, context) for stated in stated_dependences(sentence) for ours in dependences):
+            return start, end
+        if leaves_negation_out(claim, sentence):
             return start, end
         context = content_stems(sentence)
     return None

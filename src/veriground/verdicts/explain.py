@@ -220,8 +220,8 @@ _RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
     ),
     RuleName.FORMAL_MISMATCH: lambda r: "; ".join(r.inputs.formal_mismatches),
     RuleName.REVERSED_RELATION: lambda r: (
-        f"{r.inputs.reversed_relation_passage} states the claim's comparison or dependence the other way round "
-        f"(characters {r.inputs.reversed_relation_span}): {r.inputs.reversed_relation!r}"
+        f"{r.inputs.reversed_relation_passage} states the claim's comparison or dependence the other way round, or the "
+        f"claim negated (characters {r.inputs.reversed_relation_span}): {r.inputs.reversed_relation!r}"
     ),
     RuleName.OUT_OF_SCOPE: lambda r: f"supported, but {r.inputs.out_of_scope}",
     RuleName.DEPENDENCY_WARNING: lambda r: (

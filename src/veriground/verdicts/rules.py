@@ -47,7 +47,8 @@ equation or a complexity bound disagree with the evidence or the constants table
 `reversed-relation` (after `formal-mismatch`): an evidence sentence states the claim's comparison or dependence the
 other way round ("The maximum static friction is usually greater than the kinetic friction" against "Kinetic friction
 is usually greater than static friction", "mass does not depend on gravity" against "Mass depends on gravity",
-text/relations.py), and no source states the claim word for word: Contradictory. The NLI models read such a claim,
+text/relations.py), or is the claim with a negation ("... is not affected" against "... is affected"), and no source
+states the claim word for word: Contradictory. The NLI models read such a claim,
 which holds every word of its source, as a restatement.
 Five downgrades sit just before
 `quoted` and fire only for a claim that would otherwise be Supported (quoted, or supported by enough sources), making
