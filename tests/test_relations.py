@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from veriground.evidence.gather import with_reversing_passage
+from veriground.schema import EvidenceChunk
 from veriground.text.comparisons import stated_comparisons
 from veriground.text.dependences import stated_dependences
 from veriground.text.relations import reversed_relation
@@ -119,3 +121,33 @@ def test_a_dependence_is_read_as_its_subject_object_and_whether_it_holds():
     (negated,) = stated_dependences("Mass does not depend on gravity.")
     assert (negated.subject, negated.object, negated.holds) == ({"mass"}, {"graviti"}, False)
     assert stated_dependences("If the mass depends on gravity, the scale is wrong.") == ()
+
+
+def _chunk(passage_id: str, text: str, rank: int) -> EvidenceChunk:
+    return EvidenceChunk(
+        doc_id="physics",
+        sent_id=rank,
+        passage_id=passage_id,
+        text=text,
+        char_start=0,
+        char_end=len(text),
+        rank=rank,
+        source="physics",
+        version="physics@v1",
+    )
+
+
+TOP = [_chunk("p1", "Because weight depends on the force of gravity, a mass weighs less on the Moon.", 1)]
+DEEPER = [*TOP, _chunk("p2", "Inertia is a property of mass.", 2), _chunk("p3", MASS, 3)]
+
+
+def test_a_passage_past_the_top_k_that_states_the_claims_relation_the_other_way_round_joins_the_evidence():
+    evidence = with_reversing_passage("Mass depends on gravity.", TOP, DEEPER)
+    assert [chunk.passage_id for chunk in evidence] == ["p1", "p3"]
+    assert evidence[-1].rank == 2
+
+
+def test_no_passage_joins_when_none_reverses_the_claim_or_the_evidence_already_holds_one():
+    assert with_reversing_passage("Weight depends on gravity.", TOP, DEEPER) == TOP
+    held = [*TOP, DEEPER[2]]
+    assert with_reversing_passage("Mass depends on gravity.", held, DEEPER) == held

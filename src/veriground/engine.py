@@ -22,7 +22,7 @@ from veriground.domains import (
     get_profile,
 )
 from veriground.errors import InputTooLargeError
-from veriground.evidence.gather import EvidenceSource
+from veriground.evidence.gather import RELATION_SCAN_DEPTH, EvidenceSource, with_reversing_passage
 from veriground.evidence.spans import align_sentences
 from veriground.heap import fewer_collections
 from veriground.manifest import conflict_check_warning, nli_warnings, sha256_text, verification_manifest
@@ -207,6 +207,11 @@ def _gather_evidence(text: str, claims: Sequence[Claim], source: EvidenceSource,
         (sentences[claim.claim_id] if claim.parent_claim_id else claim.text, claim.cited_ids) for claim in claims
     ]
     evidence = dict(zip((claim.claim_id for claim in claims), source.gather(queries), strict=True))
+    # Passages just past the top-k are read for a relation the claim states the other way round (text/relations.py),
+    # a check that needs no model: "Mass depends on gravity." ranks "mass does not depend on gravity" seventh.
+    deeper = source.gather(queries, depth=RELATION_SCAN_DEPTH * config.retrieval.top_k)
+    for claim, found in zip(claims, deeper, strict=True):
+        evidence[claim.claim_id] = with_reversing_passage(claim.text, evidence[claim.claim_id], found)
     aligned = {
         claim.claim_id: [span for chunk in evidence[claim.claim_id] for span in align_sentences(claim.text, chunk)]
         for claim in claims

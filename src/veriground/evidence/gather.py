@@ -18,8 +18,11 @@ from veriground.evidence.pack import complete_pack, pack_chunks
 from veriground.retrieval.bm25 import BM25Index
 from veriground.retrieval.search import CorpusRetriever, to_evidence_chunk
 from veriground.schema import BackendInfo, EvidenceChunk, EvidencePack
+from veriground.text.relations import reversed_relation
 from veriground.text.terms import tokenize
 
+# Passages past the top-k that are read for a relation the claim states the other way round: this many times top-k.
+RELATION_SCAN_DEPTH = 2
 _PACK_NUMBER = re.compile(r"\[?\s*(\d+)\s*\]?")
 BM25_BACKEND = BackendInfo(role="retriever", name="bm25s.v1", model_id="bm25s (Lucene BM25, Snowball English stems)")
 DENSE_BACKEND = BackendInfo(
@@ -36,8 +39,11 @@ class EvidenceSource(Protocol):
     # that names nothing here (a labelled row's evidence: the text's numbers name the original's bibliography)?
     numbers_past_pack_dangle: bool
 
-    def gather(self, claims_texts: Sequence[tuple[str, Sequence[str]]]) -> list[list[EvidenceChunk]]:
-        """For each (claim text, cited ids): cited passages, then retrieved ones, re-ranked 1..n."""
+    def gather(
+        self, claims_texts: Sequence[tuple[str, Sequence[str]]], depth: int | None = None
+    ) -> list[list[EvidenceChunk]]:
+        """For each (claim text, cited ids): cited passages, then retrieved ones (retrieval.top_k of them, or `depth`),
+        re-ranked 1..n."""
         ...
 
     def backends(self) -> list[BackendInfo]:
@@ -86,8 +92,10 @@ class CorpusEvidence:
     def notes(self) -> list[str]:
         return list(self._retriever.notes)
 
-    def gather(self, claims_texts: Sequence[tuple[str, Sequence[str]]]) -> list[list[EvidenceChunk]]:
-        retrieved = self._retriever.retrieve_many([text for text, _ in claims_texts])
+    def gather(
+        self, claims_texts: Sequence[tuple[str, Sequence[str]]], depth: int | None = None
+    ) -> list[list[EvidenceChunk]]:
+        retrieved = self._retriever.retrieve_many([text for text, _ in claims_texts], top_k=depth)
         results = []
         for (_, cited), hits in zip(claims_texts, retrieved, strict=True):
             cited_chunks = [self._cited_chunk(label) for label in cited if not _PACK_NUMBER.fullmatch(label)]
@@ -153,13 +161,15 @@ class PackEvidence:
     def notes(self) -> list[str]:
         return []
 
-    def gather(self, claims_texts: Sequence[tuple[str, Sequence[str]]]) -> list[list[EvidenceChunk]]:
+    def gather(
+        self, claims_texts: Sequence[tuple[str, Sequence[str]]], depth: int | None = None
+    ) -> list[list[EvidenceChunk]]:
         results = []
         for text, cited in claims_texts:
             cited_chunks = [self._chunks[pid] for pid in map(self._pack_id, cited) if pid in self._chunks]
             hits = [
                 self._chunks[hit.passage_id].model_copy(update={"score_bm25": round(hit.bm25_score, 6)})
-                for hit in self._index.search(text, self._top_k)
+                for hit in self._index.search(text, depth or self._top_k)
             ]
             results.append(_merge(cited_chunks, hits))
         return results
@@ -177,6 +187,20 @@ class PackEvidence:
             return label.strip()
         index = int(number.group(1)) - 1
         return self.pack_order[index] if 0 <= index < len(self.pack_order) else label.strip()
+
+
+def with_reversing_passage(
+    claim: str, evidence: list[EvidenceChunk], deeper: Sequence[EvidenceChunk]
+) -> list[EvidenceChunk]:
+    """`evidence`, and ranked after it the first passage of `deeper` it lacks that states a relation of the claim's the
+    other way round (text/relations.py); unchanged when none does, or when one of its own passages does."""
+    if any(reversed_relation(claim, chunk.text) is not None for chunk in evidence):
+        return evidence
+    held = {chunk.passage_id for chunk in evidence}
+    for chunk in deeper:
+        if chunk.passage_id not in held and reversed_relation(claim, chunk.text) is not None:
+            return [*evidence, chunk.model_copy(update={"rank": len(evidence) + 1})]
+    return evidence
 
 
 def _merge(cited: list[EvidenceChunk], retrieved: list[EvidenceChunk]) -> list[EvidenceChunk]:
