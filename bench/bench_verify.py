@@ -81,10 +81,10 @@ class TimedSource:
         self._inner = inner
         self.seconds = 0.0
 
-    def gather(self, claims_texts: Sequence[tuple[str, Sequence[str]]]) -> list:
+    def gather(self, claims_texts: Sequence[tuple[str, Sequence[str]]], depth: int | None = None) -> list:
         started = time.perf_counter()
         try:
-            return self._inner.gather(claims_texts)
+            return self._inner.gather(claims_texts, depth)
         finally:
             self.seconds += time.perf_counter() - started
 

@@ -91,7 +91,7 @@ _CONDITION = re.compile(r"\b(?:if|unless|whether|when|whenever|suppose)\b", re.I
 def leaves_negation_out(claim: str, sentence: str) -> bool:
     """True when the claim is the sentence less one of its negations ("not", "never", "can" for "cannot", "is" for
     "isn't") and words leaves_words_out lets it leave out: it says the opposite of the sentence."""
-    if _CONDITION.search(sentence) or any(is_negation(token) for token in tokenize_words(claim)):
+    if _CONDITION.search(sentence) or not may_leave_negation_out(claim, sentence):
         return False
     for negation in _NEGATION.finditer(sentence):
         rest = sentence[negation.end() :].split(maxsplit=1)
@@ -112,6 +112,15 @@ def leaves_negation_out(claim: str, sentence: str) -> bool:
         if straddles and all(token in STOPWORDS for token in left_out):
             return True
     return False
+
+
+def may_leave_negation_out(claim: str, text: str) -> bool:
+    """A cheap test that leaves_negation_out needs to pass before it can hold of a sentence of `text`: the claim negates
+    nothing, the text has a negation, and every content word of the claim is in the text."""
+    claim_words = tokenize_words(claim)
+    if any(is_negation(word) for word in claim_words) or not _NEGATION.search(text):
+        return False
+    return {word for word in claim_words if word not in STOPWORDS} <= set(tokenize_words(text))
 
 
 def _matched(claim_tokens: tuple[str, ...], evidence_tokens: tuple[str, ...]) -> list[int] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from veriground.text.comparisons import reverses, stated_comparisons
 from veriground.text.content import content_stems
-from veriground.text.deletion import leaves_negation_out
+from veriground.text.deletion import leaves_negation_out, may_leave_negation_out
 from veriground.text.dependences import denies, stated_dependences
 from veriground.text.memo import text_memo
 from veriground.text.sentences import SentenceBoundary, sentence_spans
@@ -21,6 +21,13 @@ def reversed_relation(claim: str, evidence: str) -> tuple[int, int] | None:
     """The span of the first sentence of `evidence` that states a relation of the claim's the other way round, or that
     the claim restates less its negation."""
     comparisons, dependences = stated_comparisons(claim), stated_dependences(claim)
+    lowered = evidence.lower()
+    if not (
+        (comparisons and " than " in lowered)
+        or (dependences and any(word in lowered for word in ("depend", "var", "affected")))
+        or may_leave_negation_out(claim, evidence)
+    ):
+        return None  # the cheap tests first: splitting a passage into sentences is not
     context: frozenset[str] = frozenset()
     for start, end in sentence_spans(evidence, SentenceBoundary.ITEMS):  # each list item states its own
         sentence = evidence[start:end]
