@@ -47,6 +47,7 @@ REVERSED += [
     ("The period of a simple pendulum depends on its mass.", PENDULUM),
     ("The period of a simple pendulum depends on its amplitude.", PENDULUM),
     ("The period of a simple pendulum is affected by its mass.", PENDULUM),
+    ("The period of a pendulum is not affected by its length.", "The period of a pendulum depends on its length."),
     (
         "The speed of sound does not depend on the temperature.",
         "The speed of sound depends on the temperature of the air.",

@@ -45,11 +45,12 @@ def sentence_tokens(sentence: str) -> list[str]:
 
 
 def asserted(tokens: list[str], index: int) -> bool:
-    """Whether a verb stands before tokens[index], hedges aside ("is usually greater", "must be even taller")."""
+    """Whether a verb stands before tokens[index], hedges and negations aside ("is usually greater", "must be even
+    taller", "is not affected")."""
     for token in reversed(tokens[max(0, index - 4) : index]):
         if token in ASSERTING_VERBS:
             return True
-        if token not in HEDGES and not token.endswith("ly"):
+        if token not in HEDGES and not token.endswith("ly") and not is_negation(token):
             return False
     return False
 

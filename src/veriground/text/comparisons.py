@@ -93,10 +93,15 @@ class Comparison:
     direction: int
 
 
+def may_state_comparison(text: str) -> bool:
+    """A cheap test a text must pass to state a comparison: it has a "than"."""
+    return " than " in text.lower()
+
+
 @text_memo(maxsize=16_384)
 def stated_comparisons(sentence: str) -> tuple[Comparison, ...]:
     """The comparisons one sentence states (see the module's note); none for a question."""
-    if " than " not in sentence.lower() or is_question(sentence.strip()):
+    if not may_state_comparison(sentence) or is_question(sentence.strip()):
         return ()
     tokens = sentence_tokens(sentence)
     found = []

@@ -47,11 +47,16 @@ _EXCLUSIVE = frozenset(("only", "solely", "just", "entirely", "mainly", "mostly"
 _EXAMPLES = frozenset(("such", "including", "like", "e.g"))
 
 
+def may_state_dependence(text: str) -> bool:
+    """A cheap test a text must pass to state a dependence: it has a word that can."""
+    lowered = text.lower()
+    return any(word in lowered for word in ("depend", "var", "affected"))
+
+
 @text_memo(maxsize=16_384)
 def stated_dependences(sentence: str) -> tuple[Dependence, ...]:
     """The dependences one sentence states (see the module's note); none for a question."""
-    lowered = sentence.lower()
-    if not any(word in lowered for word in ("depend", "var", "affected")) or is_question(sentence.strip()):
+    if not may_state_dependence(sentence) or is_question(sentence.strip()):
         return ()
     tokens = sentence_tokens(sentence)
     found = []

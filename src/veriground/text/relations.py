@@ -8,10 +8,10 @@ source, as a restatement.
 
 from __future__ import annotations
 
-from veriground.text.comparisons import reverses, stated_comparisons
+from veriground.text.comparisons import may_state_comparison, reverses, stated_comparisons
 from veriground.text.content import content_stems
 from veriground.text.deletion import leaves_negation_out, may_leave_negation_out
-from veriground.text.dependences import denies, stated_dependences
+from veriground.text.dependences import denies, may_state_dependence, stated_dependences
 from veriground.text.memo import text_memo
 from veriground.text.sentences import SentenceBoundary, sentence_spans
 
@@ -21,10 +21,9 @@ def reversed_relation(claim: str, evidence: str) -> tuple[int, int] | None:
     """The span of the first sentence of `evidence` that states a relation of the claim's the other way round, or that
     the claim restates less its negation."""
     comparisons, dependences = stated_comparisons(claim), stated_dependences(claim)
-    lowered = evidence.lower()
     if not (
-        (comparisons and " than " in lowered)
-        or (dependences and any(word in lowered for word in ("depend", "var", "affected")))
+        (comparisons and may_state_comparison(evidence))
+        or (dependences and may_state_dependence(evidence))
         or may_leave_negation_out(claim, evidence)
     ):
         return None  # the cheap tests first: splitting a passage into sentences is not
