@@ -3,7 +3,8 @@ graph of claims, passages and sources, its metrics, a node-link JSON export and 
 
 Nodes are "claim:<id>", "passage:<id>" and "source:<id>". Edges point from a claim to what it rests on:
   claim → passage  relation "supported_by"    (the passages at or above the support threshold, DecisionInputs)
-  claim → passage  relation "contradicted_by" (the strongest contradicting passage, when a contradiction rule decided)
+  claim → passage  relation "contradicted_by" (the strongest contradicting passage, when a contradiction rule decided;
+                   the passage stating the claim the other way round, when reversed-relation did)
   claim → claim    relation "depends_on"      (the claim uses a term the other claim defines; forward references too)
   passage → source relation "from_source"     (the evidence chunk's source_id)
 Metrics: redundancy = supporting passages per claim (seed target 2–5); source diversity = unique source types /
@@ -67,6 +68,8 @@ def build_claim_graph(
         related = [(passage_id, SUPPORTS) for passage_id in inputs.supporting_passages]
         if claim_report.decision.rule in CONTRADICTION_RULES and inputs.strongest_contradiction_passage:
             related.append((inputs.strongest_contradiction_passage, CONTRADICTS))
+        if claim_report.decision.rule == RuleName.REVERSED_RELATION and inputs.reversed_relation_passage:
+            related.append((inputs.reversed_relation_passage, CONTRADICTS))
         for passage_id, relation in related:
             passage_node = f"passage:{passage_id}"
             chunk = chunks.get(passage_id)
