@@ -75,8 +75,18 @@ NEGATION_LEFT_OUT = [
     ("The mass of an object changes.", "The mass of an object never changes.", True),
     ("Shear waves can travel through a liquid.", "Shear waves can't travel through a liquid.", True),
     ("The ball is moving.", "The ball isn't moving.", True),
+    # the clause a negation stands in, and an alternative it also negates left out
+    (
+        "Energy can be created.",
+        "Recall that the principle of conservation of energy states that energy cannot be created or destroyed, but it "
+        "can be altered from one form to another.",
+        True,
+    ),
+    ("Charge can be created.", "The law says that electrical charge cannot be created or destroyed.", True),
     # a generalisation of what the sentence negates for one case only
     ("Kinetic energy is conserved.", "Kinetic energy is not conserved in inelastic collisions.", False),
+    ("Kinetic energy is conserved.", "Kinetic energy is not conserved in inelastic collisions or explosions.", False),
+    ("Kinetic energy is conserved.", "Kinetic energy is not conserved, in inelastic collisions.", False),
     # a negation that bounds a word of degree, a condition, a clause the claim leaves out
     ("Momentum is conserved.", "Momentum is not only conserved but also shared.", False),
     ("Objects fall at the same rate.", "Objects do not always fall at the same rate.", False),

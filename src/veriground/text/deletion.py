@@ -84,13 +84,22 @@ _SCOPED_LIST = "only just merely simply necessarily always all every quite entir
 _SCOPED = frozenset(_SCOPED_LIST.split())
 _NEGATION = re.compile(r"\b(?:not|never)\s+|\b(?P<can>can)not\b|\b(?P<word>ca|wo|\w+?)n['’]t\b", re.IGNORECASE)
 _NEGATED = {"ca": "can", "wo": "will"}
+_CLAUSE_OPENING = re.compile(r"\b(?:that|which|who|whereas|while|because|since)\s+|[,;:]\s+", re.IGNORECASE)
+# Where the clause of a negation ends: a new clause ("..., but it can be altered"), never a bare comma, which may set
+# off a restriction of what the negation says ("is not conserved, in inelastic collisions").
+_CLAUSE_CLOSING = re.compile(
+    r"[;:]\s+|,\s+(?:but|and|which|while|whereas|so|because|since|although|though)\b|\s(?:but|whereas|because)\s",
+    re.IGNORECASE,
+)
+_ALTERNATIVES = frozenset(("or", "nor"))
 _CONDITION = re.compile(r"\b(?:if|unless|whether|when|whenever|suppose)\b", re.IGNORECASE)
 
 
 @text_memo(maxsize=8_192)
 def leaves_negation_out(claim: str, sentence: str) -> bool:
-    """True when the claim is the sentence less one of its negations ("not", "never", "can" for "cannot", "is" for
-    "isn't") and words leaves_words_out lets it leave out: it says the opposite of the sentence."""
+    """True when the claim is the sentence, or the clause a negation stands in, less that negation ("not", "never",
+    "can" for "cannot", "is" for "isn't") and words leaves_words_out lets it leave out: it says the opposite of the
+    sentence ("Energy can be created." out of "... states that energy cannot be created or destroyed")."""
     if _CONDITION.search(sentence) or not may_leave_negation_out(claim, sentence):
         return False
     for negation in _NEGATION.finditer(sentence):
@@ -98,20 +107,31 @@ def leaves_negation_out(claim: str, sentence: str) -> bool:
         if rest and rest[0].lower().strip(",.") in _SCOPED:
             continue
         word = negation.group("word") or ""
-        before = sentence[: negation.start()] + (negation.group("can") or _NEGATED.get(word.lower(), word))
-        after = sentence[negation.end() :]
-        if not leaves_words_out(claim, before + after):
-            continue
-        # the negation stood among the claim's words, not in a clause it leaves out ("(winter does not occur ...)"),
-        # and the claim keeps what it negated whole: "Kinetic energy is conserved." generalises "... is not conserved in
-        # inelastic collisions" rather than saying its opposite
-        cut, tokens = len(_tokens(before)), _tokens(before + after)
-        matched = _matched(_tokens(claim), tokens) or []
-        left_out = [token for index, token in enumerate(tokens) if index >= cut and index not in set(matched)]
-        straddles = any(index < cut for index in matched) and any(index >= cut for index in matched)
-        if straddles and all(token in STOPWORDS for token in left_out):
-            return True
+        kept = negation.group("can") or _NEGATED.get(word.lower(), word)
+        opening = max((found.end() for found in _CLAUSE_OPENING.finditer(sentence, 0, negation.start())), default=0)
+        closing = _CLAUSE_CLOSING.search(sentence, negation.end())
+        for start, end in dict.fromkeys(((0, len(sentence)), (opening, closing.start() if closing else len(sentence)))):
+            if _says_opposite(claim, sentence[start : negation.start()] + kept, sentence[negation.end() : end]):
+                return True
     return False
+
+
+def _says_opposite(claim: str, before: str, after: str) -> bool:
+    """Whether the claim is `before` + `after` (a text whose negation was taken out between them) less words that turn
+    nothing around, with claim words on both sides of the cut, and none of what followed the negation left out but an
+    alternative it also negated: "Kinetic energy is conserved." generalises "... is not conserved in inelastic
+    collisions" rather than saying its opposite; "Energy can be created." drops "or destroyed" of "cannot be created or
+    destroyed"."""
+    if not leaves_words_out(claim, before + after):
+        return False
+    cut, tokens = len(_tokens(before)), _tokens(before + after)
+    matched = _matched(_tokens(claim), tokens) or []
+    if not (any(index < cut for index in matched) and any(index >= cut for index in matched)):
+        return False  # the negation stood in a clause the claim leaves out ("(winter does not occur ...)")
+    last = max(matched)
+    alternative = last + 1 < len(tokens) and tokens[last + 1] in _ALTERNATIVES
+    left_out = [index for index in range(cut, len(tokens) if not alternative else last + 1) if index not in matched]
+    return all(tokens[index] in STOPWORDS for index in left_out)
 
 
 def may_leave_negation_out(claim: str, text: str) -> bool:
