@@ -4,9 +4,14 @@ the clause around a word, and a phrase as the content stems of what it names, he
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from veriground.text.content import content_stems
+from veriground.text.sentences import is_question
 from veriground.text.terms import is_negation, normalise_text
+
+T = TypeVar("T")
 
 
 def words(text: str) -> list[str]:
@@ -42,6 +47,16 @@ MAX_THING_WORDS = 8
 def sentence_tokens(sentence: str) -> list[str]:
     """The sentence's words, numbers and clause marks, lower-cased."""
     return [token.lower() for token in TOKEN.findall(normalise_text(sentence))]
+
+
+def read_relations(
+    sentence: str, may_state: Callable[[str], bool], read_at: Callable[[list[str], int], T | None]
+) -> tuple[T, ...]:
+    """What `read_at` reads at each token of a sentence that `may_state` lets through; nothing of a question."""
+    if not may_state(sentence) or is_question(sentence.strip()):
+        return ()
+    tokens = sentence_tokens(sentence)
+    return tuple(found for index in range(len(tokens)) if (found := read_at(tokens, index)) is not None)
 
 
 def asserted(tokens: list[str], index: int) -> bool:

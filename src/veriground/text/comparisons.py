@@ -30,13 +30,12 @@ from veriground.text.clauses import (
     asserted,
     clause_after,
     clause_before,
-    sentence_tokens,
+    read_relations,
     thing,
     words,
 )
 from veriground.text.content import content_stems
 from veriground.text.memo import text_memo
-from veriground.text.sentences import is_question
 from veriground.text.terms import is_negation
 
 # comparative -> (scale, direction)
@@ -101,18 +100,13 @@ def may_state_comparison(text: str) -> bool:
 @text_memo(maxsize=16_384)
 def stated_comparisons(sentence: str) -> tuple[Comparison, ...]:
     """The comparisons one sentence states (see the module's note); none for a question."""
-    if not may_state_comparison(sentence) or is_question(sentence.strip()):
-        return ()
-    tokens = sentence_tokens(sentence)
-    found = []
-    for index, token in enumerate(tokens):
-        if token == "than" and (comparison := _comparison_at(tokens, index)) is not None:
-            found.append(comparison)
-    return tuple(found)
+    return read_relations(sentence, may_state_comparison, _comparison_at)
 
 
 def _comparison_at(tokens: list[str], than: int) -> Comparison | None:
-    """The comparison whose "than" is tokens[than], or None when it is no comparison of two things."""
+    """The comparison whose "than" is tokens[than], or None when it is no comparison of two things (or no "than")."""
+    if tokens[than] != "than":
+        return None
     start = next((i for i in range(than - 1, max(-1, than - 4), -1) if tokens[i] in COMPARATIVES), None)
     if start is None:
         return None

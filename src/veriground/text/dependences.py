@@ -22,12 +22,11 @@ from veriground.text.clauses import (
     asserted,
     clause_after,
     clause_before,
-    sentence_tokens,
+    read_relations,
     thing,
     words,
 )
 from veriground.text.memo import text_memo
-from veriground.text.sentences import is_question
 from veriground.text.terms import is_negation
 
 
@@ -56,14 +55,7 @@ def may_state_dependence(text: str) -> bool:
 @text_memo(maxsize=16_384)
 def stated_dependences(sentence: str) -> tuple[Dependence, ...]:
     """The dependences one sentence states (see the module's note); none for a question."""
-    if not may_state_dependence(sentence) or is_question(sentence.strip()):
-        return ()
-    tokens = sentence_tokens(sentence)
-    found = []
-    for index in range(len(tokens)):
-        if (dependence := _dependence_at(tokens, index)) is not None:
-            found.append(dependence)
-    return tuple(found)
+    return read_relations(sentence, may_state_dependence, _dependence_at)
 
 
 def _dependence_at(tokens: list[str], index: int) -> Dependence | None:
