@@ -13,7 +13,8 @@ from veriground.schema import (
     SupportJudgement,
     VerificationStatus,
 )
-from veriground.verdicts.rules import RULES, decide, summarize_evidence
+from veriground.verdicts.evidence_summary import summarize_evidence
+from veriground.verdicts.rules import RULES, decide
 
 # Seed 000's decision tree: the thresholds its conflict table was written for (the shipped defaults read calibrated
 # probabilities with thresholds chosen on dev data; test_verdict_semantics.py covers them).

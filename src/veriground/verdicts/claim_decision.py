@@ -40,9 +40,10 @@ from veriground.text.relations import reversed_relation
 from veriground.text.substitution import closest_swaps, restates, substituted_words
 from veriground.text.terms import STOPWORDS, tokenize_words
 from veriground.text.word_order import scrambled_words
+from veriground.verdicts.evidence_summary import summarize_evidence
 from veriground.verdicts.explain import decision_confidence, display_verdict, rationale
 from veriground.verdicts.plain import explain_plainly
-from veriground.verdicts.rules import Decision, decide, summarize_evidence
+from veriground.verdicts.rules import Decision, decide
 
 # Numbers are compared only in evidence sentences that carry at least half of the claim's content, so a value about
 # something else in the same passage is not read as a mismatch.

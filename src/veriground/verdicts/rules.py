@@ -26,8 +26,8 @@ A judge that says "supported" changes nothing: a claim tier 1 did not verify sta
 reply is not independent evidence. An `unavailable` judgement matches no rule, so the tier-1 verdict stands
 (the engine records the fallback reason as a manifest warning).
 Independent sources are counted over passages that entail (seed 000 T2: ">= 2 independent sources with
-entailment probability >= 0.60"), by (source_id, source_type), with byte-identical documents counted once; the
-default requires one (config.py says why).
+entailment probability >= 0.60"), by (source_id, source_type), with byte-identical documents counted once
+(evidence_summary.py, which reduces the judgements to DecisionInputs); the default requires one (config.py says why).
 The probabilities the rules read are calibrated (verdicts/aggregator.py): "entailment" is P(supported) of the best
 evidence unit and "contradiction" P(contradicted) of the most refuting unit about the claim. One more rule than the
 seed: `weak-support` (after `low-entailment`) keeps a claim whose support lies between
@@ -69,11 +69,9 @@ from dataclasses import dataclass
 from veriground.config import VerificationConfig
 from veriground.schema import (
     DecisionInputs,
-    EvidenceJudgement,
     RejectionReason,
     RuleName,
     SignalStatus,
-    SupportJudgement,
     VerificationStatus,
 )
 
@@ -207,12 +205,12 @@ def nli_unavailable(inputs: DecisionInputs, _: VerificationConfig) -> bool:
 
 
 def entailment_below_weak(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    weak = min(known_probability(config.weak_entailment_prob, "weak_entailment_prob"), _min_entailment(config))
+    weak = min(known_probability(config.weak_entailment_prob, "weak_entailment_prob"), min_entailment(config))
     return known_probability(inputs.max_entailment, "max_entailment") < weak
 
 
 def entailment_below_min(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    return known_probability(inputs.max_entailment, "max_entailment") < _min_entailment(config)
+    return known_probability(inputs.max_entailment, "max_entailment") < min_entailment(config)
 
 
 def too_few_sources(inputs: DecisionInputs, config: VerificationConfig) -> bool:
@@ -225,7 +223,7 @@ def entailment_and_contradiction_split(inputs: DecisionInputs, config: Verificat
     the evidence, not counted against the claim."""
     return (
         contradiction_above_max(inputs, config)
-        and known_probability(inputs.max_entailment, "max_entailment") >= _min_entailment(config)
+        and known_probability(inputs.max_entailment, "max_entailment") >= min_entailment(config)
         and inputs.strongest_contradiction_passage != inputs.strongest_entailment_passage
         and inputs.contradiction_from_other_source
     )
@@ -248,7 +246,7 @@ def always(_: DecisionInputs, __: VerificationConfig) -> bool:
     return True
 
 
-def _min_entailment(config: VerificationConfig) -> float:
+def min_entailment(config: VerificationConfig) -> float:
     return known_probability(config.min_entailment_prob, "min_entailment_prob")
 
 
@@ -288,111 +286,6 @@ RULES: tuple[Rule, ...] = (
     Rule(N.LLM_JUDGE_DISAGREES, llm_judge_finds_no_support, S.LOW_CONFIDENCE, R.CONFLICTING_VERDICTS),
     Rule(N.SUFFICIENT_EVIDENCE, always, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
 )
-
-
-def summarize_evidence(
-    judgements: Sequence[EvidenceJudgement],
-    config: VerificationConfig,
-    *,
-    nli_status: SignalStatus = SignalStatus.COMPUTED,
-    nli_reason: str | None = None,
-    evidence_count: int | None = None,
-    numeric_outcome: str | None = None,
-    dangling_citations: Sequence[str] = (),
-    high_evidence_conflicts: int = 0,
-    llm_judgements: Sequence[SupportJudgement] = (),
-    quoting: Sequence[EvidenceJudgement] = (),
-    formal_matches: Sequence[EvidenceJudgement] = (),
-    formal_mismatches: Sequence[str] = (),
-    out_of_scope: str | None = None,
-    dependency_warning: str | None = None,
-    superseded_citations: Sequence[str] = (),
-    substituted: tuple[Sequence[tuple[str, str]], str] | None = None,
-    scrambled_words: bool = False,
-    reversed_relation: tuple[str, str, tuple[int, int]] | None = None,
-) -> DecisionInputs:
-    """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
-    judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
-    to the judgements given (it differs when NLI could not judge the passages that were found)."""
-    findings = {
-        "evidence_count": len(judgements) if evidence_count is None else evidence_count,
-        "nli_status": nli_status,
-        "nli_reason": nli_reason,
-        "numeric_outcome": numeric_outcome,
-        "dangling_citations": tuple(dangling_citations),
-        "high_evidence_conflicts": high_evidence_conflicts,
-        "quoting_passages": tuple(dict.fromkeys(item.passage_id for item in quoting)),
-        "quoting_sources": count_independent_sources(quoting),
-        "formal_match_passages": tuple(dict.fromkeys(item.passage_id for item in formal_matches)),
-        "formal_match_sources": count_independent_sources(formal_matches),
-        "formal_mismatches": tuple(formal_mismatches),
-        "out_of_scope": out_of_scope,
-        "dependency_warning": dependency_warning,
-        "superseded_citations": tuple(superseded_citations),
-        "substituted_words": tuple(substituted[0]) if substituted else (),
-        "substituted_passage": substituted[1] if substituted else None,
-        "scrambled_words": scrambled_words,
-        "reversed_relation": reversed_relation[0] if reversed_relation else None,
-        "reversed_relation_passage": reversed_relation[1] if reversed_relation else None,
-        "reversed_relation_span": reversed_relation[2] if reversed_relation else None,
-    }
-    if not judgements or nli_status != SignalStatus.COMPUTED:
-        return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))
-    best_entail = max(judgements, key=lambda item: item.entailment_prob)
-    best_contra = max(judgements, key=lambda item: item.contradiction_prob)
-    # A passage supports the claim when its support reaches the threshold, when it quotes the claim's sentence, or
-    # when it gives the claim's equations or complexity bounds.
-    quoted_ids = {item.passage_id for item in (*quoting, *formal_matches)}
-    supporting = [
-        item for item in judgements if item.entailment_prob >= _min_entailment(config) or item.passage_id in quoted_ids
-    ]
-    independent = count_independent_sources(supporting)
-    return DecisionInputs(
-        **findings,
-        **_judge_reading(llm_judgements, best_entail.passage_id),
-        max_entailment=best_entail.entailment_prob,
-        max_contradiction=best_contra.contradiction_prob,
-        entailing_sources=independent,
-        contradiction_from_other_source=_outside(supporting, best_contra),
-        contradiction_outside_quotes=bool(quoting) and _outside(quoting, best_contra),
-        contradiction_outside_formal_match=bool(formal_matches) and _outside(formal_matches, best_contra),
-        supporting_passages=tuple(dict.fromkeys(item.passage_id for item in supporting)),
-        strongest_entailment_passage=best_entail.passage_id,
-        strongest_contradiction_passage=best_contra.passage_id,
-    )
-
-
-def _outside(group: Sequence[EvidenceJudgement], passage: EvidenceJudgement) -> bool:
-    """Whether `passage` belongs to a source independent of every passage in `group`."""
-    return count_independent_sources([*group, passage]) > count_independent_sources(group)
-
-
-def count_independent_sources(judgements: Sequence[EvidenceJudgement]) -> int:
-    """Sources that are independent of each other: one per (source_id, source_type), and passages of byte-identical
-    documents (same content SHA-256, whatever their path or source id) count once together."""
-    parent: dict[str, str] = {}
-
-    def find(key: str) -> str:
-        while parent.setdefault(key, key) != key:
-            key = parent[key]
-        return key
-
-    for item in judgements:
-        source = find(f"source:{item.source_id}\x1f{item.source_type}")
-        if item.content_sha256:
-            parent[source] = find(f"sha256:{item.content_sha256}")
-    return len({find(f"source:{item.source_id}\x1f{item.source_type}") for item in judgements})
-
-
-def _judge_reading(judgements: Sequence[SupportJudgement], strongest_entailment: str | None) -> dict[str, str]:
-    """The judge's decisive label and passage: the first contradiction it found, else its reading of the
-    strongest-entailment passage (the first judged passage when NLI ranked none); nothing when no judge ran."""
-    if not judgements:
-        return {}
-    contradicting = [item for item in judgements if item.label == "contradicted"]
-    on_support = [item for item in judgements if item.passage_id == strongest_entailment]
-    decisive = (contradicting or on_support or list(judgements))[0]
-    return {"llm_judge_label": decisive.label, "llm_judge_passage": decisive.passage_id}
 
 
 def decide(inputs: DecisionInputs, config: VerificationConfig, rules: Sequence[Rule] = RULES) -> Decision:
