@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 
 from veriground.evidence.gather import with_reversing_passage
-from veriground.schema import EvidenceChunk
+from veriground.evidence.pack import complete_pack, pack_chunks
+from veriground.schema import EvidencePack, PackPassage
 from veriground.text.comparisons import stated_comparisons
 from veriground.text.dependences import stated_dependences
 from veriground.text.relations import reversed_relation
@@ -124,22 +125,22 @@ def test_a_dependence_is_read_as_its_subject_object_and_whether_it_holds():
     assert stated_dependences("If the mass depends on gravity, the scale is wrong.") == ()
 
 
-def _chunk(passage_id: str, text: str, rank: int) -> EvidenceChunk:
-    return EvidenceChunk(
-        doc_id="physics",
-        sent_id=rank,
-        passage_id=passage_id,
-        text=text,
-        char_start=0,
-        char_end=len(text),
-        rank=rank,
-        source="physics",
-        version="physics@v1",
+# The chunks a corpus search would give, built as the package builds an evidence pack's (evidence/pack.py).
+DEEPER = pack_chunks(
+    complete_pack(
+        EvidencePack(
+            passages=(
+                PackPassage(
+                    passage_id="p1",
+                    text="Because weight depends on the force of gravity, a mass weighs less on the Moon.",
+                ),
+                PackPassage(passage_id="p2", text="Inertia is a property of mass."),
+                PackPassage(passage_id="p3", text=MASS),
+            )
+        )
     )
-
-
-TOP = [_chunk("p1", "Because weight depends on the force of gravity, a mass weighs less on the Moon.", 1)]
-DEEPER = [*TOP, _chunk("p2", "Inertia is a property of mass.", 2), _chunk("p3", MASS, 3)]
+)
+TOP = DEEPER[:1]
 
 
 def test_a_passage_past_the_top_k_that_states_the_claims_relation_the_other_way_round_joins_the_evidence():
