@@ -132,6 +132,15 @@ FINDINGS_TABLE = [
         RejectionReason.SUBSTITUTED_WORDS,
     ),
     ("scrambled-words", SUPPORTED, {"scrambled_words": True}, LOW, RejectionReason.SCRAMBLED_WORDS),
+    ("pieced-support", SUPPORTED, {"pieced_support": ("a", (0, 40))}, LOW, RejectionReason.PIECED_SUPPORT),
+    # Sources that give the claim's equations or bounds outweigh a reading of windows, as a quotation does.
+    (
+        "formal-match",
+        SUPPORTED,
+        {"pieced_support": ("a", (0, 40)), "formal_matches": SUPPORTED},
+        VERIFIED,
+        RejectionReason.SUFFICIENT_EVIDENCE,
+    ),
     # A sentence stating the claim's comparison the other way round contradicts it, however well the NLI reads it ...
     (
         "reversed-relation",
@@ -245,6 +254,7 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
         {"out_of_scope": "'quantum tunneling' is beyond the profile"},
         {"substituted": ([("joule", "newton")], "a")},
         {"scrambled_words": True},
+        {"pieced_support": ("a", (0, 40))},
         {"quoting": judged(("a", 0.2, 0.1), ("b", 0.2, 0.1))},
     ):
         fired.add(decide(summarize_evidence(judged(("a", 0.9, 0.0), ("b", 0.9, 0.0)), config, **extra), config).rule)

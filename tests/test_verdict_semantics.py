@@ -228,6 +228,30 @@ def test_a_near_copy_with_a_swap_anywhere_in_the_passages_is_found_when_nothing_
         assert shown in decision.explanation
 
 
+ELECTROSTATICS = [
+    "Charges with the same sign repel each other. Charges with opposite signs attract each other.",
+    "The waves on the strings of musical instruments are transverse, and so are electromagnetic waves, such as visible "
+    "light. Sound waves in air and water are longitudinal.",
+]
+
+
+@pytest.mark.parametrize(
+    ("claim", "status", "rule"),
+    [
+        # The shipped model reads each window as saying the claim that mixes its two statements (0.88, 0.87).
+        ("Opposite charges repel each other.", "Low Confidence", "pieced-support"),
+        ("Sound is an electromagnetic wave.", "Low Confidence", "pieced-support"),
+        # What one statement of the window says stays Supported.
+        ("Charges with opposite signs attract each other.", "Supported", "quoted"),
+    ],
+)
+def test_a_claim_that_mixes_the_statements_of_a_window_is_never_supported(claim, status, rule):
+    (decision,) = decisions(claim, ELECTROSTATICS, nli="veriground-nli", sources=1)
+    assert (decision.status, decision.rule) == (status, rule)
+    if rule == "pieced-support":
+        assert "only across sentences that each say something else" in decision.explanation
+
+
 def test_a_sentences_words_in_another_order_are_never_supported():
     # v2 reads word salad made of a sentence's words as that sentence: 41 of the 46 one-claim shuffled lines of
     # bench/bench_verify.py's note were Supported, 3 after the scrambled-words rule.

@@ -18,10 +18,12 @@ from typing import NamedTuple
 
 from veriground.schema import EvidenceChunk
 from veriground.text.content import content_stems, sentence_numbers
+from veriground.text.continuation import statements
 from veriground.text.memo import text_memo
 from veriground.text.quantities import extract_quantities
 from veriground.text.readable import readable_text
 from veriground.text.sentences import SentenceBoundary, is_question, sentence_spans
+from veriground.text.terms import stem_words
 
 MAX_UNITS_PER_CHUNK = 2
 # When a window of list items is a chunk's best unit, its best single sentence is read as well if it holds at least
@@ -85,6 +87,31 @@ def select_units(claim: ClaimContent, chunk: EvidenceChunk, limit: int = MAX_UNI
 def aligned_texts(claim_text: str, text: str, limit: int = MAX_UNITS_PER_CHUNK) -> list[str]:
     """The texts of the units of `text` that the verifier's NLI reads for the claim (select_units), best first."""
     return [text[start:end] for _, _, start, end in _best_spans(claim_content(claim_text), text, limit)]
+
+
+# Prepositions that count as claim content for alignment but say nothing a statement could lack on its own: "A complete
+# graph has an edge between every pair of vertices" against "Vertices in a graph do not always have edges between
+# them. If we add all possible edges, then the resulting graph is called complete. That is, a graph is complete if
+# every pair of vertices is connected by an edge." takes only its "between" from the first statement.
+_PLACE_WORDS = frozenset(stem_words(("between", "among", "amongst", "within", "across", "along", "toward", "via")))
+
+
+def states_apart(claim: ClaimContent, text: str, start: int, end: int) -> bool:
+    """Whether the unit text[start:end] holds the claim's content only across statements: the window's sentences fall
+    into runs that go on from the sentence before (text/continuation.py statements), and no run holds all the
+    claim's stems and numbers that the window holds. What such a window says together, none of its statements says."""
+    slices = _slices(text)
+    positions = [index for index, span in enumerate(slices.spans) if start <= span[0] and span[1] <= end]
+    hits = _hits(claim, slices)
+    held: list[set[object]] = []
+    for run in statements(text, tuple(slices.spans[index] for index in positions)):
+        shared: set[object] = set()
+        for offset in run:
+            stems, numbers = hits.get(positions[offset], (set(), set()))
+            shared |= (stems - _PLACE_WORDS) | numbers
+        held.append(shared)
+    together = set().union(*held)
+    return len(held) > 1 and not any(shared == together for shared in held)
 
 
 def _best_spans(claim: ClaimContent, text: str, limit: int) -> list[tuple[float, int, int, int]]:

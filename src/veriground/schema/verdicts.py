@@ -72,6 +72,10 @@ class DecisionInputs(Record):
     reversed_relation: str | None = None
     reversed_relation_passage: PassageId | None = None
     reversed_relation_span: tuple[int, int] | None = None
+    # The strongest unit that supports the claim enough, and its passage, when every such unit is a window whose
+    # sentences each state something of their own (evidence/units.py states_apart): the claim mixes them.
+    pieced_support_passage: PassageId | None = None
+    pieced_support_span: tuple[int, int] | None = None
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed

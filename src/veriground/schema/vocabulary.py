@@ -48,6 +48,7 @@ class RejectionReason(StrEnum):
     SUPERSEDED_CITATION = "superseded_citation"  # cites a passage its document has since changed or removed
     SUBSTITUTED_WORDS = "substituted_words"  # a near copy of its source with a word swapped for another
     SCRAMBLED_WORDS = "scrambled_words"  # its source's words in another order
+    PIECED_SUPPORT = "pieced_support"  # held only by sentences that each state something else, read together
 
 
 class DisplayVerdict(StrEnum):
@@ -92,6 +93,7 @@ class RuleName(StrEnum):
     DEPENDENCY_WARNING = "dependency-warning"
     SUBSTITUTED_WORDS = "substituted-words"
     SCRAMBLED_WORDS = "scrambled-words"
+    PIECED_SUPPORT = "pieced-support"
     QUOTED = "quoted"
     QUOTE_DISPUTED = "quote-disputed"
     FORMAL_MATCH = "formal-match"

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from veriground.config import VerificationConfig
 from veriground.domains import DomainProfileSpec, check_quality, match_evidence, pre_verify
 from veriground.evidence.gather import EvidenceSource
+from veriground.evidence.units import claim_content, states_apart
 from veriground.schema import (
     AlignedSpan,
     CitationSignal,
@@ -165,7 +166,31 @@ def decision_inputs(
         substituted=_substituted(claim_text, best_unit, chunks, signals.nli, supportable) if claim_text else None,
         scrambled_words=bool(claim_text and best_unit and scrambled_words(claim_text, best_unit[0])),
         reversed_relation=_reversed_relation(claim_text, chunks) if claim_text else None,
+        pieced_support=_pieced_support(claim_text, chunks, signals.nli, threshold) if claim_text else None,
     )
+
+
+def _pieced_support(
+    claim_text: str, chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal], threshold: float | None
+) -> tuple[str, tuple[int, int]] | None:
+    """The strongest unit that supports the claim at `threshold` and its passage, when every unit that does is a
+    window of sentences that each state something of their own (evidence/units.py states_apart); None otherwise."""
+    if threshold is None:
+        return None
+    supporting = [
+        (-unit.support_prob, index, chunk, unit)
+        for index, (chunk, signal) in enumerate(zip(chunks, nli, strict=False))
+        if signal.status == SignalStatus.COMPUTED
+        for unit in signal.units
+        if unit.support_prob >= threshold
+    ]
+    content = claim_content(claim_text)
+    if not supporting or not all(
+        states_apart(content, chunk.text, unit.char_start, unit.char_end) for *_, chunk, unit in supporting
+    ):
+        return None
+    *_, chunk, unit = min(supporting, key=lambda item: item[:2])
+    return chunk.passage_id, (unit.char_start, unit.char_end)
 
 
 def _reversed_relation(claim_text: str, chunks: Sequence[EvidenceChunk]) -> tuple[str, str, tuple[int, int]] | None:

@@ -33,6 +33,7 @@ def summarize_evidence(
     substituted: tuple[Sequence[tuple[str, str]], str] | None = None,
     scrambled_words: bool = False,
     reversed_relation: tuple[str, str, tuple[int, int]] | None = None,
+    pieced_support: tuple[str, tuple[int, int]] | None = None,
 ) -> DecisionInputs:
     """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
     judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
@@ -58,6 +59,8 @@ def summarize_evidence(
         "reversed_relation": reversed_relation[0] if reversed_relation else None,
         "reversed_relation_passage": reversed_relation[1] if reversed_relation else None,
         "reversed_relation_span": reversed_relation[2] if reversed_relation else None,
+        "pieced_support_passage": pieced_support[0] if pieced_support else None,
+        "pieced_support_span": pieced_support[1] if pieced_support else None,
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))

@@ -236,6 +236,11 @@ _RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
         f"entailed (max {r.entail}), but the claim is the words of {r.inputs.strongest_entailment_passage} in another "
         "order (text/word_order.py)"
     ),
+    RuleName.PIECED_SUPPORT: lambda r: (
+        f"entailed (max {r.entail}), but only by windows of sentences that each state something of their own "
+        f"(evidence/units.py states_apart); the strongest is characters {r.inputs.pieced_support_span} of "
+        f"{r.inputs.pieced_support_passage}"
+    ),
     RuleName.LLM_JUDGE_CONTRADICTED: _judge_contradicted,
     RuleName.NLI_UNAVAILABLE: lambda r: (
         f"entailment could not be computed ({r.inputs.nli_reason or 'no reason given'}); not judged"

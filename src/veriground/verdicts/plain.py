@@ -167,6 +167,9 @@ _SENTENCES: dict[RuleName, Callable[[_Facts], str]] = {
     RuleName.SCRAMBLED_WORDS: lambda f: (
         "Its words are all in the corpus, but not in an order that says this; check it."
     ),
+    RuleName.PIECED_SUPPORT: lambda f: (
+        "Its words are in the corpus, but only across sentences that each say something else; check it."
+    ),
     RuleName.SUPERSEDED_CITATION: lambda f: (
         f"It cites {', '.join(f.inputs.superseded_citations)}, which has since changed or been removed; check it."
     ),
