@@ -7,6 +7,16 @@ from veriground.text.substitution import closest_swaps, restates, substituted_wo
 SWAPPED = [
     # claim, evidence sentence, the swaps found
     ("The SI unit of force is the joule.", "The SI unit of force is the newton (N).", (("joule", "newton"),)),
+    (  # a connective is no content beside another word ("therefore expressed"), but a word put for it alone is a swap
+        "The wavelength of a sound, forth, is the distance between adjacent identical parts of a sound wave.",
+        "The wavelength of a sound, therefore, is the distance between adjacent identical parts of a sound wave.",
+        (("forth", "therefore"),),
+    ),
+    (  # a word put for the sentence's symbol is a swap
+        "The wavelength of a sound, forth, is the distance between adjacent identical parts of a sound wave.",
+        "The wavelength of a sound, λ, is the distance between adjacent identical parts of a sound wave.",
+        (("forth", "λ"),),
+    ),
     (
         "The cycle of the tides from the Moon's magnetic pull plays a small role in creating waves.",
         "The cycle of the tides from the Moon's gravitational pull plays a small role in creating waves.",
@@ -59,6 +69,12 @@ NOT_SWAPPED = [
         "Newton's first law of motion is also known as the law of inertia.",
     ),
     ("The total momentum of the system stays constant.", "The total momentum of the system remains constant."),
+    ("Mass is measured in kilograms.", "Mass is therefore expressed in kilograms."),  # a way to give a unit
+    # where the sentence names its quantity by a symbol, the claim says where it holds: no word swapped out
+    (
+        "The speed of light in a vacuum is about 3.00 × 10^8 m/s.",
+        "We know the speed of light, c, is 3.00 × 10^8 m/s, and we are given v.",
+    ),
 ]
 
 

@@ -41,7 +41,17 @@ SAME_MEANING: tuple[frozenset[str], ...] = (
     frozenset({"fall", "falls", "fell", "decrease", "decreases", "decreased", "drop", "drops", "dropped"}),
     frozenset({"begin", "begins", "began", "start", "starts", "started"}),
     frozenset({"use", "uses", "used", "employ", "employs", "employed"}),
+    # "Mass is measured in kilograms." for "Mass is therefore expressed in kilograms.": ways to give a unit
+    frozenset({"measured", "expressed", "measure", "measures", "express", "expresses"}),
 )
+# Words a swap run may hold beside its other content without being read as content: connectives that tie a sentence to
+# the one before ("therefore expressed").
+_NO_CONTENT = frozenset({"therefore", "thus", "hence", "consequently", "accordingly"})
+# A claim run that opens with one of these says where or of what ("The speed of light in a vacuum is about 3.00 × 10^8
+# m/s"); where the sentence has only a symbol there ("the speed of light, c, is 3.00 × 10^8 m/s"), it names the
+# quantity and the claim qualifies it: no swap. A word put for the symbol ("The wavelength of a sound, forth, is ...")
+# still is one.
+_QUALIFYING = frozenset({"in", "at", "on", "of", "for", "near", "under", "inside", "within"})
 MIN_CLAIM_WORDS = 4
 MIN_COPIED_SHARE = 0.70
 MAX_RUN_WORDS = 3
@@ -95,6 +105,7 @@ def _swaps(copy: tuple[int, list[str], list[str], SequenceMatcher[str]] | None) 
         and not _abbreviates(ours, theirs)
         and not _abbreviates(theirs, ours)
         and not _same_meaning(ours, theirs)
+        and not _qualifies_a_symbol(ours, theirs)
     ]
     return tuple(swaps) or _exchanged(runs, claim_words)
 
@@ -165,6 +176,12 @@ def _same_meaning(ours: list[str], theirs: list[str]) -> bool:
     return bool(mine and other) and any(mine | other <= words for words in SAME_MEANING)
 
 
+def _qualifies_a_symbol(ours: list[str], theirs: list[str]) -> bool:
+    """The claim's run says where or of what (it opens with a _QUALIFYING word) where the sentence has only one-letter
+    symbols."""
+    return bool(ours) and ours[0] in _QUALIFYING and all(len(word) == 1 for word in theirs)
+
+
 def _shown(words: list[str]) -> str:
     """A run as a reader is told it: its words less one-letter ones ("newton" of "newton (N)"), unless that is all."""
     return " ".join([word for word in words if len(word) > 1] or words)
@@ -190,7 +207,10 @@ def _has_new_content(words: list[str], other: list[str]) -> bool:
 
 
 def _content(words: list[str]) -> list[str]:
-    return [word for word in words if word not in STOPWORDS and not is_negation(word) and word.isalpha()]
+    """The content words of a run: not stopwords, negations or numbers, nor a connective beside another content word
+    (a connective alone is what the run says: "forth" put for "therefore" is a swap)."""
+    content = [word for word in words if word not in STOPWORDS and not is_negation(word) and word.isalpha()]
+    return [word for word in content if word not in _NO_CONTENT] or content
 
 
 def _related(word: str, other: str) -> bool:
