@@ -83,6 +83,8 @@ NEGATION_LEFT_OUT = [
         True,
     ),
     ("Charge can be created.", "The law says that electrical charge cannot be created or destroyed.", True),
+    # a word the sentence writes in another form of the same stem
+    ("Electric charge can be created.", "The law says that electrical charge cannot be created or destroyed.", True),
     # a generalisation of what the sentence negates for one case only
     ("Kinetic energy is conserved.", "Kinetic energy is not conserved in inelastic collisions.", False),
     ("Kinetic energy is conserved.", "Kinetic energy is not conserved in inelastic collisions or explosions.", False),

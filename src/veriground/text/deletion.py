@@ -27,7 +27,7 @@ import re
 
 from veriground.text.memo import text_memo
 from veriground.text.quantities import Quantity, extract_quantities, normalise_leniently
-from veriground.text.terms import STOPWORDS, is_negation, normalise_text, tokenize_words
+from veriground.text.terms import STOPWORDS, is_negation, normalise_text, stem_words, tokenize_words
 
 # Words whose absence can reverse or bound what the rest of a sentence says (lower-cased, as tokenize_words reads).
 _MEANING_LIST = """
@@ -102,6 +102,7 @@ def leaves_negation_out(claim: str, sentence: str) -> bool:
     sentence ("Energy can be created." out of "... states that energy cannot be created or destroyed")."""
     if _CONDITION.search(sentence) or not may_leave_negation_out(claim, sentence):
         return False
+    claim = _in_forms_of(claim, sentence)
     for negation in _NEGATION.finditer(sentence):
         rest = sentence[negation.end() :].split(maxsplit=1)
         if rest and rest[0].lower().strip(",.") in _SCOPED:
@@ -137,10 +138,28 @@ def _says_opposite(claim: str, before: str, after: str) -> bool:
 def may_leave_negation_out(claim: str, text: str) -> bool:
     """A cheap test that leaves_negation_out needs to pass before it can hold of a sentence of `text`: the claim negates
     nothing, the text has a negation, and every content word of the claim is in the text."""
-    claim_words = tokenize_words(claim)
+    claim_words = tokenize_words(_in_forms_of(claim, text))
     if any(is_negation(word) for word in claim_words) or not _NEGATION.search(text):
         return False
     return {word for word in claim_words if word not in STOPWORDS} <= set(tokenize_words(text))
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _in_forms_of(claim: str, text: str) -> str:
+    """The claim with each word the text lacks written as the text writes a word of the same Snowball stem: "Electric
+    charge can be created." against "... electrical charge cannot be created or destroyed"."""
+    forms: dict[str, str] = {}
+    for word in tokenize_words(text):
+        forms.setdefault(stem_words([word])[0], word)
+    present = set(tokenize_words(text))
+
+    def form(match: re.Match[str]) -> str:
+        word = match.group().lower()
+        return match.group() if word in present else forms.get(stem_words([word])[0], match.group())
+
+    return _WORD.sub(form, claim)
 
 
 def _matched(claim_tokens: tuple[str, ...], evidence_tokens: tuple[str, ...]) -> list[int] | None:
