@@ -133,6 +133,23 @@ FINDINGS_TABLE = [
     ),
     ("scrambled-words", SUPPORTED, {"scrambled_words": True}, LOW, RejectionReason.SCRAMBLED_WORDS),
     ("pieced-support", SUPPORTED, {"pieced_support": ("a", (0, 40))}, LOW, RejectionReason.PIECED_SUPPORT),
+    # Support read only across statements is none against a sentence that contradicts the claim more strongly ...
+    (
+        "contradicted",
+        judged(("a", 0.85, 0.10), ("a", 0.30, 0.90)),
+        {"pieced_support": ("a", (0, 40))},
+        REJECTED,
+        RejectionReason.HIGH_CONTRADICTION,
+    ),
+    # ... where support a statement gives outweighs it (the same source's misreading: listed, not counted; one source
+    # is too few under the seed's two).
+    (
+        "insufficient-sources",
+        judged(("a", 0.85, 0.10), ("a", 0.30, 0.90)),
+        {},
+        LOW,
+        RejectionReason.INSUFFICIENT_SOURCES,
+    ),
     # Sources that give the claim's equations or bounds outweigh a reading of windows, as a quotation does.
     (
         "formal-match",

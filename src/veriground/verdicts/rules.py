@@ -50,7 +50,7 @@ is usually greater than static friction", "mass does not depend on gravity" agai
 text/relations.py), or is the claim with a negation ("... is not affected" against "... is affected"), and no source
 states the claim word for word: Contradictory. The NLI models read such a claim,
 which holds every word of its source, as a restatement.
-Six downgrades sit just before
+Five downgrades sit just before
 `quoted` and fire only for a claim that would otherwise be Supported (quoted, or supported by enough sources), making
 it Low Confidence: `out-of-scope` (beyond the profile's scope), `superseded-citation` (it cites a passage its document
 has since changed or removed: the text it rests on is history), only with verification.strict_dependencies
@@ -58,11 +58,12 @@ has since changed or removed: the text it rests on is history), only with verifi
 definition), `substituted-words` (it is a near copy of its best-supporting unit with a word swapped for another,
 text/substitution.py: the NLI models read such copies as restatements, so the words decide) and `scrambled-words` (it is
 its best-supporting unit's words in another order, text/word_order.py: the shipped model reads word salad made of a
-sentence's words as that sentence), and `pieced-support` (every unit that supports it enough is a window whose
-sentences each state something of their own, evidence/units.py states_apart: "Opposite charges repel each other"
-against "Charges with the same sign repel each other. Charges with opposite signs attract each other."). These three
-never lower a claim that enough sources state word for word; `pieced-support` never lowers one whose equations or
-bounds enough sources give either.
+sentence's words as that sentence). These two never lower a claim that enough sources state word for word.
+`pieced-support` (after `contradicted`) lowers a claim that every unit supporting it enough holds only across
+statements, windows whose sentences each state something of their own (evidence/units.py states_apart: "Opposite
+charges repel each other" against "Charges with the same sign repel each other. Charges with opposite signs attract
+each other."), to Low Confidence; such support is no support to `contradicted`, so a sentence that contradicts the
+claim more strongly makes it Contradictory.
 """
 
 from __future__ import annotations
@@ -160,8 +161,7 @@ def scrambles_source_words(inputs: DecisionInputs, config: VerificationConfig) -
 
 
 def pieces_sentences_together(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    formally_matched = inputs.formal_match_sources >= config.min_supporting_sources
-    return inputs.pieced_support_passage is not None and not formally_matched and _supported_unquoted(inputs, config)
+    return inputs.pieced_support_passage is not None and would_be_supported(inputs, config)
 
 
 def _supported_unquoted(inputs: DecisionInputs, config: VerificationConfig) -> bool:
@@ -175,12 +175,12 @@ def beyond_profile_scope(inputs: DecisionInputs, config: VerificationConfig) -> 
 
 
 def contradicted_without_support(inputs: DecisionInputs, config: VerificationConfig) -> bool:
-    """A sentence about the claim contradicts it, nothing supports it as a Supported claim needs, and the
-    contradiction outweighs whatever weak support there is (weak support that outweighs a contradiction is Low
-    Confidence: the evidence disagrees)."""
+    """A sentence about the claim contradicts it, nothing supports it as a Supported claim needs (support read only
+    across statements, `pieced-support`, is none), and the contradiction outweighs whatever weak support there is
+    (weak support that outweighs a contradiction is Low Confidence: the evidence disagrees)."""
     return (
         contradiction_above_max(inputs, config)
-        and entailment_below_min(inputs, config)
+        and (entailment_below_min(inputs, config) or inputs.pieced_support_passage is not None)
         and (
             entailment_below_weak(inputs, config)
             or known_probability(inputs.max_contradiction, "max_contradiction")
@@ -282,11 +282,11 @@ RULES: tuple[Rule, ...] = (
     Rule(N.DEPENDENCY_WARNING, strict_dependency_warning, S.LOW_CONFIDENCE, R.DEPENDENCY_WARNING),
     Rule(N.SUBSTITUTED_WORDS, swaps_source_words, S.LOW_CONFIDENCE, R.SUBSTITUTED_WORDS),
     Rule(N.SCRAMBLED_WORDS, scrambles_source_words, S.LOW_CONFIDENCE, R.SCRAMBLED_WORDS),
-    Rule(N.PIECED_SUPPORT, pieces_sentences_together, S.LOW_CONFIDENCE, R.PIECED_SUPPORT),
     Rule(N.QUOTED, quoted_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
     Rule(N.QUOTE_DISPUTED, quote_disputed, S.LOW_CONFIDENCE, R.CONFLICTING_VERDICTS),
     Rule(N.FORMAL_MATCH, formal_matched_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
     Rule(N.CONTRADICTED, contradicted_without_support, S.REJECTED, R.HIGH_CONTRADICTION),
+    Rule(N.PIECED_SUPPORT, pieces_sentences_together, S.LOW_CONFIDENCE, R.PIECED_SUPPORT),
     Rule(N.LOW_ENTAILMENT, entailment_below_weak, S.REJECTED, R.LOW_ENTAILMENT),
     Rule(N.WEAK_SUPPORT, entailment_below_min, S.LOW_CONFIDENCE, R.LOW_ENTAILMENT),
     Rule(N.INSUFFICIENT_SOURCES, too_few_sources, S.LOW_CONFIDENCE, R.INSUFFICIENT_SOURCES),
