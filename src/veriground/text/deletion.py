@@ -150,16 +150,19 @@ _WORD = re.compile(r"[^\W\d_]+")
 def _in_forms_of(claim: str, text: str) -> str:
     """The claim with each word the text lacks written as the text writes a word of the same Snowball stem: "Electric
     charge can be created." against "... electrical charge cannot be created or destroyed"."""
+    words = tokenize_words(text)
+    present = set(words)
+    missing = {word for word in tokenize_words(claim) if word not in present}
+    if not missing:
+        return claim
+    wanted = dict(zip(stem_words(sorted(missing)), sorted(missing), strict=True))
     forms: dict[str, str] = {}
-    for word in tokenize_words(text):
-        forms.setdefault(stem_words([word])[0], word)
-    present = set(tokenize_words(text))
-
-    def form(match: re.Match[str]) -> str:
-        word = match.group().lower()
-        return match.group() if word in present else forms.get(stem_words([word])[0], match.group())
-
-    return _WORD.sub(form, claim)
+    for word, stem in zip(words, stem_words(words), strict=True):
+        if stem in wanted:
+            forms.setdefault(wanted[stem], word)
+    if not forms:
+        return claim
+    return _WORD.sub(lambda match: forms.get(match.group().lower(), match.group()), claim)
 
 
 def _matched(claim_tokens: tuple[str, ...], evidence_tokens: tuple[str, ...]) -> list[int] | None:
