@@ -55,7 +55,33 @@ REVERSED += [
     ),
 ]
 
+KINETIC = "Recall that kinetic energy is the energy of motion, and that it increases in proportion to velocity squared."
+GRAVITY = (
+    "Newton's law says the gravitational force between two masses is inversely proportional to the square of the "
+    "distance between them."
+)
+REVERSED += [
+    # a proportion with another power: the subject may be "it", named earlier in the sentence or the one before
+    ("Kinetic energy is proportional to velocity.", KINETIC),
+    ("Kinetic energy is proportional to the cube of velocity.", KINETIC),
+    ("The gravitational force between two masses is proportional to the distance between them.", GRAVITY),
+    ("The gravitational force is inversely proportional to the distance.", GRAVITY),
+    ("The force F is proportional to r.", "The force F is proportional to r^2."),
+]
+
 NOT_REVERSED = [
+    # the same power said otherwise; another subject or object; a negated proportion; a number that counts
+    ("Kinetic energy is proportional to the square of velocity.", KINETIC),
+    ("Kinetic energy is proportional to velocity squared.", KINETIC),
+    ("Momentum is proportional to velocity.", KINETIC),
+    ("The gravitational force is inversely proportional to the square of the distance.", GRAVITY),
+    ("The gravitational force is proportional to the masses.", GRAVITY),
+    (
+        "Kinetic energy is proportional to velocity squared.",
+        "The kinetic energy of an object is proportional to its mass, and its momentum is proportional to velocity.",
+    ),
+    ("The current is proportional to the voltage.", "The current is not proportional to the voltage squared."),
+    ("The force is proportional to the masses.", "The force is proportional to 2 masses."),
     # the same comparison, and the same one said with the other comparative
     ("Static friction is usually greater than kinetic friction.", FRICTION),
     ("Kinetic friction is usually smaller than static friction.", FRICTION),
@@ -96,7 +122,7 @@ NOT_REVERSED = [
 def test_a_claim_that_states_its_sources_relation_the_other_way_round_is_found(claim, evidence):
     span = reversed_relation(claim, evidence)
     assert span is not None
-    assert any(word in evidence[span[0] : span[1]] for word in (" than ", "depend", "affect"))
+    assert any(word in evidence[span[0] : span[1]] for word in (" than ", "depend", "affect", "proportion"))
 
 
 @pytest.mark.parametrize(("claim", "evidence"), NOT_REVERSED)

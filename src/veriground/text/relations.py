@@ -1,9 +1,10 @@
 """Whether a claim states a relation of an evidence sentence's the other way round: a comparison (text/comparisons.py:
 "The maximum static friction is usually greater than the kinetic friction" against "Kinetic friction is usually greater
-than static friction") or a dependence (text/dependences.py: "mass does not depend on gravity" against "Mass depends on
-gravity"), or a sentence the claim restates less its negation (text/deletion.py leaves_negation_out: "the momentum of
-the electron is affected" out of "... is not affected"). The NLI models read such a claim, which holds every word of its
-source, as a restatement.
+than static friction"), a dependence (text/dependences.py: "mass does not depend on gravity" against "Mass depends on
+gravity") or a proportion with another power (text/proportions.py: "it increases in proportion to velocity squared"
+against "Kinetic energy is proportional to velocity"), or a sentence the claim restates less its negation
+(text/deletion.py leaves_negation_out: "the momentum of the electron is affected" out of "... is not affected"). The NLI
+models read such a claim, which holds every word of its source, as a restatement.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from veriground.text.content import content_stems
 from veriground.text.deletion import leaves_negation_out, may_leave_negation_out
 from veriground.text.dependences import denies, may_state_dependence, stated_dependences
 from veriground.text.memo import text_memo
+from veriground.text.proportions import differs, may_state_proportion, stated_proportions
 from veriground.text.sentences import SentenceBoundary, sentence_spans
 
 
@@ -21,9 +23,11 @@ def reversed_relation(claim: str, evidence: str) -> tuple[int, int] | None:
     """The span of the first sentence of `evidence` that states a relation of the claim's the other way round, or that
     the claim restates less its negation."""
     comparisons, dependences = stated_comparisons(claim), stated_dependences(claim)
+    proportions = stated_proportions(claim)
     if not (
         (comparisons and may_state_comparison(evidence))
         or (dependences and may_state_dependence(evidence))
+        or (proportions and may_state_proportion(evidence))
         or may_leave_negation_out(claim, evidence)
     ):
         return None  # the cheap tests first: splitting a passage into sentences is not
@@ -36,5 +40,10 @@ def reversed_relation(claim: str, evidence: str) -> tuple[int, int] | None:
             return start, end
         if leaves_negation_out(claim, sentence):
             return start, end
-        context = content_stems(sentence)
+        stems = content_stems(sentence)
+        if any(
+            differs(ours, stated, context | stems) for stated in stated_proportions(sentence) for ours in proportions
+        ):
+            return start, end
+        context = stems
     return None
