@@ -33,7 +33,8 @@ from veriground.service.engine_worker import (
 
 LOOPBACK = "http://127.0.0.1"
 SAFETY_WAIT_S = 10  # only bounds a test that would otherwise hang; no assertion reads a clock
-CLAIM = "Kinetic energy is the energy an object has because of its motion."
+# The demo corpus's own words: Supported, so the report holds more than one verdict
+CLAIM = "Kinetic energy is also called energy of motion."
 NEW_FACT = "The Zorblat constant of a lattice is exactly seven."
 UPLOAD = b"# Zorblat\n\nThe Zorblat constant of a lattice is exactly seven.\n"
 

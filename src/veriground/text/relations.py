@@ -2,7 +2,8 @@
 "The maximum static friction is usually greater than the kinetic friction" against "Kinetic friction is usually greater
 than static friction"), a dependence (text/dependences.py: "mass does not depend on gravity" against "Mass depends on
 gravity") or a proportion with another power (text/proportions.py: "it increases in proportion to velocity squared"
-against "Kinetic energy is proportional to velocity"), or a sentence the claim restates less its negation
+against "Kinetic energy is proportional to velocity"), a count where one of the two is none (text/counts.py: "containing
+no cycles" against "A tree has exactly one cycle"), or a sentence the claim restates less its negation
 (text/deletion.py leaves_negation_out: "the momentum of the electron is affected" out of "... is not affected"). The NLI
 models read such a claim, which holds every word of its source, as a restatement.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from veriground.text.comparisons import may_state_comparison, reverses, stated_comparisons
 from veriground.text.content import content_stems
+from veriground.text.counts import contradicts, may_state_count, stated_counts
 from veriground.text.deletion import leaves_negation_out, may_leave_negation_out
 from veriground.text.dependences import denies, may_state_dependence, stated_dependences
 from veriground.text.memo import text_memo
@@ -23,11 +25,12 @@ def reversed_relation(claim: str, evidence: str) -> tuple[int, int] | None:
     """The span of the first sentence of `evidence` that states a relation of the claim's the other way round, or that
     the claim restates less its negation."""
     comparisons, dependences = stated_comparisons(claim), stated_dependences(claim)
-    proportions = stated_proportions(claim)
+    proportions, counts = stated_proportions(claim), stated_counts(claim)
     if not (
         (comparisons and may_state_comparison(evidence))
         or (dependences and may_state_dependence(evidence))
         or (proportions and may_state_proportion(evidence))
+        or (counts and may_state_count(evidence))
         or may_leave_negation_out(claim, evidence)
     ):
         return None  # the cheap tests first: splitting a passage into sentences is not
@@ -41,9 +44,10 @@ def reversed_relation(claim: str, evidence: str) -> tuple[int, int] | None:
         if leaves_negation_out(claim, sentence):
             return start, end
         stems = content_stems(sentence)
-        if any(
-            differs(ours, stated, context | stems) for stated in stated_proportions(sentence) for ours in proportions
-        ):
+        read = context | stems
+        if any(differs(ours, stated, read) for stated in stated_proportions(sentence) for ours in proportions):
+            return start, end
+        if counts and contradicts(claim, stated_counts(sentence), read):
             return start, end
         context = stems
     return None
