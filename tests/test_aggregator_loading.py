@@ -112,3 +112,36 @@ def test_a_unit_that_opens_with_a_pronoun_and_never_names_the_claims_subject_nev
     named = "Kelly Preston also starred in the films The Cat in the Hat, Old Dogs, and Broken Bridges."
     judged = judge("Kelly Preston never starred in Broken Bridges.", named, (0, len(named)), 0.8, contradicting)
     assert judged.features["pronoun_subject"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("claim", "unit", "elsewhere"),
+    [
+        # each subject has a word the other lacks: the unit is about another thing, whatever the NLI reads
+        (
+            "Every prime number greater than 2 is odd.",
+            "Every even number greater than 2 can be expressed as the sum of two primes.",
+            True,
+        ),
+        (
+            "Kinetic energy cannot be negative.",
+            "However, electrons are negative charges, gaining kinetic energy.",
+            True,
+        ),
+        # the same subject, a wider one, or one past an opening phrase: the unit may refute
+        (
+            "In an elastic collision, kinetic energy is lost.",
+            "Kinetic energy is conserved in elastic collisions.",
+            False,
+        ),
+        ("Annual leave at 18F cannot be carried over.", "Annual leave can be carried over.", False),
+    ],
+)
+def test_a_unit_about_another_subject_never_refutes(claim, unit, elsewhere):
+    from veriground.schema import NLIScores
+
+    judge = load_aggregator("veriground-nli.v3", "calibrated").judge_unit
+    contradicting = NLIScores(entail=0.05, neutral=0.05, contradict=0.9)
+    judged = judge(claim, unit, (0, len(unit)), 1.0, contradicting)
+    assert judged.features["subject_elsewhere"] == float(elsewhere)
+    assert (judged.refute_prob == 0.0) is elsewhere

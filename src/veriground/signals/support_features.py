@@ -33,6 +33,11 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
   of it by name, so it never refutes the claim (a model read such pairs as contradiction 0.53);
 - speaker: 1 when the claim speaks of its speaker or its listener (I, me, my, we, you, your ...): "I love that band
   too!" is about no document, however many of its words one holds;
+- subject_elsewhere: the claim's subject and the unit's (their words before the first verb, text/clauses.py subject)
+  each have a word the other lacks: "Every even number greater than 2 can be expressed as the sum of two primes" is
+  about even numbers, not the primes of "Every prime number greater than 2 is odd" (the shipped model read it as a
+  contradiction, 0.75), and "However, electrons are negative charges, ... gaining kinetic energy" is about electrons,
+  not "Kinetic energy cannot be negative" (0.74); such a unit never refutes the claim (verdicts/aggregator.py);
 - bounds_bar_support / bounds_bar_refutation: the claim states complexity bounds of named algorithms, and the unit
   is about another algorithm's bounds, gives the claim's only for a weaker case, or (refutation) the claim says
   nothing else (signals/complexity_checks.py unit_bounds); such a unit never supports, or never refutes, the claim.
@@ -50,6 +55,7 @@ from veriground.signals.complexity_checks import unit_bounds
 from veriground.signals.coverage import compute_coverage, extract_entities, mentions_entity
 from veriground.signals.numeric import unit_numbers
 from veriground.text.changes import named_change, shown_change
+from veriground.text.clauses import subject
 from veriground.text.deletion import leaves_words_out
 from veriground.text.memo import text_memo
 from veriground.text.quantities import remove_quantities
@@ -87,6 +93,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "bounds_bar_refutation",
     "speaker",
     "pronoun_subject",
+    "subject_elsewhere",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
@@ -160,6 +167,7 @@ def support_features(
         "bounds_bar_refutation": float(bounds.bars_refutation),
         "speaker": float(bool(_SPEAKER_WORDS.intersection(claim.words))),
         "pronoun_subject": float(_opens_with_pronoun(unit_text) and _entity_coverage(claim_text, unit_text) < 1.0),
+        "subject_elsewhere": float(_subject_elsewhere(claim_text, unit_text)),
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
     return {name: _rounded(value) for name, value in values.items()}
@@ -275,6 +283,12 @@ def _bigram_coverage(claim: _TextReading, unit: _TextReading) -> float:
 
 
 _PRONOUN_OPENING = re.compile(r"\s*(?:He|She|It|They|His|Her|Its|Their)\b")
+
+
+def _subject_elsewhere(claim_text: str, unit_text: str) -> bool:
+    """Each subject has a word the other lacks (text/clauses.py subject): the unit is about another thing."""
+    ours, theirs = subject(claim_text), subject(unit_text)
+    return bool(ours and theirs and ours - theirs and theirs - ours)
 
 
 def _opens_with_pronoun(unit_text: str) -> bool:

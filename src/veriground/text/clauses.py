@@ -98,6 +98,26 @@ def clause_after(tokens: list[str], than: int) -> list[str]:
     return words
 
 
+# Verbs a subject ends at, besides the asserting ones: modals and auxiliaries.
+_SUBJECT_ENDS = ASSERTING_VERBS | frozenset(
+    words("can cannot could does do did will would must may might should shall")
+)
+MAX_SUBJECT_TOKENS = 16
+
+
+def subject(sentence: str) -> frozenset[str] | None:
+    """The content stems of what a sentence is about: its words before its first verb, past the last comma before it
+    ("In an elastic collision, kinetic energy is lost": "kinetic energy"); None when no verb opens the sentence's
+    first MAX_SUBJECT_TOKENS tokens."""
+    tokens = sentence_tokens(sentence)[:MAX_SUBJECT_TOKENS]
+    for index, token in enumerate(tokens):
+        if token in _SUBJECT_ENDS or token.endswith(("n't", "n’t")):
+            opening = tokens[:index]
+            start = max((position + 1 for position, word in enumerate(opening) if word == ","), default=0)
+            return content_stems(" ".join(word for word in opening[start:] if word not in CLAUSE_MARKS))
+    return None
+
+
 def thing(phrase: list[str]) -> frozenset[str]:
     """What a phrase names: the content stems of its words, hedges, -ly words and negations left out."""
     kept = [word for word in phrase if word not in HEDGES and not word.endswith("ly") and not is_negation(word)]

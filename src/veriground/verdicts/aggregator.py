@@ -43,13 +43,14 @@ LEAVES_WORDS_OUT = "leaves_words_out"  # a unit value shown in reports: the clai
 # Unit values that keep a unit from refuting the claim, whatever the NLI reads: the claim only leaves words of it out;
 # its compared figures show the change the claim names; its numbers meet the claim's bounds or differ from the values
 # the claim denies; its complexity bounds are of other algorithms, or the claim states nothing but bounds; it opens with
-# a pronoun and never names what the claim names.
+# a pronoun and never names what the claim names; its subject is another thing than the claim's.
 NEVER_REFUTES = (
     LEAVES_WORDS_OUT,
     "change_agrees",
     "numbers_bar_refutation",
     "bounds_bar_refutation",
     "pronoun_subject",
+    "subject_elsewhere",
 )
 # Unit values that keep a unit from supporting the claim, whatever the NLI reads: its complexity bounds are of other
 # algorithms ("the find(x) operation of an XFastTrie runs in O(log w) time" says nothing of how long binary search
