@@ -132,6 +132,13 @@ FINDINGS_TABLE = [
         RejectionReason.SUBSTITUTED_WORDS,
     ),
     ("scrambled-words", SUPPORTED, {"scrambled_words": True}, LOW, RejectionReason.SCRAMBLED_WORDS),
+    (
+        "dropped-restriction",
+        SUPPORTED,
+        {"dropped_restriction": ("only in a vacuum", "a", (0, 47))},
+        LOW,
+        RejectionReason.DROPPED_RESTRICTION,
+    ),
     ("pieced-support", SUPPORTED, {"pieced_support": ("a", (0, 40))}, LOW, RejectionReason.PIECED_SUPPORT),
     # Support read only across statements is none against a sentence that contradicts the claim more strongly ...
     (
@@ -272,6 +279,7 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
         {"substituted": ([("joule", "newton")], "a")},
         {"scrambled_words": True},
         {"pieced_support": ("a", (0, 40))},
+        {"dropped_restriction": ("only in a vacuum", "a", (0, 47))},
         {"quoting": judged(("a", 0.2, 0.1), ("b", 0.2, 0.1))},
     ):
         fired.add(decide(summarize_evidence(judged(("a", 0.9, 0.0), ("b", 0.9, 0.0)), config, **extra), config).rule)

@@ -252,6 +252,14 @@ def test_a_claim_that_mixes_the_statements_of_a_window_is_never_supported(claim,
         assert "only across sentences that each say something else" in decision.explanation
 
 
+def test_a_claim_that_leaves_out_its_sources_restriction_is_never_supported():
+    # The shipped model reads the claim as entailed (0.91): it holds every word, less "either p = 2, or".
+    evidence = ["Consider the statement, “For every prime number $p$, either $p = 2$, or $p$ is odd.”"]
+    (decision,) = decisions("Every prime number is odd.", evidence, nli="veriground-nli", sources=1)
+    assert (decision.status, decision.rule) == ("Low Confidence", "dropped-restriction")
+    assert 'only with "either $p = 2$, or $p$"' in decision.explanation
+
+
 def test_a_sentences_words_in_another_order_are_never_supported():
     # v2 reads word salad made of a sentence's words as that sentence: 41 of the 46 one-claim shuffled lines of
     # bench/bench_verify.py's note were Supported, 3 after the scrambled-words rule.

@@ -30,6 +30,7 @@ _FLAG_WORDS: Mapping[RejectionReason, str] = {
     R.SUBSTITUTED_WORDS: "it changes a word of its source",
     R.SCRAMBLED_WORDS: "it uses its source's words in another order",
     R.PIECED_SUPPORT: "it mixes what separate sentences of its source say",
+    R.DROPPED_RESTRICTION: "it leaves out a restriction its source states",
 }
 _FLAG_WORDS_BY_VERDICT: Mapping[tuple[DisplayVerdict, RejectionReason], str] = {
     (DisplayVerdict.LOW_CONFIDENCE, R.LOW_ENTAILMENT): "only weakly supported",

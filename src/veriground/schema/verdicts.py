@@ -76,6 +76,11 @@ class DecisionInputs(Record):
     # sentences each state something of their own (evidence/units.py states_apart): the claim mixes them.
     pieced_support_passage: PassageId | None = None
     pieced_support_span: tuple[int, int] | None = None
+    # What the claim leaves out of every unit that supports it enough: the words from a restrictor on ("only in a
+    # vacuum", text/restrictions.py), the first such unit's passage and the sentence's offsets in that passage's text.
+    dropped_restriction: str | None = None
+    dropped_restriction_passage: PassageId | None = None
+    dropped_restriction_span: tuple[int, int] | None = None
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed

@@ -49,6 +49,7 @@ class RejectionReason(StrEnum):
     SUBSTITUTED_WORDS = "substituted_words"  # a near copy of its source with a word swapped for another
     SCRAMBLED_WORDS = "scrambled_words"  # its source's words in another order
     PIECED_SUPPORT = "pieced_support"  # held only by sentences that each state something else, read together
+    DROPPED_RESTRICTION = "dropped_restriction"  # its source says it only with a restriction it leaves out
 
 
 class DisplayVerdict(StrEnum):
@@ -93,6 +94,7 @@ class RuleName(StrEnum):
     DEPENDENCY_WARNING = "dependency-warning"
     SUBSTITUTED_WORDS = "substituted-words"
     SCRAMBLED_WORDS = "scrambled-words"
+    DROPPED_RESTRICTION = "dropped-restriction"
     PIECED_SUPPORT = "pieced-support"
     QUOTED = "quoted"
     QUOTE_DISPUTED = "quote-disputed"

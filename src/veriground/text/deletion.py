@@ -165,6 +165,13 @@ def _in_forms_of(claim: str, text: str) -> str:
     return _WORD.sub(lambda match: forms.get(match.group().lower(), match.group()), claim)
 
 
+def matched_words(claim: str, sentence: str) -> tuple[tuple[str, ...], list[int] | None]:
+    """The sentence's tokens (words, and each quantity one token) and the position of each of the claim's among them,
+    matched in order; None when some claim token is not matched."""
+    tokens = _tokens(sentence)
+    return tokens, _matched(_tokens(claim), tokens)
+
+
 def _matched(claim_tokens: tuple[str, ...], evidence_tokens: tuple[str, ...]) -> list[int] | None:
     """The evidence position of each claim token, matched in order, first come first matched; None when some claim
     token is not matched."""

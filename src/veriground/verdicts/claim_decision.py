@@ -38,6 +38,7 @@ from veriground.signals.formal import bound_evidence, compute_formal, equation_e
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.signals.support_features import is_quoted
 from veriground.text.relations import reversed_relation
+from veriground.text.restrictions import left_out_restriction
 from veriground.text.substitution import closest_swaps, restates, substituted_words
 from veriground.text.terms import STOPWORDS, tokenize_words
 from veriground.text.word_order import scrambled_words
@@ -167,7 +168,33 @@ def decision_inputs(
         scrambled_words=bool(claim_text and best_unit and scrambled_words(claim_text, best_unit[0])),
         reversed_relation=_reversed_relation(claim_text, chunks) if claim_text else None,
         pieced_support=_pieced_support(claim_text, chunks, signals.nli, threshold) if claim_text else None,
+        dropped_restriction=_dropped_restriction(claim_text, chunks, signals.nli, threshold) if claim_text else None,
     )
+
+
+def _dropped_restriction(
+    claim_text: str, chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal], threshold: float | None
+) -> tuple[str, str, tuple[int, int]] | None:
+    """What the claim leaves out, from a restrictor on, of every unit that supports it at `threshold` (each must hold a
+    sentence the claim copies less one, text/restrictions.py), with the strongest unit's passage and the sentence's
+    offsets in it; None when a supporting unit holds no such sentence, or none supports the claim."""
+    if threshold is None:
+        return None
+    found = []
+    for chunk, signal in zip(chunks, nli, strict=False):
+        if signal.status != SignalStatus.COMPUTED:
+            continue
+        for unit in signal.units:
+            if unit.support_prob < threshold:
+                continue
+            dropped = left_out_restriction(claim_text, chunk.text[unit.char_start : unit.char_end])
+            if dropped is None:
+                return None
+            found.append((-unit.support_prob, dropped, chunk.passage_id, unit.char_start))
+    if not found:
+        return None
+    _, (run, (start, end)), passage_id, offset = min(found, key=lambda item: item[0])
+    return run, passage_id, (offset + start, offset + end)
 
 
 def _pieced_support(

@@ -34,6 +34,7 @@ def summarize_evidence(
     scrambled_words: bool = False,
     reversed_relation: tuple[str, str, tuple[int, int]] | None = None,
     pieced_support: tuple[str, tuple[int, int]] | None = None,
+    dropped_restriction: tuple[str, str, tuple[int, int]] | None = None,
 ) -> DecisionInputs:
     """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
     judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
@@ -61,6 +62,9 @@ def summarize_evidence(
         "reversed_relation_span": reversed_relation[2] if reversed_relation else None,
         "pieced_support_passage": pieced_support[0] if pieced_support else None,
         "pieced_support_span": pieced_support[1] if pieced_support else None,
+        "dropped_restriction": dropped_restriction[0] if dropped_restriction else None,
+        "dropped_restriction_passage": dropped_restriction[1] if dropped_restriction else None,
+        "dropped_restriction_span": dropped_restriction[2] if dropped_restriction else None,
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))

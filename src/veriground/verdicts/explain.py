@@ -236,6 +236,11 @@ _RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
         f"entailed (max {r.entail}), but the claim is the words of {r.inputs.strongest_entailment_passage} in another "
         "order (text/word_order.py)"
     ),
+    RuleName.DROPPED_RESTRICTION: lambda r: (
+        f"entailed (max {r.entail}), but every supporting unit is a sentence the claim copies less a restriction "
+        f"(text/restrictions.py): {r.inputs.dropped_restriction!r}, characters {r.inputs.dropped_restriction_span} of "
+        f"{r.inputs.dropped_restriction_passage}"
+    ),
     RuleName.PIECED_SUPPORT: lambda r: (
         f"entailed (max {r.entail}), but only by windows of sentences that each state something of their own "
         f"(evidence/units.py states_apart); the strongest is characters {r.inputs.pieced_support_span} of "

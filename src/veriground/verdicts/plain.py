@@ -167,6 +167,9 @@ _SENTENCES: dict[RuleName, Callable[[_Facts], str]] = {
     RuleName.SCRAMBLED_WORDS: lambda f: (
         "Its words are all in the corpus, but not in an order that says this; check it."
     ),
+    RuleName.DROPPED_RESTRICTION: lambda f: (
+        f'The corpus says this only with "{f.inputs.dropped_restriction}", which the claim leaves out; check it.'
+    ),
     RuleName.PIECED_SUPPORT: lambda f: (
         "Its words are in the corpus, but only across sentences that each say something else; check it."
     ),

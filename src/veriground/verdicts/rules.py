@@ -50,7 +50,7 @@ is usually greater than static friction", "mass does not depend on gravity" agai
 text/relations.py), or is the claim with a negation ("... is not affected" against "... is affected"), and no source
 states the claim word for word: Contradictory. The NLI models read such a claim,
 which holds every word of its source, as a restatement.
-Five downgrades sit just before
+Six downgrades sit just before
 `quoted` and fire only for a claim that would otherwise be Supported (quoted, or supported by enough sources), making
 it Low Confidence: `out-of-scope` (beyond the profile's scope), `superseded-citation` (it cites a passage its document
 has since changed or removed: the text it rests on is history), only with verification.strict_dependencies
@@ -58,7 +58,10 @@ has since changed or removed: the text it rests on is history), only with verifi
 definition), `substituted-words` (it is a near copy of its best-supporting unit with a word swapped for another,
 text/substitution.py: the NLI models read such copies as restatements, so the words decide) and `scrambled-words` (it is
 its best-supporting unit's words in another order, text/word_order.py: the shipped model reads word salad made of a
-sentence's words as that sentence). These two never lower a claim that enough sources state word for word.
+sentence's words as that sentence) and `dropped-restriction` (every unit that supports it enough is a sentence the
+claim copies less a word that bounds where it holds, text/restrictions.py: "Every prime number is odd." out of "For
+every prime number p, either p = 2, or p is odd."). These three never lower a claim that enough sources state word for
+word.
 `pieced-support` (after `contradicted`) lowers a claim that every unit supporting it enough holds only across
 statements, windows whose sentences each state something of their own (evidence/units.py states_apart: "Opposite
 charges repel each other" against "Charges with the same sign repel each other. Charges with opposite signs attract
@@ -158,6 +161,10 @@ def swaps_source_words(inputs: DecisionInputs, config: VerificationConfig) -> bo
 
 def scrambles_source_words(inputs: DecisionInputs, config: VerificationConfig) -> bool:
     return inputs.scrambled_words and _supported_unquoted(inputs, config)
+
+
+def drops_a_restriction(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    return inputs.dropped_restriction is not None and _supported_unquoted(inputs, config)
 
 
 def pieces_sentences_together(inputs: DecisionInputs, config: VerificationConfig) -> bool:
@@ -282,6 +289,7 @@ RULES: tuple[Rule, ...] = (
     Rule(N.DEPENDENCY_WARNING, strict_dependency_warning, S.LOW_CONFIDENCE, R.DEPENDENCY_WARNING),
     Rule(N.SUBSTITUTED_WORDS, swaps_source_words, S.LOW_CONFIDENCE, R.SUBSTITUTED_WORDS),
     Rule(N.SCRAMBLED_WORDS, scrambles_source_words, S.LOW_CONFIDENCE, R.SCRAMBLED_WORDS),
+    Rule(N.DROPPED_RESTRICTION, drops_a_restriction, S.LOW_CONFIDENCE, R.DROPPED_RESTRICTION),
     Rule(N.QUOTED, quoted_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
     Rule(N.QUOTE_DISPUTED, quote_disputed, S.LOW_CONFIDENCE, R.CONFLICTING_VERDICTS),
     Rule(N.FORMAL_MATCH, formal_matched_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
