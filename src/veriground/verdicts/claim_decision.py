@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from veriground.config import VerificationConfig
 from veriground.domains import DomainProfileSpec, check_quality, match_evidence, pre_verify
 from veriground.evidence.gather import EvidenceSource
-from veriground.evidence.units import claim_content, states_apart
 from veriground.schema import (
     AlignedSpan,
     CitationSignal,
@@ -37,15 +36,11 @@ from veriground.signals import check_citations, compute_coverage, compute_numeri
 from veriground.signals.formal import bound_evidence, compute_formal, equation_evidence
 from veriground.signals.numeric import NO_EVIDENCE_REASON as NUMERIC_NO_EVIDENCE
 from veriground.signals.support_features import is_quoted
-from veriground.text.relations import reversed_relation
-from veriground.text.restrictions import left_out_restriction
-from veriground.text.substitution import closest_swaps, restates, substituted_words
-from veriground.text.terms import STOPWORDS, tokenize_words
-from veriground.text.word_order import scrambled_words
 from veriground.verdicts.evidence_summary import summarize_evidence
 from veriground.verdicts.explain import decision_confidence, display_verdict, rationale
 from veriground.verdicts.plain import explain_plainly
 from veriground.verdicts.rules import Decision, decide
+from veriground.verdicts.source_readings import source_readings
 
 # Numbers are compared only in evidence sentences that carry at least half of the claim's content, so a value about
 # something else in the same passage is not read as a mismatch.
@@ -122,10 +117,9 @@ def decision_inputs(
     dependency_warning: str | None = None,
     claim_text: str | None = None,
 ) -> DecisionInputs:
-    """What the rule table reads of one claim. With `claim_text`, the words the claim swaps into a near copy of one of
-    its units (text/substitution.py, _substituted), or its best-supporting unit's words in another order
-    (text/word_order.py), are found too."""
-    best_unit = _best_supporting_unit(chunks, signals.nli) if claim_text else None
+    """What the rule table reads of one claim. With `claim_text`, what the claim's words do against its evidence units
+    and sentences is read too (verdicts/source_readings.py: a swap, a scramble, a reversed relation, support only across
+    statements, a restriction left out)."""
     unavailable = [signal for signal in signals.nli if signal.status == SignalStatus.UNAVAILABLE]
     judgements = [
         EvidenceJudgement(
@@ -145,9 +139,7 @@ def decision_inputs(
         quoting = [item for item in judgements if is_quoted(sentence, by_id[item.passage_id].text)]
     giving = {chunks[index].passage_id for index in _formal_evidence(claim_text, signals.formal, chunks)}
     high_conflicts = sum(1 for conflict in conflicts if conflict.severity == "high")
-    # substituted-words lowers only a claim that enough support could make Supported: below that, skip the search
-    threshold = verification.min_entailment_prob  # None before resolve_thresholds: search, as a rule might need it
-    supportable = threshold is None or any(item.entailment_prob >= threshold for item in judgements)
+    threshold = verification.min_entailment_prob  # None before resolve_thresholds
     return summarize_evidence(
         judgements,
         verification,
@@ -164,118 +156,8 @@ def decision_inputs(
         formal_mismatches=tuple(check.reason for check in (signals.formal.mismatches if signals.formal else ())),
         out_of_scope=next((hook.reason for hook in signals.profile if hook.outcome == "out_of_scope"), None),
         superseded_citations=signals.citation.superseded_ids,
-        substituted=_substituted(claim_text, best_unit, chunks, signals.nli, supportable) if claim_text else None,
-        scrambled_words=bool(claim_text and best_unit and scrambled_words(claim_text, best_unit[0])),
-        reversed_relation=_reversed_relation(claim_text, chunks) if claim_text else None,
-        pieced_support=_pieced_support(claim_text, chunks, signals.nli, threshold) if claim_text else None,
-        dropped_restriction=_dropped_restriction(claim_text, chunks, signals.nli, threshold) if claim_text else None,
+        **(source_readings(claim_text, chunks, signals.nli, threshold) if claim_text else {}),
     )
-
-
-def _dropped_restriction(
-    claim_text: str, chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal], threshold: float | None
-) -> tuple[str, str, tuple[int, int]] | None:
-    """What the claim leaves out, from a restrictor on, of every unit that supports it at `threshold` (each must hold a
-    sentence the claim copies less one, text/restrictions.py), with the strongest unit's passage and the sentence's
-    offsets in it; None when a supporting unit holds no such sentence, or none supports the claim."""
-    if threshold is None:
-        return None
-    found = []
-    for chunk, signal in zip(chunks, nli, strict=False):
-        if signal.status != SignalStatus.COMPUTED:
-            continue
-        for unit in signal.units:
-            if unit.support_prob < threshold:
-                continue
-            dropped = left_out_restriction(claim_text, chunk.text[unit.char_start : unit.char_end])
-            if dropped is None:
-                return None
-            found.append((-unit.support_prob, dropped, chunk.passage_id, unit.char_start))
-    if not found:
-        return None
-    _, (run, (start, end)), passage_id, offset = min(found, key=lambda item: item[0])
-    return run, passage_id, (offset + start, offset + end)
-
-
-def _pieced_support(
-    claim_text: str, chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal], threshold: float | None
-) -> tuple[str, tuple[int, int]] | None:
-    """The strongest unit that supports the claim at `threshold` and its passage, when every unit that does is a
-    window of sentences that each state something of their own (evidence/units.py states_apart); None otherwise."""
-    if threshold is None:
-        return None
-    supporting = [
-        (-unit.support_prob, index, chunk, unit)
-        for index, (chunk, signal) in enumerate(zip(chunks, nli, strict=False))
-        if signal.status == SignalStatus.COMPUTED
-        for unit in signal.units
-        if unit.support_prob >= threshold
-    ]
-    content = claim_content(claim_text)
-    if not supporting or not all(
-        states_apart(content, chunk.text, unit.char_start, unit.char_end) for *_, chunk, unit in supporting
-    ):
-        return None
-    *_, chunk, unit = min(supporting, key=lambda item: item[:2])
-    return chunk.passage_id, (unit.char_start, unit.char_end)
-
-
-def _reversed_relation(claim_text: str, chunks: Sequence[EvidenceChunk]) -> tuple[str, str, tuple[int, int]] | None:
-    """The first evidence sentence that states a comparison of the claim's the other way round (text/relations.py),
-    its passage and its offsets in the passage's text."""
-    for chunk in chunks:
-        if (span := reversed_relation(claim_text, chunk.text)) is not None:
-            return chunk.text[span[0] : span[1]], chunk.passage_id, span
-    return None
-
-
-def _substituted(
-    claim_text: str,
-    best_unit: tuple[str, str] | None,
-    chunks: Sequence[EvidenceChunk],
-    nli: Sequence[NLISignal],
-    supportable: bool,
-) -> tuple[tuple[tuple[str, str], ...], str] | None:
-    """The words the claim swaps into a near copy of one of its evidence units, and that unit's passage: its
-    best-supporting unit, else, when no unit restates the claim (text/substitution.py restates), the most
-    supporting unit, or passage, with a sentence that is a near copy with one swap. "Velocity is a scalar
-    quantity." was Supported by "the variable v for velocity is bold because it is a vector, which is in
-    contrast to the variable v for speed which is italicized because it is a scalar quantity" (the model reads
-    the words, not which one goes with which), while another passage says "Velocity is a vector quantity that
-    describes the speed and direction of an object"."""
-    if best_unit is not None and (swaps := substituted_words(claim_text, best_unit[0])):
-        return swaps, best_unit[1]
-    if not supportable:  # the search past the best unit reads every sentence of every passage: only when it can matter
-        return None
-    units = sorted(
-        (
-            (-unit.support_prob, index, chunk.text[unit.char_start : unit.char_end], chunk.passage_id)
-            for index, (chunk, signal) in enumerate(zip(chunks, nli, strict=False))
-            if signal.status == SignalStatus.COMPUTED
-            for unit in signal.units
-        ),
-        key=lambda item: item[:2],
-    )
-    # the scored units first, best first; then every sentence of the passages (a passage's other sentences were not
-    # read by the model, and may state the claim, or state its subject otherwise)
-    texts = [(text, passage_id) for _, _, text, passage_id in units]
-    texts += [(chunk.text, chunk.passage_id) for chunk, signal in zip(chunks, nli, strict=False) if signal.units]
-    if any(restates(claim_text, text) for text, _ in texts):
-        return None
-    subject = next((word for word in tokenize_words(claim_text) if word not in STOPWORDS), None)
-    used = {word for chunk in chunks for word in tokenize_words(chunk.text)}
-    for text, passage_id in texts:
-        swaps = closest_swaps(claim_text, text)
-        # One swap in the sentence the claim copies most, not of the claim's first content word, of a word the
-        # passages use elsewhere: the same subject said to be something the sources call something else ("Velocity is
-        # a vector quantity", where "scalar" is another quantity's), not another subject with the same predicate ("A
-        # variable that is not bold indicates a scalar quantity"), another entry of a template ("The SI unit of time
-        # is the second") or a word of the claim's own that the sources never use (a paraphrase, "stays" for
-        # "remains").
-        ours = swaps[0][0].split() if len(swaps) == 1 else [subject]
-        if subject not in ours and all(word in used for word in ours):
-            return swaps, passage_id
-    return None
 
 
 def _formal_evidence(claim_text: str | None, formal: FormalSignal | None, chunks: Sequence[EvidenceChunk]) -> set[int]:
@@ -284,21 +166,6 @@ def _formal_evidence(claim_text: str | None, formal: FormalSignal | None, chunks
         return set()
     texts = [chunk.text for chunk in chunks]
     return set(equation_evidence(claim_text, formal)) | set(bound_evidence(claim_text, formal, texts))
-
-
-def _best_supporting_unit(chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal]) -> tuple[str, str] | None:
-    """The text of the evidence unit that supports the claim best and its passage, None when NLI judged none."""
-    best = max(
-        (
-            (unit.support_prob, chunk.text[unit.char_start : unit.char_end], chunk.passage_id)
-            for chunk, signal in zip(chunks, nli, strict=False)
-            if signal.status == SignalStatus.COMPUTED
-            for unit in signal.units[:1]
-        ),
-        default=None,
-        key=lambda item: item[0],
-    )
-    return None if best is None else best[1:]
 
 
 def _profile_hooks(
