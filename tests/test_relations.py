@@ -79,7 +79,24 @@ REVERSED += [
     ("The empty graph has no edges.", "The empty graph has exactly one edge."),
 ]
 
+SEARCHES = (
+    "Another way to think of depth-first-search is by saying that it is similar to breadth-first search except that it "
+    "uses a stack instead of a queue."
+)
+IMAGES = "The existence of these images is a consequence rather than a source of our understanding of atoms."
+REVERSED += [
+    # the alternative a sentence rejects; "it" is what the sentence names before its first pronoun
+    ("Depth-first search uses a queue.", SEARCHES),
+    ("The existence of these images is a source of our understanding of atoms.", IMAGES),
+    ("The treap uses heights.", "The treap uses random priorities rather than heights to keep itself balanced."),
+]
+
 NOT_REVERSED = [
+    # the chosen alternative; another subject; a negated verb; a claim with an alternative of its own
+    ("Depth-first search uses a stack.", SEARCHES),
+    ("Breadth-first search uses a queue.", SEARCHES),
+    ("Depth-first search does not use a queue.", SEARCHES),
+    ("Depth-first search uses a queue rather than a list.", SEARCHES),
     # the same count; a bound; another subject; a count in a condition; no count on either side
     ("A tree has no cycles.", TREES),
     ("A tree has at least one leaf.", "A tree has no leaves only when it is empty."),
@@ -141,7 +158,8 @@ def test_a_claim_that_states_its_sources_relation_the_other_way_round_is_found(c
     span = reversed_relation(claim, evidence)
     assert span is not None
     assert any(
-        word in evidence[span[0] : span[1]] for word in (" than ", "depend", "affect", "proportion", " no ", " one ")
+        word in evidence[span[0] : span[1]]
+        for word in (" than ", "depend", "affect", "proportion", " no ", " one ", "instead")
     )
 
 

@@ -3,13 +3,15 @@
 than static friction"), a dependence (text/dependences.py: "mass does not depend on gravity" against "Mass depends on
 gravity") or a proportion with another power (text/proportions.py: "it increases in proportion to velocity squared"
 against "Kinetic energy is proportional to velocity"), a count where one of the two is none (text/counts.py: "containing
-no cycles" against "A tree has exactly one cycle"), or a sentence the claim restates less its negation
-(text/deletion.py leaves_negation_out: "the momentum of the electron is affected" out of "... is not affected"). The NLI
-models read such a claim, which holds every word of its source, as a restatement.
+no cycles" against "A tree has exactly one cycle"), the alternative a sentence rejects (text/alternatives.py: "it uses
+a stack instead of a queue" against "Depth-first search uses a queue"), or a sentence the claim restates less its
+negation (text/deletion.py leaves_negation_out: "the momentum of the electron is affected" out of "... is not
+affected"). The NLI models read such a claim, which holds every word of its source, as a restatement.
 """
 
 from __future__ import annotations
 
+from veriground.text.alternatives import may_state_alternative, stated_alternatives, takes_rejected
 from veriground.text.comparisons import may_state_comparison, reverses, stated_comparisons
 from veriground.text.content import content_stems
 from veriground.text.counts import contradicts, may_state_count, stated_counts
@@ -31,6 +33,7 @@ def reversed_relation(claim: str, evidence: str) -> tuple[int, int] | None:
         or (dependences and may_state_dependence(evidence))
         or (proportions and may_state_proportion(evidence))
         or (counts and may_state_count(evidence))
+        or may_state_alternative(evidence)
         or may_leave_negation_out(claim, evidence)
     ):
         return None  # the cheap tests first: splitting a passage into sentences is not
@@ -48,6 +51,8 @@ def reversed_relation(claim: str, evidence: str) -> tuple[int, int] | None:
         if any(differs(ours, stated, read) for stated in stated_proportions(sentence) for ours in proportions):
             return start, end
         if counts and contradicts(claim, stated_counts(sentence), read):
+            return start, end
+        if any(takes_rejected(claim, stated) for stated in stated_alternatives(sentence)):
             return start, end
         context = stems
     return None
