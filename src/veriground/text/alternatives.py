@@ -21,9 +21,11 @@ from veriground.text.clauses import (
     CLAUSE_MARKS,
     CLAUSE_WORDS,
     CONDITIONS,
+    POINTING_PRONOUNS,
     PREPOSITIONS,
     clause_after,
     clause_before,
+    read_relations,
     sentence_tokens,
 )
 from veriground.text.content import content_stems
@@ -42,7 +44,6 @@ class Alternative:
     rejected: frozenset[str]
 
 
-_PRONOUNS = frozenset(("it", "they", "this", "these"))
 _DETERMINERS = frozenset(("a", "an", "the", "its", "their", "some", "each"))
 _MAX_PHRASE = 3
 
@@ -55,21 +56,14 @@ def may_state_alternative(text: str) -> bool:
 
 @text_memo(maxsize=16_384)
 def stated_alternatives(sentence: str) -> tuple[Alternative, ...]:
-    """The alternatives one sentence states (see the module's note)."""
-    if not may_state_alternative(sentence):
-        return ()
-    tokens = sentence_tokens(sentence)
-    found = []
-    for index in range(1, len(tokens) - 1):
-        if (tokens[index], tokens[index + 1]) in (("instead", "of"), ("rather", "than")):
-            alternative = _alternative_at(tokens, index)
-            if alternative is not None:
-                found.append(alternative)
-    return tuple(found)
+    """The alternatives one sentence states (see the module's note); none for a question."""
+    return read_relations(sentence, may_state_alternative, _alternative_at)
 
 
 def _alternative_at(tokens: list[str], marker: int) -> Alternative | None:
     """The alternative whose "instead" or "rather" is tokens[marker], or None."""
+    if tokens[marker : marker + 2] not in (["instead", "of"], ["rather", "than"]):
+        return None
     start = marker
     while start > 0 and marker - start < _MAX_PHRASE and _in_phrase(tokens[start - 1]):
         start -= 1
@@ -86,8 +80,8 @@ def _alternative_at(tokens: list[str], marker: int) -> Alternative | None:
         content_stems(" ".join(_phrase_after(tokens, marker + 1))),
     )
     subject = content_stems(" ".join(before))
-    if not subject and _PRONOUNS.intersection(before):
-        first = next(index for index, token in enumerate(tokens) if token in _PRONOUNS)
+    if not subject and POINTING_PRONOUNS.intersection(before):
+        first = next(index for index, token in enumerate(tokens) if token in POINTING_PRONOUNS)
         subject = content_stems(" ".join(token for token in tokens[:first] if token not in CLAUSE_MARKS))
     if not (subject and chosen and rejected) or chosen & rejected:
         return None

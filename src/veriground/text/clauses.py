@@ -27,6 +27,8 @@ CLAUSE_WORDS = frozenset(
     )
 )
 RELATIVE_PRONOUNS = frozenset(("that", "which", "who"))
+# A subject that points back: what it names stands earlier in the sentence or in the one before.
+POINTING_PRONOUNS = frozenset(("it", "they", "this", "these"))
 CONDITIONS = frozenset(("if", "unless", "when", "whenever", "whether"))
 CLAUSE_MARKS = frozenset(",;:()[]—–")
 # A relation is asserted by a verb before its word ("is greater", "travels faster", "has more moons"); after a

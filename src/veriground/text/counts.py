@@ -46,6 +46,7 @@ _NUMBERS = dict(
     )
 )
 _BEFORE_NUMBER = frozenset(words("exactly only just precisely a"))  # "exactly one", "a single"
+_BEFORE_NUMBER_STEMS = frozenset(stem_words(sorted(_BEFORE_NUMBER)))
 _BOUNDS = frozenset(words("least most than fewer more less up over under"))
 _NOT_COUNTED = frozenset(words("longer more less matter doubt way one other such"))  # "no longer", "no one", "no other"
 _MAX_PHRASE_WORDS = 3
@@ -111,6 +112,6 @@ def contradicts(claim: str, stated: tuple[Count, ...], context: frozenset[str]) 
         if any(count.value == ours.value for count in same):
             continue
         rest = content_stems(" ".join(token for token in sentence_tokens(claim) if token not in _NUMBERS))
-        if rest - ours.counted - set(stem_words(sorted(_BEFORE_NUMBER))) <= context:
+        if rest - ours.counted - _BEFORE_NUMBER_STEMS <= context:
             return True
     return False

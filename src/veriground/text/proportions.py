@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from veriground.text.clauses import CONDITIONS, clause_after, clause_before, read_relations, thing
+from veriground.text.clauses import (
+    CONDITIONS,
+    POINTING_PRONOUNS,
+    clause_after,
+    clause_before,
+    read_relations,
+    thing,
+)
 from veriground.text.memo import text_memo
 from veriground.text.terms import is_negation
 
@@ -34,7 +41,6 @@ _GROWS = frozenset(("increases", "increase", "varies", "vary", "grows", "grow", 
 _POWERS_BEFORE = {"square": 2.0, "cube": 3.0}  # "the square of Y"
 # "Y squared", and "Y^2" or "Y²", which the sentence tokens read as "y", "2"
 _POWERS_AFTER = {"squared": 2.0, "cubed": 3.0, "2": 2.0, "3": 3.0}
-_POINTING = frozenset(("it", "they", "this", "these"))  # a subject the sentence before names
 _VERB_WORDS = frozenset(("is", "are", "was", "were", "be", "being", "been", "directly", "inversely", "also", "always"))
 
 
@@ -77,7 +83,7 @@ def _proportion_at(tokens: list[str], index: int) -> Proportion | None:
     ending = [token.rstrip(".") for token in after[1:] if token.rstrip(".") in _POWERS_AFTER]
     power *= _POWERS_AFTER[ending[0]] if ending else 1.0
     subject, object_ = thing(before), thing([token for token in after if token.rstrip(".") not in _POWERS_AFTER])
-    if not object_ or not (subject or _POINTING.intersection(before)):
+    if not object_ or not (subject or POINTING_PRONOUNS.intersection(before)):
         return None
     return Proportion(subject=subject, object=object_, power=-power if inverse else power)
 
