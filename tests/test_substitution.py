@@ -48,8 +48,15 @@ SWAPPED = [
         "The total momentum of the system falls steadily.",
         (("rises", "falls"),),
     ),
+    (  # one clause of a sentence that joins two: "attract" is in the sentence, not in the clause the claim copies
+        "Like charges attract each other.",
+        "Like charges repel each other, whereas unlike charges attract.",
+        (("attract", "repel"),),
+    ),
 ]
 NOT_SWAPPED = [
+    # the other clause, word for word
+    ("Unlike charges attract each other.", "Like charges repel each other, whereas unlike charges attract each other."),
     ("Merge sort runs in O(n log n) time.", "Merge sort runs in O(n log n) time in the worst case."),  # words left out
     ("Heat flows from hot objects to cold objects.", "Heat flows from hotter objects to colder objects."),  # forms
     ("The pull of gravity shapes the tides.", "The gravitational pull shapes the tides."),  # a form, 5 letters shared

@@ -114,3 +114,41 @@ def test_a_one_letter_unit_before_a_full_stop_ends_the_sentence():
         "It weighs 686 N.",
         "J. Smith agreed.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Yields rose over the medium term.The Bank of Japan said so.",
+         ["Yields rose over the medium term.", "The Bank of Japan said so."]),
+        ('Analysts wrote in a note."It concerns the market," he said.',
+         ['Analysts wrote in a note."', 'It concerns the market," he said.']),
+        ("The index fell 0.45%.Spot gold added 0.1%.", ["The index fell 0.45%.", "Spot gold added 0.1%."]),
+        # abbreviations, decimals and code stay whole
+        ("The U.S.Army and Ph.D. students met.", ["The U.S.Army and Ph.D. students met."]),
+        ("Call Math.Sqrt(x) or java.util.ArrayList here.", ["Call Math.Sqrt(x) or java.util.ArrayList here."]),
+        ("It is 3.5 m long.", ["It is 3.5 m long."]),
+    ],
+)  # fmt: skip
+def test_prose_ends_a_sentence_where_scraped_text_lost_the_space_after_it(text: str, expected: list[str]) -> None:
+    """SummEdits' news documents glue sentences ("term.The"): read as one, a claim copying the second was scored
+    against both and called Contradictory."""
+    assert split_sentences(text) == expected
+    assert split_sentences(text, SentenceBoundary.ITEMS) == expected
+    assert split_sentences(text, SentenceBoundary.PASSAGE) == [text]  # passage ids do not move
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It reached the highest level since Jan. 18. Japan fell.",
+         ["It reached the highest level since Jan. 18.", "Japan fell."]),
+        ("See Fig. 3 for it. Dr. Smith said so. Smith et al. (2019) found it.",
+         ["See Fig. 3 for it.", "Dr. Smith said so.", "Smith et al. (2019) found it."]),
+        ("He left in Dec. Then he came back.", ["He left in Dec.", "Then he came back."]),  # no number after it
+        ("It was built by Dr.\n\nThe next part.", ["It was built by Dr.", "The next part."]),  # a blank line ends one
+    ],
+)  # fmt: skip
+def test_prose_does_not_end_a_sentence_after_an_abbreviation_a_number_or_name_follows(text, expected) -> None:
+    assert split_sentences(text) == expected
+    assert split_sentences(text, SentenceBoundary.ITEMS) == expected

@@ -11,7 +11,8 @@ term swaps of the demo corpus checked against their own passage were (27 with it
   content word that the other text lacks anywhere: no word of it has the same Snowball stem ("pulls", "pull"), and
   none begins with the other or shares its first 5 letters ("hot", "hotter"; "gravity", "gravitational").
 The sentence compared is the one of the unit (a sentence or a window of 2-3) that the claim copies most, so a word
-the next sentence happens to use does not excuse the swap. Two runs that trade places count too ("the sum of the
+the next sentence happens to use does not excuse the swap; where a sentence joins clauses ("..., whereas ...",
+"...; ..."), a clause the claim copies as much is compared instead, so a word of the other clause does not either. Two runs that trade places count too ("the sum of the
 degrees of edges is twice the number of vertices" for "... of vertices ... of edges"), unless only "and", "or" or a
 comma stands between them ("edges and vertices" restates "vertices and edges"). Numbers are left out of it (the
 numeric check compares them by value and unit; "980 cm/s2" for "9.80 m/s2" is read in the sentence's units,
@@ -24,6 +25,7 @@ staying, rising, falling, starting and using, which no sentence swaps to change 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
@@ -66,7 +68,7 @@ def substituted_words(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
         return ()
     return _swaps(
         max(
-            (_copy_of(claim, evidence[start:end]) for start, end in sentence_spans(evidence)),
+            (_copy_of(claim, evidence[start:end]) for start, end in _pieces(evidence, SentenceBoundary.PROSE)),
             default=None,
             key=lambda item: item[0],
         )
@@ -82,8 +84,26 @@ def closest_swaps(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
     if len(words) < MIN_CLAIM_WORDS:
         return ()
     subject = next((word for word in words if word not in STOPWORDS), "")
-    copies = [_copy_of(claim, evidence[start:end]) for start, end in sentence_spans(evidence, SentenceBoundary.ITEMS)]
+    copies = [_copy_of(claim, evidence[start:end]) for start, end in _pieces(evidence, SentenceBoundary.ITEMS)]
     return _swaps(max(copies, default=None, key=lambda item: (item[0], subject in item[2])))
+
+
+# Where a sentence joins two statements, each is also compared on its own: "Like charges attract each other." is
+# "Like charges repel each other" with a word swapped, although the whole sentence, "..., whereas unlike charges
+# attract.", holds "attract" too (and the model read the claim as entailed, 0.92).
+_CLAUSE_JOINT = re.compile(r",\s+(?:whereas|while|but)\s+|;\s+")
+
+
+def _pieces(evidence: str, boundary: SentenceBoundary) -> list[tuple[int, int]]:
+    """The sentences of the evidence in order, each after its clauses when it joins several: the first piece the
+    claim copies most is compared, so a clause wins a tie with its own sentence and nothing else changes."""
+    pieces = []
+    for start, end in sentence_spans(evidence, boundary):
+        cuts = [(joint.start(), joint.end()) for joint in _CLAUSE_JOINT.finditer(evidence, start, end)]
+        edges = [start, *(edge for cut in cuts for edge in cut), end]
+        pieces += [(edges[i], edges[i + 1]) for i in range(0, len(edges), 2)] if cuts else []
+        pieces.append((start, end))
+    return pieces
 
 
 def _swaps(copy: tuple[int, list[str], list[str], SequenceMatcher[str]] | None) -> tuple[tuple[str, str], ...]:
