@@ -281,3 +281,25 @@ def test_a_count_in_words_is_compared_like_digits():
     evidence = "The DM will acknowledge all requests within three calendar days of receipt."
     assert compute_numeric("The DM acknowledges requests within ten calendar days.", [evidence]).outcome == "mismatch"
     assert compute_numeric("The DM acknowledges requests within 3 calendar days.", [evidence]).outcome == "match"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "outcome"),
+    [
+        # a day of the month is no rival for another number of the sentence, and "9th" is read as 9
+        ("On August 10, Smith was hired to race the Cheez-It 355.", "Stewart would not start the Cheez-It 355.",
+         "absent"),
+        ("The title fight at Series 4 was on April 9.", "The title fight at Series 4 is on April 9th.", "match"),
+        ("The title fight at Series 4 was on April 8.", "The title fight at Series 4 is on April 9th.", "mismatch"),
+        ("It opened on the 10th of August.", "It opened on August 10.", "match"),
+        # "2018–19" is the years 2018 and 2019
+        ("It takes place during the 2018–19 academic year.", "It takes place over the 2018-2019 academic year.",
+         "match"),
+        ("It takes place during the 2018–19 academic year.", "It takes place over the 2018-2020 academic years.",
+         "mismatch"),
+        # "degrees F" is a temperature
+        ("Cook the fish to an internal temperature of 145 degrees F.", "Cook fish to 145 °F.", "match"),
+    ],
+)  # fmt: skip
+def test_days_of_the_month_short_years_and_degrees_f_are_read_as_written(claim, evidence, outcome):
+    assert compute_numeric(claim, [evidence]).outcome == outcome

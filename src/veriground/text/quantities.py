@@ -67,7 +67,9 @@ _UNIT_PART = re.compile(rf"(?P<atom>{_ATOM})|(?P<exponent>{_EXPONENT})|(?P<divid
 
 @dataclass(frozen=True)
 class Quantity:
-    """One number found in text, with its unit as written or the noun/currency it counts."""
+    """One number found in text, with its unit as written or the noun/currency it counts ("date:day" for a day of the
+    month). `text` is as written, except a year written with its last two digits after another ("2018–19"), which
+    reads as the year it stands for ("2019")."""
 
     text: str
     value: float
@@ -151,13 +153,55 @@ def extract_quantities(text: str) -> list[Quantity]:
     return list(_quantities_of(text))
 
 
+# A day of the month is a date, compared only with days of the month: "On August 10, Smith was hired" was a numeric
+# mismatch against "the Cheez-It 355" of the sentence it aligned with, and "April 9, 2011" against "Series 4" (the
+# evidence's "April 9th" went unread: an ordinal ends in letters). A day is a number of one or two digits after a
+# month's name ("Aug. 10", "April 9th") or before "of" and one ("the 10th of August"), its ordinal ending read past.
+_MONTH = (
+    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?"
+    r"|Nov(?:ember)?|Dec(?:ember)?)"
+)
+_DAY_AFTER_MONTH = re.compile(rf"\b{_MONTH}\.?\s+(?P<day>\d{{1,2}})(?P<ordinal>st|nd|rd|th)?\b")
+_DAY_BEFORE_MONTH = re.compile(rf"\b(?P<day>\d{{1,2}})(?P<ordinal>st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b")
+DAY_LABEL = "date:day"
+# "the 2018–19 academic year": the second year written with its last two digits
+_SHORT_YEAR_AFTER = re.compile(r"(?<!\d)(?P<year>\d{4})\s?[–-]\s?$")
+
+
+def _days_of_month(text: str) -> tuple[str, frozenset[int]]:
+    """The text with each day's ordinal ending blanked ("April 9th" -> "April 9  ", offsets kept), and where the days
+    start."""
+    starts = set()
+
+    def blank(match: re.Match[str]) -> str:
+        starts.add(match.start("day"))
+        ordinal = match.group("ordinal")
+        if not ordinal:
+            return match.group()
+        offset = match.start("ordinal") - match.start()
+        return match.group()[:offset] + " " * len(ordinal) + match.group()[offset + len(ordinal) :]
+
+    text = _DAY_AFTER_MONTH.sub(blank, text)
+    return _DAY_BEFORE_MONTH.sub(blank, text), frozenset(starts)
+
+
+def _short_year(normal: str, start: int, written: str) -> int | None:
+    """The year a two-digit number after "YYYY–" stands for (2018–19: 2019), or None."""
+    before = _SHORT_YEAR_AFTER.search(normal, max(0, start - 7), start)
+    if before is None or len(written) != 2 or not written.isdigit():
+        return None
+    first = int(before.group("year"))
+    year = first // 100 * 100 + int(written)
+    return year if year > first else year + 100
+
+
 @text_memo(maxsize=16_384)  # a verifier reads the same claim and evidence sentences again and again
 def _quantities_of(text: str) -> tuple[Quantity, ...]:
     normal = normalise_text(text)
     if not may_hold_numbers(normal):  # most sentences of prose hold none
         return ()
     found = []
-    spelled = _spelled_as_digits(normal)
+    spelled, days = _days_of_month(_spelled_as_digits(normal))
     for match in _QUANTITY.finditer(spelled):
         value = _read_value(match)
         if value is None:
@@ -178,7 +222,12 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
             currency = _CURRENCY_WORDS.get(noun.rstrip("s"))
             label = label or (f"currency:{currency}" if currency else f"count:{stem_words([noun])[0]}")
         start = match.start()
-        found.append(Quantity(normal[start:end], value, unit, label, start, end))
+        written = normal[start:end]
+        if not unit and (year := _short_year(normal, start, written)) is not None:
+            value, written, label = float(year), str(year), None  # the year it stands for (is_year), counting nothing
+        elif not unit and label is None and start in days:
+            label = DAY_LABEL
+        found.append(Quantity(written, value, unit, label, start, end))
     return tuple(found)
 
 

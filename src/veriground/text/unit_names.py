@@ -138,6 +138,11 @@ _INVARIANT_WORD_UNITS: dict[str, str] = {
     "degree Celsius": "degC",
     "degrees Fahrenheit": "degF",
     "degree Fahrenheit": "degF",
+    # "cook the fish to 145 degrees F" is a temperature, not an angle
+    "degrees F": "degF",
+    "degree F": "degF",
+    "degrees C": "degC",
+    "degree C": "degC",
 }
 PERCENT_UNITS = ("%", "percent", "per cent")
 
