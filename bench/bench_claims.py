@@ -1,7 +1,7 @@
 """Student claims, true and false, verified against the four domain corpora: how often a false claim is Supported.
 
     python bench/bench_claims.py [--nli veriground-nli] [--min-sources 1] [--split dev|heldout|all] [--show]
-                                 [--json out.json]
+                                 [--json out.json] [--aggregator-path FILE]
 
 bench/data/domain_claims.jsonl holds 190 one-line claims a student or an analyst might write, in the words an AI
 tutor would use, not the textbooks' (physics, algorithms, discrete maths, the 18F handbook), each marked true or
@@ -45,12 +45,15 @@ def main() -> int:
     parser.add_argument("--show", action="store_true", help="print every false claim Supported, every true one not")
     parser.add_argument("--datasets", type=Path, default=DATASETS)
     parser.add_argument("--json", type=Path, help="write each claim's verdict and rule here")
+    parser.add_argument("--aggregator-path", type=Path, help="verification.aggregator_path (a retrained model's fit)")
     args = parser.parse_args()
     rows = [json.loads(line) for line in CLAIMS.read_text(encoding="utf-8").splitlines() if line.strip()]
     rows = [row for row in rows if args.split in ("all", row["split"])]
     overrides = {"verification.min_supporting_sources": args.min_sources}
     if args.nli:
         overrides["models.nli"] = args.nli
+    if args.aggregator_path:
+        overrides["verification.aggregator_path"] = str(args.aggregator_path)
     config = load_config(None, overrides, environ={})
     nli = build_nli(config.models)
     with tempfile.TemporaryDirectory() as scratch:

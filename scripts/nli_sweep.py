@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 import zlib
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -73,6 +74,10 @@ MIXES = {
         "targeted_per_document": 30, "targeted_contradictions_only": True, "synthetic_per_document": 40,
         "general_per_document": 8,
     },
+    # v2c plus in-passage swaps (training/passage_swaps.py): a sentence with a word put for another word of its own
+    # passage, not entailed, beside its unswapped twin, so "all its words are in the premise" stops reading as
+    # "entailed" ("Like charges attract each other." against "Like charges repel each other, whereas ...")
+    "v2cs": {"targeted_per_document": 30, "targeted_contradictions_only": True, "swaps_per_document": 8},
 }  # fmt: skip
 RECIPES = {
     # first GPU sweep (2026-11-26): v2-lr3 won on dev; the dev curves of all six jumped by ~0.05 between evaluations
@@ -141,6 +146,16 @@ RECIPES |= {
         keep_layers=(0, 1, 2, 4, 5), distil_weight=0.8,
     ),
 }  # fmt: skip
+RECIPES |= {
+    # Session 13 (no GPU; 2 CPU cores, 25 min each): v3 (its int8 weights dequantised, scripts/nli_dequantize.py;
+    # dev score 0.601) fine-tuned for one epoch on v2cs, v3's mix replayed. With 20 swap targets a document and
+    # 2e-5 the dev score was 0.727 at step 200 and 0.729 at 400 (stopped). This one, 8 a document and 1e-5: swap dev
+    # NLL 1.72 -> 0.66, but the dev score 0.707 at best (step 800), 3-way accuracy 0.836 against v3's 0.856, and
+    # held-out balanced accuracy inside the verifier 0.730 against v3's 0.734 (FEVER-symmetric 0.754 against 0.762,
+    # AttributionBench 0.801 against 0.810, WiCE 0.611 against 0.620); "Like charges attract each other." against
+    # "Like charges repel each other, whereas unlike charges attract." still read as entailed (0.91). Not shipped.
+    "ft-v2cs-lr1": Recipe("v2cs", epochs=1, learning_rate=1e-5, seed=31, ema_decay=0.998, patience=4, start="start"),
+}
 SWEEPS = {
     "1": "v2-long,v2-lr3,v2-b16,broad,broad-lr3,broad-b64",
     "2": "v2-lr3-ema,v2-lr3-ema-s17,v2-lr3-s17,v2-lr2-ema,v3-lr3-ema,broad-lr3-ema",
@@ -151,6 +166,7 @@ SWEEPS = {
     "7": "distil-v2c-l4,distil-v2cb-l4",
     "8": "distil-v2c-l5",
     "9": "distil-v2cb-l5",
+    "10": "ft-v2cs-lr1",
 }
 
 
@@ -165,7 +181,7 @@ def _read_pairs(path: Path) -> list[TrainPair]:
         return [TrainPair(*json.loads(line)) for line in handle if line.strip()]
 
 
-def prepare(data: Path, out: Path, start: Path | None = None) -> None:
+def prepare(data: Path, out: Path, start: Path | None = None, mixes: Sequence[str] = ()) -> None:
     """Each mix's training pairs, the common dev pairs, counts, and the base encoder in fp16, into `out`; with
     `start` (a folder `sweep` returned), that model too, as PREPARED/start."""
     import torch
@@ -177,7 +193,8 @@ def prepare(data: Path, out: Path, start: Path | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     counts: dict[str, object] = {}
     dev: list[TrainPair] = []
-    for name, keywords in MIXES.items():
+    # the first mix always: its dev pairs score every recipe
+    for name, keywords in [item for item in MIXES.items() if not mixes or item[0] in mixes or item[0] == "v2q"]:
         mix = build_mix(data, **keywords)
         if not dev:  # the first mix's dev pairs score every recipe; no other mix trains on them
             dev = mix.dev
@@ -440,6 +457,7 @@ def main() -> None:
         default=None,
         help="A folder `sweep` returned, or a model folder: fine-tuning starts from it.",
     )
+    p.add_argument("--mixes", default="", help="Only these mixes (commas between) and the first; default: all.")
     t = commands.add_parser("train")
     t.add_argument("name", choices=sorted(RECIPES))
     for command in (t, s := commands.add_parser("sweep")):
@@ -457,7 +475,7 @@ def main() -> None:
     h.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     if args.command == "prepare":
-        prepare(args.data, args.out, args.start)
+        prepare(args.data, args.out, args.start, [name for name in args.mixes.split(",") if name])
     elif args.command == "train":
         train_one(args.name, args.prepared, args.work, args.minutes, args.limit)
     elif args.command == "sweep":

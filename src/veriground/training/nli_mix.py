@@ -32,6 +32,7 @@ from veriground.evaluation.heldout import rows_of_part
 from veriground.schema import LabelledPair
 from veriground.text.sentences import SentenceBoundary, split_sentences
 from veriground.text.terms import TokenOptions, tokenize
+from veriground.training.passage_swaps import passage_swaps
 from veriground.training.synthetic_pairs import prose_paragraphs, read_corpus_sentences, synthetic_pairs
 from veriground.training.targeted_pairs import targeted_pairs
 from veriground.training.train_pairs import TrainLabel, TrainPair
@@ -76,13 +77,15 @@ def build_mix(
     deletions: bool = False,
     targeted_per_document: int = 0,
     targeted_contradictions_only: bool = False,
+    swaps_per_document: int = 0,
 ) -> TrainingMix:
     """Every training pair, split into train and dev; deterministic in the files' contents. A pair's side is a
     function of its text, so a dev pair of one recipe is never trained on by another (a recipe with more synthetic
     targets has more dev pairs; scripts/nli_sweep.py scores every recipe on the first mix's).
     `targeted_contradictions_only` trains on the targeted pairs' contradictions alone (a value times or over ten,
     a unit unscaled, a comparative swapped), not their copies and conversions labelled entailment; all of them stay
-    on the dev side."""
+    on the dev side. `swaps_per_document` adds passage_swaps' pairs of the domain corpora and of the training side's
+    own evidence texts (a sentence with a word put for another word of its passage)."""
     real: list[TrainPair] = []
     nli = datasets_dir / "nli"
     for name, read in (("mnli", datasets.read_mnli), ("snli", datasets.read_snli)):
@@ -109,6 +112,14 @@ def build_mix(
         if targeted_contradictions_only:
             targeted_train = [pair for pair in targeted_train if pair.label == "contradiction"]
         train, dev = train + targeted_train, dev + targeted_dev
+    if swaps_per_document > 0:  # the general documents' dev-side pairs are dropped, as above
+        swaps_train, swaps_dev = _split(passage_swaps(documents, per_document=swaps_per_document))
+        general_swaps = passage_swaps(
+            _general_documents(labelled, dev_documents), per_document=max(1, swaps_per_document // 4)
+        )
+        train += swaps_train + _split([TrainPair(p.premise, p.hypothesis, p.label, "general-" + p.source)
+                                       for p in general_swaps])[0]  # fmt: skip
+        dev += swaps_dev
     return TrainingMix(train, dev)
 
 

@@ -41,7 +41,7 @@ def targeted_pairs(documents: Iterable[tuple[str, list[list[str]]]], *, per_docu
             chosen = []
             for p, paragraph in enumerate(paragraphs):
                 for s, sentence in enumerate(paragraph):
-                    made = list(make(sentence, _premise(paragraph, s)))
+                    made = list(make(sentence, premise_of(paragraph, s)))
                     if made:
                         chosen.append((zlib.crc32(f"{name}:{kind}:{sentence}".encode()), p, s, made))
             for *_, made in sorted(sorted(chosen)[:per_document], key=lambda item: item[1:3]):
@@ -49,7 +49,8 @@ def targeted_pairs(documents: Iterable[tuple[str, list[list[str]]]], *, per_docu
     return pairs
 
 
-def _premise(paragraph: list[str], s: int) -> str:
+def premise_of(paragraph: list[str], s: int) -> str:
+    """The sentence alone or its window (the sentence and one either side), chosen by its checksum."""
     sentence = paragraph[s]
     return sentence if zlib.crc32(sentence.encode()) % 2 == 0 else " ".join(paragraph[max(0, s - 1) : s + 2])
 
