@@ -10,17 +10,17 @@ term swaps of the demo corpus checked against their own passage were (27 with it
 - a run of at most three of its words stands where the sentence has a run of at most three others, and each run has a
   content word that the other text lacks anywhere: no word of it has the same Snowball stem ("pulls", "pull"), and
   none begins with the other or shares its first 5 letters ("hot", "hotter"; "gravity", "gravitational").
-The sentence compared is the one of the unit (a sentence or a window of 2-3) that the claim copies most, so a word
-the next sentence happens to use does not excuse the swap; where a sentence joins clauses ("..., whereas ...",
-"...; ..."), a clause the claim copies as much is compared instead, so a word of the other clause does not either. Two runs that trade places count too ("the sum of the
-degrees of edges is twice the number of vertices" for "... of vertices ... of edges"), unless only "and", "or" or a
-comma stands between them ("edges and vertices" restates "vertices and edges"). Numbers are left out of it (the
-numeric check compares them by value and unit; "980 cm/s2" for "9.80 m/s2" is read in the sentence's units,
-text/quantity_spans.restate_in_units_of), and so are words the claim only leaves out (deletion.py) or only adds
-(the NLI reads an added qualifier). A synonym swapped in ("bodies" for "objects") is found too: the verdict layer then
-says which words differ (Low Confidence) rather than calling the claim Supported on a near copy. Only the verbs of
-SAME_MEANING are read as the same: ways to give a name ("is also called" for "is also known as") and plain verbs of
-staying, rising, falling, starting and using, which no sentence swaps to change what it says.
+The sentence compared is the one of the unit (a sentence or a window of 2-3) that the claim copies most, so a word the
+next sentence happens to use does not excuse the swap; where a sentence joins clauses ("..., whereas ...", "...; ..."),
+a clause the claim copies as much is compared instead, so a word of the other clause does not either. Two runs that
+trade places count too ("the sum of the degrees of edges is twice the number of vertices" for "... of vertices ... of
+edges"), unless only "and", "or" or a comma stands between them ("edges and vertices" restates "vertices and edges").
+Numbers are left out of it (the numeric check compares them by value and unit; "980 cm/s2" for "9.80 m/s2" is read in
+the sentence's units, text/quantity_spans.restate_in_units_of), and so are words the claim only leaves out (deletion.py)
+or only adds (the NLI reads an added qualifier). A synonym swapped in ("bodies" for "objects") is found too: the verdict
+layer then says which words differ (Low Confidence) rather than calling the claim Supported on a near copy. Only the
+verbs of SAME_MEANING are read as the same: ways to give a name ("is also called" for "is also known as") and plain
+verbs of staying, rising, falling, starting and using, which no sentence swaps to change what it says.
 """
 
 from __future__ import annotations
