@@ -247,16 +247,23 @@ def test_windows_that_disagree_keep_max_entailment_and_max_contradiction_scaled_
     assert scores.neutral == 0.0
 
 
-def test_claim_too_long_for_the_model_is_refused_naming_its_length(marker_nli):
-    claim = " ".join(["word"] * 40)
-    [fits] = marker_nli.predict([("Short evidence.", claim)])  # 40 + 3 + 3 special tokens fit in 64: no windows needed
+def test_a_claim_too_long_for_the_model_is_read_in_parts_that_must_all_hold(marker_nli):
+    """The marker model reads 64 tokens: a 40-word claim leaves 21 for evidence, under MIN_PREMISE_TOKENS, so it is
+    read in parts. Every part against an entailing premise: entailed. One part entailing alone: not entailed. One
+    part contradicting: contradicted."""
+    claim = ", ".join(["some words stay here"] * 10)
+    [fits] = marker_nli.predict([("Short evidence.", " ".join(["word"] * 40))])  # 40 + 3 + 3 fit in 64: one window
     assert fits.neutral > 0.9
-    with pytest.raises(
-        BackendError,
-        match=rf"claim 2 of 2 is 40 tokens long .* leaves 21 for evidence and at least "
-        rf"{MIN_PREMISE_TOKENS} are needed; split the claim",
-    ):
-        marker_nli.predict([("Short evidence.", CLAIM), (FILLER, claim)])
+    [entailed] = marker_nli.predict([(f"A {ENTAIL_MARK} passage.", claim)])
+    assert entailed.entail > 0.99
+    [one_part] = marker_nli.predict([("A passage.", f"{claim}, {ENTAIL_MARK} too")])
+    assert one_part.entail < 0.05
+    [contradicted] = marker_nli.predict([("A passage.", f"{CONTRADICT_MARK} first, {claim}")])
+    assert contradicted.contradict > 0.99
+    parts = marker_nli._hypothesis_parts(claim)
+    assert len(parts) > 1 and " ".join(parts) == claim  # cut after commas, nothing lost
+    assert all(marker_nli._token_count(part) <= (64 - 3) // 2 for part in parts)
+    assert MIN_PREMISE_TOKENS == 32
 
 
 def test_batches_give_the_scores_of_one_pair_at_a_time(tiny_model):

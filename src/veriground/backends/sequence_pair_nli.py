@@ -22,6 +22,8 @@ from veriground.text.variables import restate_as_premise_writes
 # A premise window shorter than this cannot hold a sentence of evidence (~25 words), so a claim that leaves
 # less room than this is refused rather than judged on scraps.
 MIN_PREMISE_TOKENS = 32
+# Where a hypothesis too long for the model is cut into parts first (SequencePairNLIModel._hypothesis_parts)
+_CLAUSE_CUT = re.compile(r"(?<=[,;:])\s+")
 # These models number positions from padding_idx + 1 = 2, so two of max_position_embeddings are never usable.
 _POSITION_OFFSETS = {"roberta": 2, "xlm-roberta": 2, "camembert": 2, "longformer": 2, "mpnet": 2, "data2vec-text": 2}
 _DECIMALS = 6
@@ -107,7 +109,11 @@ class SequencePairNLIModel:
     A pair longer than `max_length` tokens is split the way extractive QA splits a context: the premise into
     windows that leave room for the whole hypothesis, each overlapping the one before by half its length. The
     pair is as entailing as its most entailing window and as contradicting as its most contradicting one
-    (evidence anywhere in the passage counts), and neutral is what is left (see finish_scores).
+    (evidence anywhere in the passage counts), and neutral is what is left (see finish_scores). A hypothesis too long
+    to leave MIN_PREMISE_TOKENS of evidence beside it is read in parts of at most half the model's length, cut after a
+    comma, semicolon or colon where it can be and between words where it cannot: the pair is as entailing as its
+    least entailed part (every part must hold) and as contradicting as its most contradicted one. A 341-token claim
+    was Unverified ("split the claim into shorter claims"); no claim is refused for its length now.
     """
 
     name: str
@@ -152,11 +158,7 @@ class SequencePairNLIModel:
             return []
         if self.score_cache is None:
             return self._score_pairs(pairs)
-        try:
-            return self.score_cache.predict(pairs, self._score_pairs)
-        except BackendError:
-            self._encode_windows(pairs)  # re-raises numbered over all the pairs, as an uncached call words it
-            raise
+        return self.score_cache.predict(pairs, self._score_pairs)
 
     def predict_uncached(self, pairs: Sequence[tuple[str, str]]) -> list[NLIScores]:
         """What `predict` gives, without reading or filling `score_cache`: for a caller that keeps its own."""
@@ -166,7 +168,9 @@ class SequencePairNLIModel:
         # A model cannot convert units or rename variables: a hypothesis's quantity equal to one of the premise's is
         # read in its units, and its variables by the premise's names ("n vertices ... n - 1 edges" as "v vertices").
         pairs = [(premise, restate_as_premise_writes(premise, hypothesis)) for premise, hypothesis in pairs]
-        windows, owners = self._encode_windows(pairs)
+        parts = [(index, premise, part) for index, (premise, hypothesis) in enumerate(pairs)
+                 for part in self._hypothesis_parts(hypothesis)]  # fmt: skip
+        windows, owners = self._encode_windows([(premise, part) for _, premise, part in parts])
         entail = np.zeros(len(windows))
         contradict = np.zeros(len(windows))
         # Shortest first, so a batch pads to lengths close to its own; the order is a function of the input alone.
@@ -178,11 +182,48 @@ class SequencePairNLIModel:
             entail[rows] = probs[:, self.label_map.entail_index]
             if self.label_map.contradict_index is not None:
                 contradict[rows] = probs[:, self.label_map.contradict_index]
-        best_entail = np.zeros(len(pairs))
-        best_contradict = np.zeros(len(pairs))
+        best_entail = np.zeros(len(parts))
+        best_contradict = np.zeros(len(parts))
         np.maximum.at(best_entail, owners, entail)
         np.maximum.at(best_contradict, owners, contradict)
-        return [finish_scores(float(e), float(c)) for e, c in zip(best_entail, best_contradict, strict=True)]
+        pair_of = np.asarray([index for index, _, _ in parts], dtype=np.int64)
+        pair_entail = np.ones(len(pairs))
+        pair_contradict = np.zeros(len(pairs))
+        np.minimum.at(pair_entail, pair_of, best_entail)  # every part must be entailed
+        np.maximum.at(pair_contradict, pair_of, best_contradict)
+        return [finish_scores(float(e), float(c)) for e, c in zip(pair_entail, pair_contradict, strict=True)]
+
+    def _hypothesis_parts(self, hypothesis: str) -> list[str]:
+        """The hypothesis whole when it leaves MIN_PREMISE_TOKENS beside it; else its parts (see the class note)."""
+        if self._token_count(hypothesis) <= self.max_length - self._special_tokens - MIN_PREMISE_TOKENS:
+            return [hypothesis]
+        budget = max(1, (self.max_length - self._special_tokens) // 2)
+        pieces = [piece for piece in _CLAUSE_CUT.split(hypothesis) if piece.strip()]
+        parts: list[str] = []
+        for piece in pieces:
+            for small in self._within(piece, budget):
+                if parts and self._token_count(f"{parts[-1]} {small}") <= budget:
+                    parts[-1] = f"{parts[-1]} {small}"
+                else:
+                    parts.append(small)
+        return parts
+
+    def _within(self, piece: str, budget: int) -> list[str]:
+        """`piece` in runs of whole words of at most `budget` tokens (a word longer than that, in runs of letters)."""
+        if self._token_count(piece) <= budget:
+            return [piece]
+        runs: list[str] = []
+        for word in piece.split():
+            if self._token_count(word) > budget:  # a run with no space at all: a token is at least one character
+                runs += [word[start : start + budget] for start in range(0, len(word), budget)]
+            elif runs and self._token_count(f"{runs[-1]} {word}") <= budget:
+                runs[-1] = f"{runs[-1]} {word}"
+            else:
+                runs.append(word)
+        return runs
+
+    def _token_count(self, text: str) -> int:
+        return len(self.tokenizer(text, add_special_tokens=False, verbose=False)["input_ids"])
 
     def _logits(self, features: dict[str, np.ndarray]) -> np.ndarray:
         """(batch, num_labels) logits for int64 features named by `input_names`, each (batch, sequence)."""
@@ -233,7 +274,7 @@ class SequencePairNLIModel:
         return windows, np.asarray(owners, dtype=np.int64)
 
     def _premise_room(self, hypothesis: str, index: int, count: int) -> int:
-        claim_tokens = len(self.tokenizer(hypothesis, add_special_tokens=False, verbose=False)["input_ids"])
+        claim_tokens = self._token_count(hypothesis)
         room = self.max_length - self._special_tokens - claim_tokens
         if room < MIN_PREMISE_TOKENS:
             raise BackendError(
