@@ -274,7 +274,7 @@ def shipped_nli() -> ShippedNLIModel:
     return ShippedNLIModel()
 
 
-def test_a_350_token_claim_leaves_no_code_probability_or_internal_error_in_what_users_read(
+def test_a_350_token_claim_is_judged_with_no_code_probability_or_internal_error_in_what_users_read(
     tmp_path, shipped_nli, capsys
 ):
     write_file(tmp_path / "lib", "energy.md", f"{FREE_FALL}\n\nKinetic energy is the energy of motion of a body.")
@@ -290,14 +290,15 @@ def test_a_350_token_claim_leaves_no_code_probability_or_internal_error_in_what_
         ingest_paths([tmp_path / "lib"], store, config.ingest)
         source = CorpusEvidence(store, config.retrieval, build_retriever(store, config))
         report = verify_text(text, config=config, source=source, nli=shipped_nli)
-    assert "Unverified" in [item.decision.status for item in report.claims]  # the NLI cannot read 350 tokens
+    # the model reads 256 tokens: the long claim is read in parts (sequence_pair_nli), not refused as Unverified
+    assert "Unverified" not in [item.decision.status for item in report.claims]
+    assert not any("tokens long" in warning for warning in report.manifest.warnings)
     summary = actions_text(report)
     first_lines = [item.decision.explanation.split("\n")[0] for item in report.claims]
     for shown in (report.final_response, summary, *first_lines):
         assert not any(code in shown for code in (*REASON_CODES, *ACTION_CODES)), shown
         assert not RAW_PROBABILITY.search(shown), shown
         assert not INTERNAL_ERROR.search(shown), shown
-    assert any(INTERNAL_ERROR.search(warning) and "Fix:" in warning for warning in report.manifest.warnings)
     terminal_view = _terminal_summary(report, capsys)
     assert "mitigation actions:" in terminal_view and not INTERNAL_ERROR.search(terminal_view)
 

@@ -393,3 +393,35 @@ def test_rewrite_cites_at_most_three_passages_per_claim():
     rewritten = rewrite_answer(ANSWER, [outcome("c_0001", "Merge sort is stable.", "Supported", many)])
     assert rewritten.citations.citation_map == {"c_0001": [1, 2, 3]}
     assert "- Merge sort is stable. [1][2][3]\n" in rewritten.final_response
+
+
+def test_a_claim_split_from_a_long_sentence_is_looked_up_by_its_own_words_too():
+    """The atom "Kinetic energy is the energy of motion" of a sentence that goes on about other things: its
+    sentence's words find the passages about those things, its own words find the one about kinetic energy."""
+    others = [
+        (f"doc{n}/p#{n}", f"The quantity number {n} of the system depends on the velocity and energy of the body in "
+         "motion.", f"s{n}")
+        for n in range(8)
+    ]  # fmt: skip
+    energy = ("physics/energy#1", "Recall that kinetic energy is the energy of motion.", "book")
+    long_sentence = "Kinetic energy is the energy of motion, and " + ", and ".join(
+        f"the quantity number {n} of the system depends on the velocity of the body" for n in range(8)
+    )
+    config = Config(verification=VerificationConfig(**SEED))
+    source = PackEvidence(pack(*others, energy), config.retrieval)
+    assert "physics/energy#1" not in [chunk.passage_id for chunk in source.gather([(long_sentence + ".", ())])[0]]
+    report = verify_text(long_sentence + ".", config=config, source=source, nli=FakeNLIModel({}, NEUTRAL))
+    atom = report.claims[0]
+    assert atom.claim.parent_claim_id and atom.claim.text.startswith("Kinetic energy is the energy of motion")
+    assert "physics/energy#1" in [item.passage_id for item in atom.evidence]
+
+
+def test_interleave_takes_the_two_rankings_in_turn_each_passage_once():
+    from veriground.evidence.gather import interleave
+
+    def chunks(*ids: str) -> list[EvidenceChunk]:
+        return [chunk(pid, pid) for pid in ids]
+
+    merged = interleave(chunks("a", "b", "c"), chunks("b", "x", "y"), 4)
+    assert [chunk.passage_id for chunk in merged] == ["a", "b", "x", "c"]
+    assert [chunk.rank for chunk in merged] == [1, 2, 3, 4]

@@ -22,7 +22,7 @@ from veriground.domains import (
     get_profile,
 )
 from veriground.errors import InputTooLargeError
-from veriground.evidence.gather import RELATION_SCAN_DEPTH, EvidenceSource, with_reversing_passage
+from veriground.evidence.gather import RELATION_SCAN_DEPTH, EvidenceSource, interleave, with_reversing_passage
 from veriground.evidence.spans import align_sentences
 from veriground.heap import fewer_collections
 from veriground.manifest import conflict_check_warning, nli_warnings, sha256_text, verification_manifest
@@ -206,7 +206,15 @@ def _gather_evidence(text: str, claims: Sequence[Claim], source: EvidenceSource,
     queries = [
         (sentences[claim.claim_id] if claim.parent_claim_id else claim.text, claim.cited_ids) for claim in claims
     ]
-    evidence = dict(zip((claim.claim_id for claim in claims), source.gather(queries), strict=True))
+    # ... and by its own words too, in turn with its sentence's (a long sentence's words drown the atom's)
+    atom_queries = [(claim.text, claim.cited_ids) for claim in claims if claim.parent_claim_id]
+    atoms = iter(source.gather(atom_queries) if atom_queries else [])
+    evidence = {}
+    for claim, found in zip(claims, source.gather(queries), strict=True):
+        if claim.parent_claim_id:
+            own = next(atoms)
+            found = interleave(found, own, max(len(found), len(own)))
+        evidence[claim.claim_id] = found
     # Passages just past the top-k are read for a relation the claim states the other way round (text/relations.py),
     # a check that needs no model: "Mass depends on gravity." ranks "mass does not depend on gravity" seventh.
     deeper = source.gather(queries, depth=RELATION_SCAN_DEPTH * config.retrieval.top_k)

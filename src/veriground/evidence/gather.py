@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import zip_longest
 from typing import Literal, Protocol
 
 from veriground.config import RetrievalConfig
@@ -201,6 +202,19 @@ def with_reversing_passage(
         if chunk.passage_id not in held and reversed_relation(claim, chunk.text) is not None:
             return [*evidence, chunk.model_copy(update={"rank": len(evidence) + 1})]
     return evidence
+
+
+def interleave(first: Sequence[EvidenceChunk], second: Sequence[EvidenceChunk], count: int) -> list[EvidenceChunk]:
+    """`count` passages taken from the two rankings in turn (first, second, first, ...), each passage once, ranks
+    renumbered from 1: the evidence of a claim split from a sentence is what its own words find and what its
+    sentence finds. "Kinetic energy is the energy of motion", split from a 457-word sentence, was looked up by the
+    sentence alone and found no passage about kinetic energy."""
+    merged: dict[str, EvidenceChunk] = {}
+    for pair in zip_longest(first, second):
+        for chunk in pair:
+            if chunk is not None and len(merged) < count:
+                merged.setdefault(chunk.passage_id, chunk)
+    return [chunk.model_copy(update={"rank": rank}) for rank, chunk in enumerate(merged.values(), start=1)]
 
 
 def _merge(cited: list[EvidenceChunk], retrieved: list[EvidenceChunk]) -> list[EvidenceChunk]:
