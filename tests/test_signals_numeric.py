@@ -303,3 +303,24 @@ def test_a_count_in_words_is_compared_like_digits():
 )  # fmt: skip
 def test_days_of_the_month_short_years_and_degrees_f_are_read_as_written(claim, evidence, outcome):
     assert compute_numeric(claim, [evidence]).outcome == outcome
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "outcome"),
+    [
+        # "bn", "mn" and, after a currency sign, "m", "M", "k" scale the number ("5 m" is still five metres)
+        ("Sales of $5bn are expected.", "Moderna expects sales of $5 billion.", "match"),
+        ("Sales of $6bn are expected.", "Moderna expects sales of $5 billion.", "mismatch"),
+        ("Revenue was $3.5m.", "Revenue was $3.5 million.", "match"),
+        ("It cost $5M.", "It cost $5 million.", "match"),
+        ("The rope is 5 m long.", "The rope is 5 meters long.", "match"),
+        # a value rounded to the places the claim writes, with at least two significant digits
+        ("The 10-year note yield was 3.97%.", "U.S. 10-year notes touched 3.966%.", "match"),
+        ("Revenue was $19.3 billion.", "Revenue was $19.27bn.", "match"),
+        ("Revenue was $19.3 billion.", "Revenue was $19.37bn.", "mismatch"),
+        ("The rate is 3%.", "The rate is 3.4%.", "mismatch"),
+        ("It has 1,000 members.", "It has 1,001 members.", "mismatch"),
+    ],
+)  # fmt: skip
+def test_scale_abbreviations_and_rounded_values_are_read_as_a_reader_does(claim, evidence, outcome):
+    assert compute_numeric(claim, [evidence]).outcome == outcome

@@ -36,6 +36,7 @@ from veriground.text.quantities import (
     normalise_leniently,
     normalise_quantity,
     same_quantity,
+    states_rounded,
 )
 from veriground.text.terms import is_negation, normalise_text, tokenize_words
 
@@ -191,7 +192,9 @@ def _compare(
     outcomes, mismatches = [], []
     everything = (*evidence, *stated)
     for quantity, bound, case, _ in claimed:
-        matched = any(same_quantity(quantity, other.quantity) for other in everything)
+        matched = any(
+            same_quantity(quantity, other.quantity) or states_rounded(quantity, other.quantity) for other in everything
+        )
         if bound is not None and not matched:
             matched = any(
                 other.bound is None

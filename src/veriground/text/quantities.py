@@ -23,6 +23,8 @@ RELATIVE_TOLERANCE = 1e-3
 _ABSOLUTE_TOLERANCE = 1e-12  # only matters when a value is zero
 
 _SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_SCALES = ("scale", "short_scale", "money_scale")  # the groups that may end a number before its unit
+_SHORT_SCALES = {"bn": 1e9, "mn": 1e6, "tn": 1e12, "m": 1e6, "k": 1e3, "b": 1e9}
 _CURRENCY_SYMBOLS = {"$": "USD", "€": "EUR", "£": "GBP"}
 _CURRENCY_WORDS = {"dollar": "USD", "usd": "USD", "euro": "EUR", "eur": "EUR", "gbp": "GBP"}
 # Words that follow a number without being what it counts ("3 vs 4", "5 more", "the 3 of them").
@@ -49,7 +51,9 @@ _QUANTITY = re.compile(
     + _TEN_POWER.format(name="times_exponent")
     + r")?"
     r")"
-    r"(?:\s+(?P<scale>thousand|million|billion|trillion)(?![A-Za-z]))?"
+    r"(?:\s+(?P<scale>thousand|million|billion|trillion)(?![A-Za-z])"
+    # "$5bn", "5bn", "£3.2mn"; after a currency sign also "$3.5m", "$5M", "$1.2k" (else "m" is the metre)
+    r"|(?P<short_scale>bn|mn|tn)(?![A-Za-z])|(?(currency)(?P<money_scale>[mMkKbB])(?![A-Za-z])))?"
     # "5 business days" is a time: the kind of day is read past ("30 days" against it is another duration)
     r"(?:\s+(?:business|working|calendar|school)(?=\s+(?:days?|weeks?)\b))?"
     rf"(?:\s*(?P<unit>{_UNIT_EXPR})|\s+(?P<noun>[a-z]{{2,}}))?"
@@ -208,7 +212,7 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
             continue
         unit = match.group("unit")
         label = None
-        end = match.end("unit") if unit else match.end("scale") if match.group("scale") else match.end("number")
+        end = match.end("unit") if unit else max(match.end("number"), *(match.end(name) for name in _SCALES))
         while end < len(normal) and spelled[end] == " " != normal[end]:  # the rest of a number word ("three")
             end += 1
         if unit == "s" and _DECADE.fullmatch(match.group(0)):
@@ -289,6 +293,30 @@ def same_quantity(first: NormalQuantity, second: NormalQuantity) -> bool:
     return math.isclose(first.base_value, second.base_value, rel_tol=RELATIVE_TOLERANCE, abs_tol=_ABSOLUTE_TOLERANCE)
 
 
+_MANTISSA = re.compile(r"\d[\d,]*(?:\.(?P<decimals>\d+))?")
+MIN_ROUNDED_DIGITS = 2  # "3%" is not read as a rounding of "3.4%"; "3.97%" is one of "3.966%"
+
+
+def states_rounded(claim: NormalQuantity, evidence: NormalQuantity) -> bool:
+    """Whether the claim's value is the evidence's rounded to the places the claim writes ("3.97%" for "3.966%",
+    "$19.3bn" for "$19.27 billion", "9.8 m/s2" for "9.80665 m/s2"), in the same role and currency, the claim's number
+    holding at least MIN_ROUNDED_DIGITS significant digits. On SummEdits' news, "the 10-year note yield was 3.97%"
+    was a numeric mismatch against "10-year notes touched 3.966%"."""
+    if claim.dimension != evidence.dimension or _currency(claim) != _currency(evidence) or not claim.quantity.value:
+        return False
+    mantissa = _MANTISSA.search(claim.quantity.text)
+    if mantissa is None or is_year(claim.quantity):
+        return False
+    digits = mantissa.group().replace(",", "").replace(".", "").lstrip("0")
+    if len(digits) < MIN_ROUNDED_DIGITS:
+        return False
+    written = float(mantissa.group().replace(",", ""))
+    if not written:
+        return False
+    step = 10.0 ** -len(mantissa.group("decimals") or "") * abs(claim.base_value / written)
+    return abs(evidence.base_value - claim.base_value) <= step / 2 * (1 + 1e-9)
+
+
 def _whole_count(quantity: NormalQuantity) -> bool:
     """A whole number without a unit: a count, a year, an amount of money in whole units. The tolerance is for values
     converted between units and written to four figures; without it "signed in 1649" matched "1648" (and "1,001
@@ -323,7 +351,8 @@ def _currency(quantity: NormalQuantity) -> str | None:
 
 
 def _read_value(match: re.Match[str]) -> float | None:
-    scale = _SCALE_WORDS.get(match.group("scale") or "", 1.0)
+    short = match.group("short_scale") or match.group("money_scale") or ""
+    scale = _SCALE_WORDS.get(match.group("scale") or "", 1.0) * _SHORT_SCALES.get(short.lower(), 1.0)
     if match.group("power") is not None:
         value = float(f"1e{match.group('power')}")
     elif match.group("numerator") is not None:
