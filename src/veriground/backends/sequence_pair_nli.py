@@ -19,8 +19,8 @@ from veriground.errors import BackendError, ConfigError
 from veriground.schema import NLIScores
 from veriground.text.variables import restate_as_premise_writes
 
-# A premise window shorter than this cannot hold a sentence of evidence (~25 words), so a claim that leaves
-# less room than this is refused rather than judged on scraps.
+# A premise window shorter than this cannot hold a sentence of evidence (~25 words), so a claim that leaves less room
+# than this is read in parts (SequencePairNLIModel._hypothesis_parts) rather than judged on scraps.
 MIN_PREMISE_TOKENS = 32
 # Where a hypothesis too long for the model is cut into parts first (SequencePairNLIModel._hypothesis_parts)
 _CLAUSE_CUT = re.compile(r"(?<=[,;:])\s+")

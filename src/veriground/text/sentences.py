@@ -6,7 +6,9 @@
 - `sentence_spans` / `split_sentences`: a light regular-expression splitter (no parser) where pysbd would cost
   too much or read differently from the records it pins. A sentence ends at . ! or ? and the whitespace after
   it; what may follow is the `SentenceBoundary` option, one reading per set of records that depends on it, so
-  changing one reading changes only those records. PROSE (the default): evidence sentences, units, windows,
+  changing one reading changes only those records. The prose readings (PROSE, ITEMS) also end a sentence where
+  scraped text lost the space after it ("term.The Bank"), and not after an abbreviation a number or name follows
+  ("Jan. 18", "Dr. Smith"). PROSE (the default): evidence sentences, units, windows,
   cues and extractive answers; CAPITALISED and ANY_SPACE: the NLI training mix.
 - `sentence_cut_offsets`: where ingest may cut a long passage (the PASSAGE reading); it pins passage ids.
 - `question_spans` / `is_question`: the sentences of a text that ask rather than state (PROSE reading).
@@ -61,8 +63,6 @@ class SentenceBoundary(StrEnum):
     ANY_SPACE = "any-space"  # anything: every . ! or ? followed by whitespace
 
 
-# The whitespace between two sentences; the mark stays with the sentence before it, so "3.0" and "e.g. the"
-# stay inside one sentence in every reading but ANY_SPACE.
 # Scraped text often loses the space between two sentences ("... over the medium term.The Bank of Japan said ..."):
 # read as one sentence, a claim that copies the second is scored against both, and on SummEdits' news the model called
 # such exact copies Contradictory. The prose readings also end a sentence there: after a mark that follows two
@@ -70,6 +70,8 @@ class SentenceBoundary(StrEnum):
 # or 's ("Japan's"). Abbreviations ("U.S.Army", "Ph.D"), decimals and code ("Math.Sqrt(x)", "java.util.ArrayList")
 # do not match.
 _GLUED = r"(?:(?<=[a-z]{2}[.!?])|(?<=[0-9%][.])|(?<=[a-z]{2}[.!?][\"\u201d]))(?=[A-Z][a-z]+(?:'s)?[\s,])"
+# The whitespace between two sentences; the mark stays with the sentence before it, so "3.0" and "e.g. the"
+# stay inside one sentence in every reading but ANY_SPACE.
 _BOUNDARIES: dict[SentenceBoundary, re.Pattern[str]] = {
     SentenceBoundary.PROSE: re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9Α-Ωα-ω])|\n\s*\n|" + _GLUED),
     SentenceBoundary.ITEMS: re.compile(
