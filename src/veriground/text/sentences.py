@@ -73,9 +73,9 @@ _GLUED = r"(?:(?<=[a-z]{2}[.!?])|(?<=[0-9%][.])|(?<=[a-z]{2}[.!?][\"\u201d]))(?=
 # The whitespace between two sentences; the mark stays with the sentence before it, so "3.0" and "e.g. the"
 # stay inside one sentence in every reading but ANY_SPACE.
 _BOUNDARIES: dict[SentenceBoundary, re.Pattern[str]] = {
-    SentenceBoundary.PROSE: re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9Α-Ωα-ω])|\n\s*\n|" + _GLUED),
+    SentenceBoundary.PROSE: re.compile(r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9Α-Ωα-ω])|\n\s*\n"),
     SentenceBoundary.ITEMS: re.compile(
-        r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9Α-Ωα-ω])|\n\s*\n|[ \t]*\n[ \t]*(?=(?:[-*•]|\d{1,2}[.)])[ \t])|" + _GLUED
+        r"(?<=[.!?])\s+(?=[\"'(\[A-Z0-9Α-Ωα-ω])|\n\s*\n|[ \t]*\n[ \t]*(?=(?:[-*•]|\d{1,2}[.)])[ \t])"
     ),
     SentenceBoundary.PASSAGE: re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[A-Z0-9$\\(\[])"),
     SentenceBoundary.CAPITALISED: re.compile(r"(?<=[.!?])\s+(?=[A-Z])"),
@@ -130,6 +130,10 @@ _ABBREVIATION_BEFORE_NUMBER = re.compile(
 _ABBREVIATION_BEFORE_ANY = re.compile(r"\b(?:Mr|Mrs|Ms|Dr|Prof|St|vs|cf|al)\.$")
 _ABBREVIATION_LOOKBACK = 8
 _PROSE_READINGS = (SentenceBoundary.PROSE, SentenceBoundary.ITEMS)
+# The prose readings with the glued boundary too, for the few texts that hold one (found by _GLUE_HINT): its
+# look-behinds at every position made splitting every text ~6 % slower.
+_GLUED_BOUNDARIES = {reading: re.compile(_BOUNDARIES[reading].pattern + "|" + _GLUED) for reading in _PROSE_READINGS}
+_GLUE_HINT = re.compile(r"[a-z0-9%][.!?][\"\u201d]?[A-Z][a-z]")
 
 
 def _after_abbreviation(text: str, found: re.Match[str]) -> bool:
@@ -146,7 +150,8 @@ def _after_abbreviation(text: str, found: re.Match[str]) -> bool:
 @text_memo(maxsize=16_384)  # every claim reads the same passages' sentences
 def _spans_of(text: str, boundary: SentenceBoundary) -> tuple[tuple[int, int], ...]:
     spans, start = [], 0
-    found_all = _BOUNDARIES[boundary].finditer(text)
+    glued = boundary in _PROSE_READINGS and _GLUE_HINT.search(text) is not None
+    found_all = (_GLUED_BOUNDARIES if glued else _BOUNDARIES)[boundary].finditer(text)
     if boundary in _PROSE_READINGS:
         found_all = (found for found in found_all if not _after_abbreviation(text, found))
     for found in [*found_all, None]:

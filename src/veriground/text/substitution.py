@@ -156,6 +156,7 @@ def restates(claim: str, evidence: str) -> bool:
     return False
 
 
+@text_memo(maxsize=16_384)  # restates and closest_swaps compare a claim with the same sentences
 def _copy_of(claim: str, sentence: str) -> tuple[int, list[str], list[str], SequenceMatcher[str]]:
     """How many of the claim's words the sentence's words hold in order, the two word lists, and the matcher that
     found them. A quantity the claim gives in other units than the sentence's, at the same value, is read as the
