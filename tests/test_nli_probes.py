@@ -6,7 +6,9 @@ tests/data/nli_probes.jsonl holds one probe a line: kind, premise, hypothesis an
 - entail: P(entailment) > P(contradiction) (identity, near copies, deletions, reorderings, unit conversions,
   paraphrases, "all" -> "some");
 - contradict: P(contradiction) > P(entailment) (number, unit, negation, antonym, "every" -> "no");
-- not_entail: P(entailment) < 0.5 ("some" -> "all", off-topic, same topic but another fact).
+- not_entail: P(entailment) < 0.5 ("some" -> "all", off-topic, same topic but another fact, and an in-passage swap: a
+  clause with a word of the premise's other clause put in, "Like charges attract each other." against "Like charges
+  repel each other, whereas unlike charges attract.", which v3 reads as entailed: training/passage_swaps.py).
 A probe may name models it is known to fail ("fails": ["veriground-nli.v1", ...], by the model's reported name);
 for those models it is a strict xfail, so the test goes red both when the shipped model fails a probe not listed for
 it and when a listed one starts passing (then the list is out of date and the model card's probe table too).
