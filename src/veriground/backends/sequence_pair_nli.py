@@ -168,8 +168,10 @@ class SequencePairNLIModel:
         # A model cannot convert units or rename variables: a hypothesis's quantity equal to one of the premise's is
         # read in its units, and its variables by the premise's names ("n vertices ... n - 1 edges" as "v vertices").
         pairs = [(premise, restate_as_premise_writes(premise, hypothesis)) for premise, hypothesis in pairs]
+        # a claim is paired with each of its units: its length is read once
+        parts_of = {hypothesis: self._hypothesis_parts(hypothesis) for hypothesis in {h for _, h in pairs}}
         parts = [(index, premise, part) for index, (premise, hypothesis) in enumerate(pairs)
-                 for part in self._hypothesis_parts(hypothesis)]  # fmt: skip
+                 for part in parts_of[hypothesis]]  # fmt: skip
         windows, owners = self._encode_windows([(premise, part) for _, premise, part in parts])
         entail = np.zeros(len(windows))
         contradict = np.zeros(len(windows))

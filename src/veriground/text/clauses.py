@@ -27,6 +27,10 @@ CLAUSE_WORDS = frozenset(
     )
 )
 RELATIVE_PRONOUNS = frozenset(("that", "which", "who"))
+# Where a sentence joins two statements of its own: "Like charges repel each other, whereas unlike charges attract.",
+# "...; ...". Substitution compares a claim with each side (substitution.py), and the training swaps take a clause's
+# word from the other side (training/passage_swaps.py).
+STATEMENT_JOINT = re.compile(r",\s+(?:whereas|while|but)\s+|;\s+")
 # A subject that points back: what it names stands earlier in the sentence or in the one before.
 POINTING_PRONOUNS = frozenset(("it", "they", "this", "these"))
 CONDITIONS = frozenset(("if", "unless", "when", "whenever", "whether"))

@@ -25,10 +25,10 @@ verbs of staying, rising, falling, starting and using, which no sentence swaps t
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
+from veriground.text.clauses import STATEMENT_JOINT
 from veriground.text.memo import text_memo
 from veriground.text.sentences import SentenceBoundary, sentence_spans
 from veriground.text.terms import STOPWORDS, is_negation, stem_words, tokenize_words
@@ -88,10 +88,9 @@ def closest_swaps(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
     return _swaps(max(copies, default=None, key=lambda item: (item[0], subject in item[2])))
 
 
-# Where a sentence joins two statements, each is also compared on its own: "Like charges attract each other." is
-# "Like charges repel each other" with a word swapped, although the whole sentence, "..., whereas unlike charges
-# attract.", holds "attract" too (and the model read the claim as entailed, 0.92).
-_CLAUSE_JOINT = re.compile(r",\s+(?:whereas|while|but)\s+|;\s+")
+# Where a sentence joins two statements (clauses.STATEMENT_JOINT), each is also compared on its own: "Like charges
+# attract each other." is "Like charges repel each other" with a word swapped, although the whole sentence, "...,
+# whereas unlike charges attract.", holds "attract" too (and the model read the claim as entailed, 0.92).
 
 
 def _pieces(evidence: str, boundary: SentenceBoundary) -> list[tuple[int, int]]:
@@ -99,7 +98,7 @@ def _pieces(evidence: str, boundary: SentenceBoundary) -> list[tuple[int, int]]:
     claim copies most is compared, so a clause wins a tie with its own sentence and nothing else changes."""
     pieces = []
     for start, end in sentence_spans(evidence, boundary):
-        cuts = [(joint.start(), joint.end()) for joint in _CLAUSE_JOINT.finditer(evidence, start, end)]
+        cuts = [(joint.start(), joint.end()) for joint in STATEMENT_JOINT.finditer(evidence, start, end)]
         edges = [start, *(edge for cut in cuts for edge in cut), end]
         pieces += [(edges[i], edges[i + 1]) for i in range(0, len(edges), 2)] if cuts else []
         pieces.append((start, end))

@@ -22,12 +22,12 @@ import re
 import zlib
 from collections.abc import Iterable
 
+from veriground.text.clauses import STATEMENT_JOINT
 from veriground.text.terms import STOPWORDS, is_negation, stem_words
 from veriground.training.targeted_pairs import premise_of
 from veriground.training.train_pairs import TrainPair
 
 _WORD = re.compile(r"\b[A-Za-z][a-z]+\b(?!')")
-_CLAUSES = re.compile(r",\s+(?:whereas|while|but)\s+|;\s+")
 _ENDINGS = ("ing", "ed", "ly", "s")
 # Words whose swap is an edit of its own (quantifiers, degree), made elsewhere with the right label
 _LEFT_ALONE_LIST = "all some many most none every each only always never also very more less least than same other such"
@@ -116,7 +116,7 @@ def _form(word: str) -> tuple[bool, str]:
 def _clause_around(sentence: str, offset: int) -> tuple[int, int]:
     """(start, end) of the clause of `sentence` that holds `offset` (the whole sentence when it has one clause)."""
     start, end = 0, len(sentence)
-    for joint in _CLAUSES.finditer(sentence):
+    for joint in STATEMENT_JOINT.finditer(sentence):
         if joint.end() <= offset:
             start = joint.end()
         elif joint.start() >= offset:
