@@ -145,3 +145,28 @@ def test_a_unit_about_another_subject_never_refutes(claim, unit, elsewhere):
     judged = judge(claim, unit, (0, len(unit)), 1.0, contradicting)
     assert judged.features["subject_elsewhere"] == float(elsewhere)
     assert (judged.refute_prob == 0.0) is elsewhere
+
+
+@pytest.mark.parametrize("aggregator", ["calibrated", "raw"])
+@pytest.mark.parametrize(
+    ("unit", "states_nothing"),
+    [
+        ("Is work a vector quantity?", True),  # a question asks; it states nothing
+        ("This video introduces work as a vector quantity and shows how to add vectors.", True),  # about the document
+        ("Is work a vector quantity? This section shows why it is not.", True),
+        ("Work is a vector quantity, as this section shows.", False),
+        ("Is work a vector quantity? No: work is a scalar quantity.", False),  # one sentence states something
+    ],
+)
+def test_a_unit_that_only_asks_or_speaks_of_the_document_neither_supports_nor_refutes(aggregator, unit, states_nothing):
+    from veriground.schema import NLIScores
+
+    judge = load_aggregator("veriground-nli.v3", aggregator).judge_unit
+    entailing = NLIScores(entail=0.95, neutral=0.03, contradict=0.02)
+    for nli in (entailing, NLIScores(entail=0.02, neutral=0.03, contradict=0.95)):
+        judged = judge("Work is a vector quantity.", unit, (0, len(unit)), 1.0, nli)
+        assert judged.features["states_nothing"] == float(states_nothing)
+        if states_nothing:
+            assert (judged.support_prob, judged.refute_prob) == (0.0, 0.0)
+        elif nli is entailing:
+            assert judged.support_prob > 0.5

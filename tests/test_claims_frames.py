@@ -114,3 +114,27 @@ def test_sure_is_no_claim_of_a_note_but_yes_answers_a_question() -> None:
     assert [item.claim.text for item in note.claims] == ["Work is energy."]
     answer = verify_text("Yes.", config=config, source=source, nli=LexicalNLIModel(), query="Is work energy?")
     assert [item.claim.text for item in answer.claims] == ["Yes."]
+
+
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        ("Have you ever had an Irish coffee? They are a type of cocktail.", ["They are a type of cocktail."]),
+        ("What type of weight training do you use?", []),
+        ("So, did you like the Appalachian Mountains?", []),
+        ("Ever heard of The Godfather? It was released for the PS2.", ["It was released for the PS2."]),
+        ("Why does the ball fall? Gravity pulls it down.", ["Gravity pulls it down."]),
+        # a question that presupposes a statement states it
+        ("Did you know that light travels at 3.00 x 10^8 m/s?", ["light travels at 3.00 x 10^8 m/s?"]),
+        ("Hi. Are you aware his career began in 1954 at Sun Records?", ["his career began in 1954 at Sun Records?"]),
+        ("Have you heard of them?", []),  # too little follows the frame to state anything
+        ("Hello there! The sun is a star.", ["The sun is a star."]),  # a greeting talks to the reader
+    ],
+)
+def test_a_question_makes_no_claim_unless_it_presupposes_one(text: str, claims: list[str]) -> None:
+    assert [claim.text for claim in extract_claims(text, answer_id="a")] == claims
+
+
+def test_with_frames_off_a_question_is_claimed_as_written() -> None:
+    (claim,) = extract_claims("What type of weight training do you use?", answer_id="a", frames=False)
+    assert claim.text == "What type of weight training do you use?"

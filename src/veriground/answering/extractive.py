@@ -25,6 +25,7 @@ from veriground.answering.question_fit import Asked, mentions_amount, states
 from veriground.config import AnswerConfig
 from veriground.schema import DraftAnswer, DraftClaim, EvidenceChunk
 from veriground.text.sentences import sentence_spans
+from veriground.text.speech_acts import about_the_document
 from veriground.text.terms import tokenize
 
 EXTRACTIVE_NAME = "extractive-answerer.v1"
@@ -59,12 +60,6 @@ _EVALUATION = re.compile(
 )
 # "The data values obey the binary search tree property: for a node u, ...": X right before a colon, then what it says.
 _COLON_DEFINITION_WORDS = 6
-# A sentence about the document rather than the world: "This video reviews vectors and scalars ...".
-_ABOUT_THE_DOCUMENT = re.compile(
-    r"(?:This|The following|The next|In this|In the next)\s+(?:video|section|chapter|module|figure|lesson|animation|"
-    r"simulation)\b(?!\s+of\b)",  # not "in this section of the river"
-    re.IGNORECASE,
-)
 _WRAPPED_FRAGMENT_WORDS = 4
 _LINK_ONLY = re.compile(r"\[[^\]]*\]\([^)]*\)[.!]?")
 
@@ -183,7 +178,7 @@ def _states_something(text: str) -> bool:
         and not _UNFINISHED.search(text)
         and not (_STUDY_TASK.match(text) and not text.endswith("."))
         and not is_instruction(text)
-        and not _ABOUT_THE_DOCUMENT.match(text)
+        and not about_the_document(text)
         and not _LINK_ONLY.fullmatch(text)
     )
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from veriground.claims.atomicity import Piece, split_atomic
 from veriground.claims.citations import mask_citations, parse_citations
 from veriground.claims.claim_types import classify_claim
-from veriground.claims.frames import frame_end, is_discourse
+from veriground.claims.frames import asks_without_stating, frame_end, is_discourse
 from veriground.claims.markdown_blocks import EMPHASIS_MARK, find_prose_blocks
 from veriground.config import VerificationConfig
 from veriground.errors import ConfigError, InputTextError, InputTooLargeError
@@ -73,6 +73,8 @@ def extract_claims(
             continue  # a lead-in to a list or a display ("The steps are:") asserts nothing by itself
         if frames and is_discourse(segment_text, sentence.start, sentence.end, answers_a_question=answers_a_question):
             continue  # "Sure!", "Here is an overview of X.": words to the reader, no claim (claims/frames.py)
+        if frames and asks_without_stating(segment_text, sentence.start, sentence.end):
+            continue  # "Have you ever had an Irish coffee?" asks; it states nothing (claims/frames.py)
         index += 1
         low = bisect.bisect_left(citation_starts, sentence.region_start)
         high = bisect.bisect_left(citation_starts, sentence.region_end)

@@ -38,6 +38,9 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
   about even numbers, not the primes of "Every prime number greater than 2 is odd" (the shipped model read it as a
   contradiction, 0.75), and "However, electrons are negative charges, ... gaining kinetic energy" is about electrons,
   not "Kinetic energy cannot be negative" (0.74); such a unit never refutes the claim (verdicts/aggregator.py);
+- states_nothing: every sentence of the unit asks a question or speaks of the document ("What is the acceleration of
+  the car?", "This video introduces vectors and scalars.", text/speech_acts.py): it neither supports nor refutes the
+  claim, whatever the NLI reads (verdicts/aggregator.py);
 - bounds_bar_support / bounds_bar_refutation: the claim states complexity bounds of named algorithms, and the unit
   is about another algorithm's bounds, gives the claim's only for a weaker case, or (refutation) the claim says
   nothing else (signals/complexity_checks.py unit_bounds); such a unit never supports, or never refutes, the claim.
@@ -60,6 +63,7 @@ from veriground.text.deletion import leaves_words_out
 from veriground.text.memo import text_memo
 from veriground.text.quantities import remove_quantities
 from veriground.text.sentences import sentence_spans
+from veriground.text.speech_acts import states_nothing
 from veriground.text.terms import extract_terms, normalise_text, tokenize_words
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -94,6 +98,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "speaker",
     "pronoun_subject",
     "subject_elsewhere",
+    "states_nothing",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
@@ -168,6 +173,7 @@ def support_features(
         "speaker": float(bool(_SPEAKER_WORDS.intersection(claim.words))),
         "pronoun_subject": float(_opens_with_pronoun(unit_text) and _entity_coverage(claim_text, unit_text) < 1.0),
         "subject_elsewhere": float(_subject_elsewhere(claim_text, unit_text)),
+        "states_nothing": float(states_nothing(unit_text)),
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
     return {name: _rounded(value) for name, value in values.items()}

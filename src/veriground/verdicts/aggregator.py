@@ -43,7 +43,9 @@ LEAVES_WORDS_OUT = "leaves_words_out"  # a unit value shown in reports: the clai
 # Unit values that keep a unit from refuting the claim, whatever the NLI reads: the claim only leaves words of it out;
 # its compared figures show the change the claim names; its numbers meet the claim's bounds or differ from the values
 # the claim denies; its complexity bounds are of other algorithms, or the claim states nothing but bounds; it opens with
-# a pronoun and never names what the claim names; its subject is another thing than the claim's.
+# a pronoun and never names what the claim names; its subject is another thing than the claim's; it only asks or
+# speaks of the document (STATES_NOTHING).
+STATES_NOTHING = "states_nothing"
 NEVER_REFUTES = (
     LEAVES_WORDS_OUT,
     "change_agrees",
@@ -51,12 +53,14 @@ NEVER_REFUTES = (
     "bounds_bar_refutation",
     "pronoun_subject",
     "subject_elsewhere",
+    STATES_NOTHING,
 )
 # Unit values that keep a unit from supporting the claim, whatever the NLI reads: its complexity bounds are of other
 # algorithms ("the find(x) operation of an XFastTrie runs in O(log w) time" says nothing of how long binary search
 # takes; the shipped model read it as 0.54 entailment of "Binary search runs in O(n) time"), or give the claim's bound
-# only for the expected or amortized case.
-NEVER_SUPPORTS = ("bounds_bar_support",)
+# only for the expected or amortized case; or it only asks ("Is work a vector quantity?") or speaks of the document
+# ("This video introduces vectors and scalars" read as 0.95 support of "Work is a vector quantity").
+NEVER_SUPPORTS = ("bounds_bar_support", STATES_NOTHING)
 _DECIMALS = 6
 
 

@@ -1,0 +1,38 @@
+"""Sentences that state nothing about the world: a question asks ("What is the acceleration of the car?",
+text/sentences.py is_question), and a sentence about the document says what the text does ("This video introduces
+vectors and scalars.", "In this section we prove ..."). Neither is an answer to quote or evidence for a claim,
+however many of its words a claim shares. A speaker's turn in a dialogue ("Alex: Shall we grab a beer on Friday?")
+is another matter: that someone asked, proposed or invited is what a summary of the dialogue reports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from veriground.text.sentences import is_question, sentence_spans
+
+# A sentence about the document rather than the world: "This video reviews vectors and scalars ...".
+_ABOUT_THE_DOCUMENT = re.compile(
+    r"(?:This|The following|The next|In this|In the next)\s+(?:video|section|chapter|module|figure|lesson|animation|"
+    r"simulation)\b(?!\s+of\b)",  # not "in this section of the river"
+    re.IGNORECASE,
+)
+
+# "Alex: ...", "Dr. Smith: ...": a turn of a dialogue, up to three capitalised words before the colon.
+_SPEAKER_TURN = re.compile(r"\s*[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}:\s")
+
+
+def about_the_document(sentence: str) -> bool:
+    """Whether the sentence opens by speaking of the document itself ("This chapter covers ...")."""
+    return _ABOUT_THE_DOCUMENT.match(sentence.lstrip()) is not None
+
+
+def states_nothing(text: str) -> bool:
+    """Whether every sentence of the text asks or speaks of the document, and none is a speaker's turn: such a text
+    supports and refutes nothing."""
+    spans = sentence_spans(text)
+    return bool(spans) and all(_states_nothing(text[start:end]) for start, end in spans)
+
+
+def _states_nothing(sentence: str) -> bool:
+    return (is_question(sentence) and not _SPEAKER_TURN.match(sentence)) or about_the_document(sentence)
