@@ -42,6 +42,10 @@ def test_what_a_question_asks_for(question: str, asked: Asked | None):
         ("Velocity equals initial velocity plus acceleration multiplied by time.", Asked.FORMULA, True),
         ("The average speed is $\\bar{v} = d / t$.", Asked.FORMULA, True),
         ("Kinetic energy is also called energy of motion.", Asked.FORMULA, False),
+        # a formula in words: "is A divided by B", "is the sum of"
+        ("Average speed, vavg, is the distance traveled divided by the time of the motion.", Asked.FORMULA, True),
+        ("The degree sum is the sum of the degrees of all vertices.", Asked.FORMULA, True),
+        ("The force is applied over a distance of two metres.", Asked.FORMULA, False),
         ("The video also reviews how to convert km/h to m/s.", Asked.FORMULA, False),
         ("Thus there are $n(n-1)/2$ edges in $K_n$.", Asked.QUANTITY, True),
         ("You must file the voucher within 5 business days.", Asked.QUANTITY, True),

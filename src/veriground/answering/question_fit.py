@@ -51,8 +51,12 @@ _MATH_OPERATOR = re.compile(r"[=+\-/^*×·]|\\frac|\\sqrt|\\cdot|\\times|\\choos
 _EXPRESSION = re.compile(r"=|\^|\d\s*/\s*\d|\\frac|\\sqrt|[A-Za-z]\s*[×·]\s*[A-Za-z0-9]")
 # "How long does find take?" is answered by a bound: "O(n) time", "$O(\\log n)$".
 _COMPLEXITY_BOUND = re.compile(r"(?<![\w\\])(?:(?:\\mathcal\s*\{\s*O\s*\}|\\Theta|\\Omega)\s*|O|Θ|Ω)\(")
+# "Average speed is the distance traveled divided by the time during which the motion occurs" states a formula in
+# words as much as "v_avg = distance/time" does.
 _VERBAL_FORMULA = re.compile(
-    r"\b(?:equals?|is\s+equal\s+to)\b.*\b(?:plus|minus|times|multiplied|divided|over|squared|product|sum)\b",
+    r"\b(?:equals?|is\s+equal\s+to)\b.*\b(?:plus|minus|times|multiplied|divided|over|squared|product|sum)\b"
+    r"|\b(?:is|are)\s+(?:[\w,-]+\s+){0,6}?(?:divided|multiplied)\s+by\b"
+    r"|\b(?:is|are)\s+(?:always\s+)?(?:the\s+)?(?:sum|product|ratio|quotient|difference)\s+of\b",
     re.IGNORECASE,
 )
 
