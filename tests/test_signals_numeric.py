@@ -270,6 +270,7 @@ def test_business_days_are_days():
         ("twenty-five people were hurt", [("twenty-five", 25.0)]),
         ("two of the three men", [("two", 2.0), ("three", 3.0)]),
         ("one of them said so", []),  # "one" is a pronoun as often as a count
+        ("it reached number one on the chart", [("one", 1.0)]),  # ... but "number one" is a rank
         ("someone said three.", []),  # a number word with nothing after it counts nothing
     ],
 )
@@ -297,6 +298,13 @@ def test_a_count_in_words_is_compared_like_digits():
          "match"),
         ("It takes place during the 2018–19 academic year.", "It takes place over the 2018-2020 academic years.",
          "mismatch"),
+        # a range runs forward: "1915 – 10 December" holds no year 1910 or 2010, and "1999–00" is 1999 and 2000
+        ("He died on December 10, 2006.", "Pinochet (25 November 1915 – 10 December 2006) was a Chilean general.",
+         "match"),
+        ("The 1999–00 season was his last.", "His last season was 1999-2000.", "match"),
+        # a date that runs into its clock time keeps its year
+        ("Meta laid off 11,000 employees in November 2022.",
+         "Dec 7, 2022,03:46pm EST Meta laid off 11,000 employees in November.", "match"),
         # "degrees F" is a temperature
         ("Cook the fish to an internal temperature of 145 degrees F.", "Cook fish to 145 °F.", "match"),
     ],

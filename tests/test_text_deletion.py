@@ -50,6 +50,16 @@ CASES = [
     ("The car is safe.", "The car is far from safe.", False),
     ("The sum is not positive.", "The sum is not always positive.", False),  # inside a negation's scope
     ("Cats can fly.", "Cats can´t fly.", False),
+    # an aside in brackets left out whole says its own thing, unless it restricts the rest
+    (
+        "Winter is the coldest season in polar and temperate zones.",
+        "Winter is the coldest season in polar and temperate zones (winter does not occur in the tropical zone).",
+        True,
+    ),
+    ("Tom was born in Paris.", "Tom -LRB- born 1961 , not in Rome -RRB- was born in Paris.", True),
+    ("The drug is safe.", "The drug is safe (except for children).", False),
+    ("The drug is safe.", "The drug is safe (not for children).", False),
+    ("The metal expands.", "The metal expands (if heated).", False),
     # not a deletion at all: a word added, changed or moved
     ("The bridge is 32 meters long.", "The bridge is 320 meters long.", False),
     ("All objects fall slowly.", PHYSICS, False),

@@ -57,10 +57,36 @@ _CLAUSE_WORDS = frozenset(_CLAUSE_LIST.split())
 _QUANTITY_MARK = "\x00"  # starts a quantity's token: never part of a word
 
 
+# An aside in brackets: "Winter is the coldest season of the year in polar and temperate zones (winter does not occur
+# in the tropical zone)." says its own thing; left out whole, its "not" turns nothing of the rest around. FEVER writes
+# brackets as -LRB- and -RRB-.
+_ASIDE = re.compile(r"\s*(?:\([^()]*\)|-LRB-(?:(?!-RRB-).)*-RRB-)")
+# ... unless it restricts what the rest says: "The drug is safe (except for children)."
+_RESTRICTING_ASIDE = re.compile(
+    r"except|excluding|unless|only|but|besides|apart|without|save|not|never|no|if|when|though|although|at",
+    re.IGNORECASE,
+)
+
+
 @text_memo(maxsize=8_192)
 def leaves_words_out(claim: str, evidence: str) -> bool:
     """True when the claim is the evidence sentence with some words left out (or none) and no left-out word could
-    turn its meaning around (see the module's docstring)."""
+    turn its meaning around (see the module's docstring); an aside in brackets that restricts nothing may be left out
+    whole, whatever words it holds."""
+    if _leaves_words_out(claim, evidence):
+        return True
+    bare = _ASIDE.sub(lambda aside: aside.group() if _restricts(aside.group()) else "", evidence)
+    return bare != evidence and _leaves_words_out(claim, bare)
+
+
+def _restricts(aside: str) -> bool:
+    """Whether a bracketed aside bounds the statement it stands in rather than saying its own thing: a restricting
+    word opens it ("(except for children)", "(not including tips)", "(if heated)", "(at most 5)")."""
+    words = aside.strip().strip("()").removeprefix("-LRB-").removesuffix("-RRB-").split()
+    return bool(words) and _RESTRICTING_ASIDE.fullmatch(words[0]) is not None
+
+
+def _leaves_words_out(claim: str, evidence: str) -> bool:
     claim_tokens, evidence_tokens = _tokens(claim), _tokens(evidence)
     matched = _matched(claim_tokens, evidence_tokens)
     if matched is None:

@@ -57,7 +57,8 @@ _QUANTITY = re.compile(
     # "5 business days" is a time: the kind of day is read past ("30 days" against it is another duration)
     r"(?:\s+(?:business|working|calendar|school)(?=\s+(?:days?|weeks?)\b))?"
     rf"(?:\s*(?P<unit>{_UNIT_EXPR})|\s+(?P<noun>[a-z]{{2,}}))?"
-    r"(?![\w^/]|[.,]\d)"
+    # not glued to more digits ("1,5", "3.1.4"), but a date may run into its clock time: "Dec 7, 2022,03:46pm"
+    r"(?![\w^/]|[.,]\d(?!\d?:\d\d))"
 )
 _DIGIT = re.compile(r"\d")
 # "1/2 m v^2": a one-letter "unit" followed by a one-letter symbol that is no unit is a product of symbols with a
@@ -120,7 +121,8 @@ def may_hold_numbers(text: str) -> bool:
 
 
 # Counts written in words, read as the digits they stand for: "within three calendar days" is 3 days. "one" is left
-# out (a pronoun as often as a count: "one of them", "no one"), and so are ordinals and "a hundred".
+# out (a pronoun as often as a count: "one of them", "no one") except as a rank ("number one"), and so are ordinals
+# and "a hundred".
 _UNITS_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
 _TEENS_WORDS: tuple[str, ...] = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen")
 _TEENS_WORDS += ("seventeen", "eighteen", "nineteen")
@@ -133,7 +135,8 @@ _WORD_VALUES = {
 _ONES = {**{word: value for value, word in enumerate(_UNITS_WORDS, start=2)}, "one": 1}
 _NUMBER_WORD = re.compile(
     rf"(?<![\w-])(?P<tens>{'|'.join(_TENS_WORDS)})-(?P<ones>{'|'.join(_ONES)})(?![\w-])"
-    rf"|(?<![\w-])(?P<word>{'|'.join(_WORD_VALUES)})(?![\w-])(?=\s+(?:[a-z]|\w+\s))",
+    rf"|(?<![\w-])(?P<word>{'|'.join(_WORD_VALUES)})(?![\w-])(?=\s+(?:[a-z]|\w+\s))"
+    r"|(?<=\bnumber\s)(?P<rank>one)(?![\w-])",  # "reached number one on the Billboard 200" is a rank, 1
     re.IGNORECASE,
 )
 
@@ -145,6 +148,8 @@ def _spelled_as_digits(text: str) -> str:
     def digits(match: re.Match[str]) -> str:
         if match.group("tens"):
             value = _WORD_VALUES[match.group("tens").lower()] + _ONES[match.group("ones").lower()]
+        elif match.group("rank"):
+            value = 1
         else:
             value = _WORD_VALUES[match.group("word").lower()]
         return str(value).ljust(len(match.group()))
@@ -170,6 +175,7 @@ _DAY_BEFORE_MONTH = re.compile(rf"\b(?P<day>\d{{1,2}})(?P<ordinal>st|nd|rd|th)?\
 DAY_LABEL = "date:day"
 # "the 2018–19 academic year": the second year written with its last two digits
 _SHORT_YEAR_AFTER = re.compile(r"(?<!\d)(?P<year>\d{4})\s?[–-]\s?$")
+_CENTURY_WRAP = 90  # "1998–02" runs into the next century; "1915–10" runs nowhere
 
 
 def _days_of_month(text: str) -> tuple[str, frozenset[int]]:
@@ -190,13 +196,16 @@ def _days_of_month(text: str) -> tuple[str, frozenset[int]]:
 
 
 def _short_year(normal: str, start: int, written: str) -> int | None:
-    """The year a two-digit number after "YYYY–" stands for (2018–19: 2019), or None."""
+    """The year a two-digit number after "YYYY–" stands for (2018–19: 2019, 1999–00: 2000), or None: a range runs
+    forward, so "25 November 1915 – 10 December 2006" holds no year 1910 (nor 2010)."""
     before = _SHORT_YEAR_AFTER.search(normal, max(0, start - 7), start)
     if before is None or len(written) != 2 or not written.isdigit():
         return None
     first = int(before.group("year"))
     year = first // 100 * 100 + int(written)
-    return year if year > first else year + 100
+    if year > first:
+        return year
+    return year + 100 if first % 100 >= _CENTURY_WRAP and int(written) < 100 - _CENTURY_WRAP else None
 
 
 @text_memo(maxsize=16_384)  # a verifier reads the same claim and evidence sentences again and again
@@ -227,10 +236,10 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
             label = label or (f"currency:{currency}" if currency else f"count:{stem_words([noun])[0]}")
         start = match.start()
         written = normal[start:end]
-        if not unit and (year := _short_year(normal, start, written)) is not None:
-            value, written, label = float(year), str(year), None  # the year it stands for (is_year), counting nothing
-        elif not unit and label is None and start in days:
+        if not unit and label is None and start in days:
             label = DAY_LABEL
+        elif not unit and (year := _short_year(normal, start, written)) is not None:
+            value, written, label = float(year), str(year), None  # the year it stands for (is_year), counting nothing
         found.append(Quantity(written, value, unit, label, start, end))
     return tuple(found)
 
