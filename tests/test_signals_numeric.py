@@ -302,6 +302,10 @@ def test_a_count_in_words_is_compared_like_digits():
         ("He died on December 10, 2006.", "Pinochet (25 November 1915 – 10 December 2006) was a Chilean general.",
          "match"),
         ("The 1999–00 season was his last.", "His last season was 1999-2000.", "match"),
+        # a time joined to its number by a hyphen is a time: an age is no rival for a count of people
+        ("A 12-year-old who attempted suicide needs psychiatric intervention.",
+         "Close to 1 million Americans receive treatment for suicidal attempts each year.", "absent"),
+        ("The plan runs for 5 years.", "It is a 5-year plan.", "match"),
         # a date that runs into its clock time keeps its year
         ("Meta laid off 11,000 employees in November 2022.",
          "Dec 7, 2022,03:46pm EST Meta laid off 11,000 employees in November.", "match"),

@@ -56,7 +56,8 @@ _QUANTITY = re.compile(
     r"|(?P<short_scale>bn|mn|tn)(?![A-Za-z])|(?(currency)(?P<money_scale>[mMkKbB])(?![A-Za-z])))?"
     # "5 business days" is a time: the kind of day is read past ("30 days" against it is another duration)
     r"(?:\s+(?:business|working|calendar|school)(?=\s+(?:days?|weeks?)\b))?"
-    rf"(?:\s*(?P<unit>{_UNIT_EXPR})|\s+(?P<noun>[a-z]{{2,}}))?"
+    # "a 12-year-old", "a 3-day trip": a time joined to its number by a hyphen is still a time
+    rf"(?:(?:\s*|-(?=(?:year|day|week|month|hour|minute)\b))(?P<unit>{_UNIT_EXPR})|\s+(?P<noun>[a-z]{{2,}}))?"
     # not glued to more digits ("1,5", "3.1.4"), but a date may run into its clock time: "Dec 7, 2022,03:46pm"
     r"(?![\w^/]|[.,]\d(?!\d?:\d\d))"
 )
