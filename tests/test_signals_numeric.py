@@ -293,6 +293,11 @@ def test_a_count_in_words_is_compared_like_digits():
         ("The title fight at Series 4 was on April 9.", "The title fight at Series 4 is on April 9th.", "match"),
         ("The title fight at Series 4 was on April 8.", "The title fight at Series 4 is on April 9th.", "mismatch"),
         ("It opened on the 10th of August.", "It opened on August 10.", "match"),
+        # a day is compared with days of its month: "10 January" is no match for "February 10"
+        ("Macmillan was born on February 10, 1894.",
+         "Macmillan (20 February 1894 – 29 December 1986) was Prime Minister from 10 January 1957.", "mismatch"),
+        ("Macmillan was born on February 20, 1894.",
+         "Macmillan (20 February 1894 – 29 December 1986) was Prime Minister from 10 January 1957.", "match"),
         # "2018–19" is the years 2018 and 2019
         ("It takes place during the 2018–19 academic year.", "It takes place over the 2018-2019 academic year.",
          "match"),

@@ -73,8 +73,8 @@ _UNIT_PART = re.compile(rf"(?P<atom>{_ATOM})|(?P<exponent>{_EXPONENT})|(?P<divid
 
 @dataclass(frozen=True)
 class Quantity:
-    """One number found in text, with its unit as written or the noun/currency it counts ("date:day" for a day of the
-    month). `text` is as written, except a year written with its last two digits after another ("2018–19"), which
+    """One number found in text, with its unit as written or the noun/currency it counts ("date:day:feb" for a day of
+    February). `text` is as written, except a year written with its last two digits after another ("2018–19"), which
     reads as the year it stands for ("2019")."""
 
     text: str
@@ -167,25 +167,27 @@ def extract_quantities(text: str) -> list[Quantity]:
 # mismatch against "the Cheez-It 355" of the sentence it aligned with, and "April 9, 2011" against "Series 4" (the
 # evidence's "April 9th" went unread: an ordinal ends in letters). A day is a number of one or two digits after a
 # month's name ("Aug. 10", "April 9th") or before "of" and one ("the 10th of August"), its ordinal ending read past.
+# A day is compared only with days of its month: "born on February 10, 1894" is no match for "(20 February 1894 - ...)"
+# because the same sentence says "from 10 January 1957".
 _MONTH = (
-    r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?"
-    r"|Nov(?:ember)?|Dec(?:ember)?)"
+    r"(?P<month>Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?"
+    r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
 )
 _DAY_AFTER_MONTH = re.compile(rf"\b{_MONTH}\.?\s+(?P<day>\d{{1,2}})(?P<ordinal>st|nd|rd|th)?\b")
 _DAY_BEFORE_MONTH = re.compile(rf"\b(?P<day>\d{{1,2}})(?P<ordinal>st|nd|rd|th)?\s+(?:of\s+)?{_MONTH}\b")
-DAY_LABEL = "date:day"
+DAY_LABEL = "date:day:{month}"  # the month's first three letters: "date:day:feb"
 # "the 2018–19 academic year": the second year written with its last two digits
 _SHORT_YEAR_AFTER = re.compile(r"(?<!\d)(?P<year>\d{4})\s?[–-]\s?$")
 _CENTURY_WRAP = 90  # "1998–02" runs into the next century; "1915–10" runs nowhere
 
 
-def _days_of_month(text: str) -> tuple[str, frozenset[int]]:
-    """The text with each day's ordinal ending blanked ("April 9th" -> "April 9  ", offsets kept), and where the days
-    start."""
-    starts = set()
+def _days_of_month(text: str) -> tuple[str, dict[int, str]]:
+    """The text with each day's ordinal ending blanked ("April 9th" -> "April 9  ", offsets kept), and where each day
+    starts, with its month."""
+    starts: dict[int, str] = {}
 
     def blank(match: re.Match[str]) -> str:
-        starts.add(match.start("day"))
+        starts.setdefault(match.start("day"), match.group("month")[:3].lower())
         ordinal = match.group("ordinal")
         if not ordinal:
             return match.group()
@@ -193,7 +195,7 @@ def _days_of_month(text: str) -> tuple[str, frozenset[int]]:
         return match.group()[:offset] + " " * len(ordinal) + match.group()[offset + len(ordinal) :]
 
     text = _DAY_AFTER_MONTH.sub(blank, text)
-    return _DAY_BEFORE_MONTH.sub(blank, text), frozenset(starts)
+    return _DAY_BEFORE_MONTH.sub(blank, text), starts
 
 
 def _short_year(normal: str, start: int, written: str) -> int | None:
@@ -238,7 +240,7 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
         start = match.start()
         written = normal[start:end]
         if not unit and label is None and start in days:
-            label = DAY_LABEL
+            label = DAY_LABEL.format(month=days[start])
         elif not unit and (year := _short_year(normal, start, written)) is not None:
             value, written, label = float(year), str(year), None  # the year it stands for (is_year), counting nothing
         found.append(Quantity(written, value, unit, label, start, end))
@@ -295,8 +297,12 @@ def normalise_leniently(quantity: Quantity) -> NormalQuantity:
 
 def same_quantity(first: NormalQuantity, second: NormalQuantity) -> bool:
     """Same dimension, same currency, and equal base values within RELATIVE_TOLERANCE; counted nouns are
-    ignored, so "2006" matches "2006 wave"."""
+    ignored, so "2006" matches "2006 wave", but two days of the month match only in the same month ("February 10"
+    is not "10 January")."""
     if first.dimension != second.dimension or _currency(first) != _currency(second):
+        return False
+    days = [quantity.quantity.label for quantity in (first, second) if _is_day(quantity.quantity)]
+    if len(days) == 2 and days[0] != days[1]:
         return False
     if _whole_count(first) and _whole_count(second):  # nothing was converted, so nothing was rounded
         return first.base_value == second.base_value
@@ -315,7 +321,7 @@ def states_rounded(claim: NormalQuantity, evidence: NormalQuantity) -> bool:
     if claim.dimension != evidence.dimension or _currency(claim) != _currency(evidence) or not claim.quantity.value:
         return False
     mantissa = _MANTISSA.search(claim.quantity.text)
-    if mantissa is None or is_year(claim.quantity):
+    if mantissa is None or is_year(claim.quantity) or _is_day(claim.quantity):  # a date is no rounded value
         return False
     digits = mantissa.group().replace(",", "").replace(".", "").lstrip("0")
     if len(digits) < MIN_ROUNDED_DIGITS:
@@ -332,6 +338,10 @@ def _whole_count(quantity: NormalQuantity) -> bool:
     converted between units and written to four figures; without it "signed in 1649" matched "1648" (and "1,001
     members" matched "1,000")."""
     return quantity.quantity.unit is None and float(quantity.base_value).is_integer()
+
+
+def _is_day(quantity: Quantity) -> bool:
+    return quantity.label is not None and quantity.label.startswith(DAY_LABEL.format(month=""))
 
 
 def comparable_quantities(first: NormalQuantity, second: NormalQuantity) -> bool:
