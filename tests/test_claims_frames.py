@@ -46,7 +46,7 @@ def test_a_frame_is_left_out_of_the_claim_and_its_span(sentence: str, claim: str
         "No one knows how old the bridge is.",  # "No" opens the statement: no mark after it
         "No, the bridge is not that old.",  # an answer's polarity is part of what it claims
         "According to NASA, the telescope orbits the Sun.",  # a named source is part of the claim
-        "Yes, it is.",  # too little left to state anything
+        "Yes, Paris.",  # too little left after the frame to state anything: its words stay
         "Well, I've heard that.",  # nothing but a frame: its words stay
         "So many students fail the exam every year.",
         "Indeed the theorem holds for every graph.",  # "indeed" without a mark may be an adverb of the statement
@@ -89,7 +89,7 @@ def test_the_verification_config_switch_reaches_the_claims() -> None:
         ("Yes.", True, False),
         ("No.", True, False),
         ("Of course!", True, False),
-        ("Yes, it is.", False, False),
+        ("Yes, it is.", True, False),  # a reply that names nothing, unless it answers a question
         ("Sure, merge sort is stable.", False, False),
         ("Here are the results of the experiment.", False, False),
         ("Here is why objects fall.", False, False),
@@ -138,3 +138,32 @@ def test_a_question_makes_no_claim_unless_it_presupposes_one(text: str, claims: 
 def test_with_frames_off_a_question_is_claimed_as_written() -> None:
     (claim,) = extract_claims("What type of weight training do you use?", answer_id="a", frames=False)
     assert claim.text == "What type of weight training do you use?"
+
+
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        # a reply that names nothing says nothing a source could hold; what follows it does
+        (
+            "yes it does. historically archery has been used for hunting.",
+            ["historically archery has been used for hunting."],
+        ),
+        (
+            "It really is. It is between blue and yellow on the spectrum.",
+            ["It is between blue and yellow on the spectrum."],
+        ),
+        ("I believe it was.", []),
+        ("I do.", []),
+        # a sentence that names something, or holds a number or a formula, stays a claim
+        ("He won.", ["He won."]),
+        ("It is 5.", ["It is 5."]),
+        ("x < y.", ["x < y."]),
+    ],
+)
+def test_a_reply_that_names_nothing_makes_no_claim(text: str, claims: list[str]) -> None:
+    assert [claim.text for claim in extract_claims(text, answer_id="a")] == claims
+
+
+def test_after_a_question_a_bare_reply_is_the_answer() -> None:
+    (claim,) = extract_claims("Yes, it does.", answer_id="a", answers_a_question=True)
+    assert claim.text == "Yes, it does."

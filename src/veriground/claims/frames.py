@@ -28,7 +28,10 @@ from __future__ import annotations
 
 import re
 
+from veriground.text.content import content_stems
+from veriground.text.quantities import may_hold_numbers
 from veriground.text.sentences import is_question
+from veriground.text.terms import stem_words
 
 _YES = r"yes|yeah|yep|yup"
 # The frames that make a question state what follows them: "Did you know (that) X?" claims X.
@@ -90,10 +93,24 @@ _DISCOURSE_OR_PARTICLE = re.compile(f"{_TO_THE_READER}|{_PARTICLES}", re.IGNOREC
 
 def is_discourse(text: str, start: int, end: int, *, answers_a_question: bool = False) -> bool:
     """Whether the sentence text[start:end] only talks to the reader ("Thanks!", "Here is an overview of X.", "Hope
-    this helps!"), or, in a text that answers no question, is a bare answer particle ("Sure!", "Yes."): it makes no
-    claim."""
-    pattern = _DISCOURSE if answers_a_question else _DISCOURSE_OR_PARTICLE
-    return pattern.fullmatch(text, start, end) is not None
+    this helps!"), or, in a text that answers no question, is a bare answer particle ("Sure!", "Yes.") or a reply that
+    names nothing ("Yes it does.", "It really is.", "I do."): it makes no claim."""
+    if answers_a_question:
+        return _DISCOURSE.fullmatch(text, start, end) is not None
+    return _DISCOURSE_OR_PARTICLE.fullmatch(text, start, end) is not None or _names_nothing(text[start:end])
+
+
+# Stems of words that reply or hold a stance without naming anything: "yes it does", "it really is", "I believe it was".
+_REPLY_STEMS = frozenset(
+    stem_words(("yes", "yeah", "yep", "really", "believe", "think", "guess", "suppose", "sure", "true", "indeed"))
+    + stem_words(("actually", "definitely", "certainly", "absolutely", "course", "too", "either", "also", "agree"))
+)
+
+
+def _names_nothing(sentence: str) -> bool:
+    """A reply whose every content word is a reply or a stance word, and which holds no number: what it says of
+    "it" is in the words it answers, not in its own."""
+    return not may_hold_numbers(sentence) and content_stems(sentence) <= _REPLY_STEMS
 
 
 _PRESUPPOSING = re.compile(rf"\b{_PRESUPPOSING_WORDS}\b", re.IGNORECASE)
