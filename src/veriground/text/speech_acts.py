@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from veriground.text.memo import text_memo
 from veriground.text.sentences import is_question, sentence_spans
 
 # A sentence about the document rather than the world: "This video reviews vectors and scalars ...".
@@ -27,6 +28,7 @@ def about_the_document(sentence: str) -> bool:
     return _ABOUT_THE_DOCUMENT.match(sentence.lstrip()) is not None
 
 
+@text_memo(maxsize=16_384)  # a unit is read against every claim it aligns with
 def states_nothing(text: str) -> bool:
     """Whether every sentence of the text asks or speaks of the document, and none is a speaker's turn: such a text
     supports and refutes nothing."""
