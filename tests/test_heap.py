@@ -71,7 +71,11 @@ def test_the_engine_verifies_with_fewer_collections(default_thresholds, monkeypa
     import veriground.engine as engine
 
     seen = []
-    monkeypatch.setattr(engine, "extract_claims", lambda *args, **kwargs: seen.append(gc.get_threshold()) or [])
+    from veriground.claims import ClaimReading
+
+    monkeypatch.setattr(
+        engine, "read_claims", lambda *args, **kwargs: seen.append(gc.get_threshold()) or ClaimReading([], [])
+    )
     from veriground.config import load_config
     from veriground.evidence.gather import PackEvidence
 

@@ -754,3 +754,28 @@ def test_every_view_of_the_mitigated_answer_ends_with_its_references(engine_repo
     assert '<ol class="references">' in page and "### References" in markdown
     for passage_id in cited:
         assert passage_id in page[page.index('<ol class="references">') :]
+
+
+@pytest.mark.parametrize("view", sorted(VIEWS))
+def test_every_view_lists_the_sentences_that_were_not_checked_and_why(view):
+    from veriground.backends.lexical_nli import LexicalNLIModel
+    from veriground.config import load_config
+    from veriground.schema import EvidencePack, PackPassage
+
+    config = load_config(None, {"models.nli": "lexical"}, environ={})
+    pack = EvidencePack(passages=(PackPassage(passage_id="p1", text="Work is force times distance."),))
+    text = "Isn't work a vector? Yes it does. Work is force times distance."
+    report = verify_text(text, config=config, source=PackEvidence(pack, config.retrieval), nli=LexicalNLIModel())
+    assert [(item.text, item.reason) for item in report.unchecked] == [
+        ("Isn't work a vector?", "question"),
+        ("Yes it does.", "to-the-reader"),
+    ]
+    assert all(text[item.char_start : item.char_end] == item.text for item in report.unchecked)
+    shown = VIEWS[view](report)
+    assert "Not checked" in shown and "Isn't work a vector?" in shown and "a question" in shown
+    assert "Yes it does." in shown and "only replies" in shown
+
+
+def test_a_text_whose_every_sentence_makes_a_claim_lists_nothing_unchecked(report):
+    assert report.unchecked == ()
+    assert all("Not checked" not in view(report) for view in VIEWS.values())

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from veriground import __version__
 from veriground.backends.protocols import LLM, NLIModel
-from veriground.claims import extract_claims
+from veriground.claims import read_claims
 from veriground.claims.context import contextual_hypotheses, source_sentences
 from veriground.claims.dependencies import defines_term, find_dependency_warnings
 from veriground.claims.whole_sentences import join_atoms
@@ -79,17 +79,18 @@ def verify_text(
     if query is not None:
         check_encodable(query, "the query")
     check_input_chars(text, config, "the text")
-    claims = extract_claims(
+    reading = read_claims(
         text,
         answer_id=answer_id_of(text),
         max_claims=config.verification.max_claims,
         frames=config.verification.frames,
         answers_a_question=query is not None,
     )
-    if not config.verification.atomic:
-        claims = join_atoms(text, claims)
+    claims = reading.claims if config.verification.atomic else join_atoms(text, reading.claims)
     clock.lap("claims")
-    return verify_claims(text, claims, config=config, source=source, nli=nli, query=query, judge=judge, clock=clock)
+    report = verify_claims(text, claims, config=config, source=source, nli=nli, query=query, judge=judge, clock=clock)
+    # the sentences that made no claim, and why: nothing in the text is skipped silently
+    return report.model_copy(update={"unchecked": tuple(reading.unchecked)}) if reading.unchecked else report
 
 
 def check_input_chars(text: str, config: Config, what: str) -> None:

@@ -2,6 +2,6 @@
 
 from veriground.claims.citations import parse_citations
 from veriground.claims.claim_types import classify_claim
-from veriground.claims.extract import EXTRACTION_METHOD, extract_claims
+from veriground.claims.extract import EXTRACTION_METHOD, ClaimReading, extract_claims, read_claims
 
-__all__ = ["EXTRACTION_METHOD", "classify_claim", "extract_claims", "parse_citations"]
+__all__ = ["EXTRACTION_METHOD", "ClaimReading", "classify_claim", "extract_claims", "parse_citations", "read_claims"]

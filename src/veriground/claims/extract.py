@@ -30,7 +30,7 @@ from veriground.claims.frames import asks_without_stating, frame_end, is_discour
 from veriground.claims.markdown_blocks import EMPHASIS_MARK, find_prose_blocks
 from veriground.config import VerificationConfig
 from veriground.errors import ConfigError, InputTextError, InputTooLargeError
-from veriground.schema import Claim
+from veriground.schema import Claim, UncheckedReason, UncheckedSentence
 from veriground.text.sentences import Sentence, iter_sentences
 
 EXTRACTION_METHOD = "pysbd_sentences.v1+atomicity.v1"
@@ -53,10 +53,33 @@ def extract_claims(
     frames: bool = True,
     answers_a_question: bool = False,
 ) -> list[Claim]:
-    """The atomic claims of `text`; headings, code blocks, tables, horizontal rules and lead-ins that end
-    with a colon make none. `frames`: a sentence's opening discourse frame ("Yes,", "I think") is left out of its
-    claim, and a sentence that only talks to the reader ("Hope this helps!") makes none (claims/frames.py); a bare
-    "Yes." does too unless the text `answers_a_question`."""
+    """The atomic claims of `text` (read_claims)."""
+    return read_claims(
+        text, answer_id=answer_id, max_claims=max_claims, frames=frames, answers_a_question=answers_a_question
+    ).claims
+
+
+@dataclass(frozen=True)
+class ClaimReading:
+    """A text's atomic claims, and its sentences that make none, each with why."""
+
+    claims: list[Claim]
+    unchecked: list[UncheckedSentence]
+
+
+def read_claims(
+    text: str,
+    *,
+    answer_id: str,
+    max_claims: int = DEFAULT_MAX_CLAIMS,
+    frames: bool = True,
+    answers_a_question: bool = False,
+) -> ClaimReading:
+    """The atomic claims of `text`; headings, code blocks, tables and horizontal rules make none, nor do the
+    sentences listed as unchecked: lead-ins that end with a colon and, with `frames`, sentences that only talk to
+    the reader ("Hope this helps!"; a bare "Yes." unless the text `answers_a_question`) or only ask ("What is
+    work?"). `frames` also leaves a sentence's opening discourse frame ("Yes,", "I think") out of its claim
+    (claims/frames.py)."""
     if max_claims < 1:
         raise ConfigError(f"verification.max_claims must be at least 1, got {max_claims}; raise it with --max-claims")
     if not text.strip():
@@ -67,14 +90,18 @@ def extract_claims(
     citation_starts = [start for _, start, _ in citations]
     texts = _Texts(display=blocks.display, segment=segment_text)
     claims: list[Claim] = []
+    unchecked: list[UncheckedSentence] = []
     index = 0
     for sentence in iter_sentences(segment_text, blocks.blocks):
-        if segment_text[sentence.end - 1] == ":":
-            continue  # a lead-in to a list or a display ("The steps are:") asserts nothing by itself
-        if frames and is_discourse(segment_text, sentence.start, sentence.end, answers_a_question=answers_a_question):
-            continue  # "Sure!", "Here is an overview of X.": words to the reader, no claim (claims/frames.py)
-        if frames and asks_without_stating(segment_text, sentence.start, sentence.end):
-            continue  # "Have you ever had an Irish coffee?" asks; it states nothing (claims/frames.py)
+        reason = _unchecked_reason(segment_text, sentence, frames, answers_a_question)
+        if reason is not None:
+            unchecked.append(
+                UncheckedSentence(
+                    text=text[sentence.start : sentence.end], char_start=sentence.start, char_end=sentence.end,
+                    reason=reason,
+                )
+            )  # fmt: skip
+            continue
         index += 1
         low = bisect.bisect_left(citation_starts, sentence.region_start)
         high = bisect.bisect_left(citation_starts, sentence.region_end)
@@ -82,7 +109,22 @@ def extract_claims(
         claims.extend(_sentence_claims(texts, sentence, start, citations[low:high], f"c_{index:04d}", answer_id))
         if len(claims) > max_claims:
             raise InputTooLargeError(_too_many_claims(segment_text, max_claims))
-    return claims
+    return ClaimReading(claims, unchecked)
+
+
+def _unchecked_reason(
+    segment_text: str, sentence: Sentence, frames: bool, answers_a_question: bool
+) -> UncheckedReason | None:
+    """Why the sentence makes no claim, or None when it makes some."""
+    if segment_text[sentence.end - 1] == ":":
+        return "lead-in"  # a lead-in to a list or a display ("The steps are:") asserts nothing by itself
+    if not frames:
+        return None
+    if is_discourse(segment_text, sentence.start, sentence.end, answers_a_question=answers_a_question):
+        return "to-the-reader"  # "Sure!", "Here is an overview of X.", "Yes it does." (claims/frames.py)
+    if asks_without_stating(segment_text, sentence.start, sentence.end):
+        return "question"  # "Have you ever had an Irish coffee?" asks; it states nothing (claims/frames.py)
+    return None
 
 
 @dataclass(frozen=True)

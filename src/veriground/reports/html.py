@@ -34,6 +34,7 @@ from veriground.reports.report_facts import (
     MITIGATION_TEXT,
     NLI_COLUMNS,
     RAW_SIGNAL_COLUMNS,
+    UNCHECKED_TITLE,
     actions_text,
     answer_warning_segments,
     claim_fact_rows,
@@ -51,6 +52,7 @@ from veriground.reports.report_facts import (
     reference_lines,
     signal_rows,
     summary_stats_text,
+    unchecked_rows,
     verdict_counts,
 )
 from veriground.schema import ClaimReport, DisplayVerdict, VerificationReport
@@ -91,10 +93,20 @@ def render_verification_body(report: VerificationReport, passage_href: PassageHr
             f'<section id="claims"><h2>Claims</h2>{_LEGEND}',
             claims or "<p>No claims were extracted from the answer.</p>",
             "</section>",
+            _unchecked(report),
             _graph(report),
             render_manifest(report.manifest),
         ]
     )
+
+
+def _unchecked(report: VerificationReport) -> str:
+    """The sentences of the text that made no claim, and why (none: nothing)."""
+    rows = unchecked_rows(report)
+    if not rows:
+        return ""
+    items = "".join(f"<li>“{escape(sentence)}”: {escape(why)}</li>" for sentence, why in rows)
+    return f'<section id="unchecked"><h2>{UNCHECKED_TITLE}</h2><ul>{items}</ul></section>'
 
 
 def _graph(report: VerificationReport) -> str:

@@ -16,6 +16,7 @@ from veriground.reports.report_facts import (
     CONFLICT_COLUMNS,
     LLM_JUDGEMENT_COLUMNS,
     NLI_COLUMNS,
+    UNCHECKED_TITLE,
     actions_text,
     claim_fact_rows,
     claim_origin,
@@ -31,6 +32,7 @@ from veriground.reports.report_facts import (
     reference_lines,
     signal_rows,
     summary_stats_text,
+    unchecked_rows,
     verdict_counts,
 )
 from veriground.schema import ClaimReport, EvidenceSpan, VerificationReport
@@ -165,5 +167,7 @@ def render_markdown(report: VerificationReport) -> str:
         lines += ["No claims were extracted from the answer.", ""]
     for position, item in enumerate(report.claims, start=1):
         lines += _claim_lines(position, item)
+    if report.unchecked:
+        lines += [f"## {UNCHECKED_TITLE}", "", *_table(("sentence", "why"), unchecked_rows(report))]
     lines += _manifest_lines(report)
     return "\n".join(lines)

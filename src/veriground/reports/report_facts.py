@@ -37,6 +37,13 @@ DISPLAY_VERDICTS: tuple[DisplayVerdict, ...] = (
 )
 
 NOT_AVAILABLE = "n/a"
+# Why a sentence of the text was not checked (schema UncheckedReason), as the views say it.
+UNCHECKED_WHY = {
+    "question": "a question: it asks, it states nothing to check",
+    "to-the-reader": "talks to the reader or only replies, naming nothing to check",
+    "lead-in": "a lead-in to what follows",
+}
+UNCHECKED_TITLE = "Not checked"
 LEXICAL_NLI_PREFIX = "lexical-nli"
 LEXICAL_NLI_NOTE = (
     "This NLI is a transparent lexical heuristic (word overlap, negation, antonym and number cues), "
@@ -44,6 +51,11 @@ LEXICAL_NLI_NOTE = (
 )
 
 # --- plain-text facts shared by the Markdown, HTML and terminal views ---------------------------------
+
+
+def unchecked_rows(report: VerificationReport) -> list[tuple[str, str]]:
+    """(sentence, why) for each sentence of the text that made no claim."""
+    return [(" ".join(item.text.split()), UNCHECKED_WHY[item.reason]) for item in report.unchecked]
 
 
 def format_number(value: float | int | None) -> str:

@@ -18,6 +18,7 @@ from veriground.reports.evidence_facts import (
     passage_location,
     span_offsets,
 )
+from veriground.reports.report_facts import UNCHECKED_TITLE, unchecked_rows
 from veriground.schema import ClaimReport, DisplayVerdict, VerificationReport
 
 # Colour is a second cue only: every verdict is also printed as its text label.
@@ -170,8 +171,18 @@ def print_verification(report: VerificationReport, console: Console | None = Non
         out.rule("Claims")
         for position, item in enumerate(report.claims, start=1):
             _print_claim_brief(position, item, out)
+        _print_unchecked(report, out)
         out.print(Text(f"input sha256 {report.manifest.input_sha256}; --details or --report for every signal"))
         return
     for position, item in enumerate(report.claims, start=1):
         _print_claim(position, item, out)
+    _print_unchecked(report, out)
     _print_manifest(report, out)
+
+
+def _print_unchecked(report: VerificationReport, out: Console) -> None:
+    if not report.unchecked:
+        return
+    out.rule(UNCHECKED_TITLE)
+    for sentence, why in unchecked_rows(report):
+        out.print(Text(f"“{sentence}”: {why}"))

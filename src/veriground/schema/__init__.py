@@ -112,6 +112,8 @@ from veriground.schema.verdicts import (
     Mitigation,
     ReportManifest,
     SummaryStats,
+    UncheckedReason,
+    UncheckedSentence,
     VerificationReport,
 )
 from veriground.schema.vocabulary import (
@@ -262,6 +264,8 @@ __all__ = [
     "SummaryStats",
     "SupportJudgement",
     "SupportingCitation",
+    "UncheckedReason",
+    "UncheckedSentence",
     "UnitJudgement",
     "VerificationReport",
     "VerificationStatus",

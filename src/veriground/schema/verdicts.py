@@ -194,9 +194,24 @@ class ReportManifest(Record):
     warnings: tuple[str, ...] = ()  # fallbacks taken, e.g. a reranker that failed and was skipped
 
 
+# Why a sentence of the text makes no claim (claims/extract.py): it asks ("What is work?"), it talks to the reader or
+# only replies ("Hope this helps!", "Yes it does."), or it leads in to what follows ("The steps are:").
+UncheckedReason = Literal["question", "to-the-reader", "lead-in"]
+
+
+class UncheckedSentence(Record):
+    """A sentence of the verified text that states nothing to check, and why; shown so that nothing is skipped
+    silently (a question that asserts something false is listed, not dropped)."""
+
+    text: str
+    char_start: int = Field(ge=0)  # offsets into the verified text
+    char_end: int = Field(ge=0)
+    reason: UncheckedReason
+
+
 class VerificationReport(Record):
     """`veriground verify` output: the AnnotatedAnswer (seed 001), per-claim explanations, the mitigated
-    answer, its citation formatting and the CiteEval export."""
+    answer, its citation formatting and the CiteEval export, and the sentences that made no claim."""
 
     manifest: ReportManifest
     annotated_answer: AnnotatedAnswer
@@ -204,3 +219,4 @@ class VerificationReport(Record):
     final_response: str
     citations: CitationFormatterOutput
     citeeval: CiteEvalSystemExample
+    unchecked: tuple[UncheckedSentence, ...] = ()
