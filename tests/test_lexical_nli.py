@@ -83,6 +83,14 @@ def test_antonym_best_vs_worst_case_is_a_contradiction():
             ["antonym"],
         ),
         ("Mars is smaller than Earth, and its orbital period is greater.", "Mars is larger than Earth.", ["antonym"]),
+        # kinds a textbook sets against each other
+        ("Work is a scalar quantity: it has magnitude but no direction.", "Work is a vector quantity.", ["antonym"]),
+        (
+            "Two resistors connected in series carry the same current.",
+            "Two resistors connected in parallel carry the same current.",
+            ["antonym"],
+        ),
+        ("Velocity is a vector quantity.", "Velocity is a vector quantity, unlike speed.", []),
         (  # OpenStax: the period is independent of the mass (a misconception a teacher checks for)
             "The period is completely independent of other factors, such as mass or amplitude.",
             "The period of a pendulum depends on the mass of the bob.",

@@ -113,3 +113,21 @@ def test_the_claim_context_reads_names_and_words_across_all_passages() -> None:
 def test_a_claim_about_its_speaker_or_listener_is_marked(claim: str, speaker: float) -> None:
     scores = NLIScores(entail=0.5, neutral=0.3, contradict=0.2)
     assert support_features(claim, "The band formed in 1990.", 0.5, scores)["speaker"] == speaker
+
+
+@pytest.mark.parametrize(
+    ("claim", "unit", "quoted"),
+    [
+        # each statement a sentence joins with ";", ", whereas", ", while" or a colon is quotable on its own
+        ("Work is a scalar quantity.", "Work is a scalar quantity: it has magnitude but no direction.", True),
+        ("Like charges repel each other.", "Like charges repel each other, whereas unlike charges attract.", True),
+        ("Energy cannot be created or destroyed.", "Energy cannot be created or destroyed; it changes form.", True),
+        # ", but" may restrict what went before
+        ("Objects fall at the same rate.", "Objects fall at the same rate, but only in a vacuum.", False),
+        ("Work is a vector quantity.", "Work is a scalar quantity: it has magnitude but no direction.", False),
+    ],
+)
+def test_a_statement_of_a_joined_sentence_is_quoted(claim, unit, quoted) -> None:
+    from veriground.signals.support_features import is_quoted
+
+    assert is_quoted(claim, unit) is quoted

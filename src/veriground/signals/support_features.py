@@ -261,12 +261,21 @@ def is_quoted(claim_text: str, unit_text: str) -> bool:
     return any(len(claim) >= QUOTED_SHARE * count and run in joined for count, joined in _quotable_sentences(unit_text))
 
 
+# Where a sentence joins statements that each stand on their own, and each is quotable: "Work is a scalar quantity: it
+# has magnitude but no direction." states "Work is a scalar quantity."; so do "...; ..." and ", whereas ...". Not
+# ", but ...", which may restrict what went before ("..., but only in a vacuum").
+_QUOTABLE_JOINT = re.compile(r";\s+|,\s+(?:whereas|while)\s+|:\s+(?=[a-z])")
+
+
 @text_memo(maxsize=4096)  # a passage's sentences are the same for every claim that retrieves it
 def _quotable_sentences(text: str) -> tuple[tuple[int, str], ...]:
     """(word count, " word word … ") of each sentence of the text: of each line (a list item or a table row is a
-    sentence of its own) and of the whole text (sentences that wrap lines); sentences without words left out."""
+    sentence of its own) and of the whole text (sentences that wrap lines), and of each statement a sentence joins
+    (_QUOTABLE_JOINT); sentences without words left out."""
     pieces = [line[start:end] for line in text.split("\n") for start, end in sentence_spans(line)]
     pieces += [text[start:end] for start, end in sentence_spans(text)]
+    pieces += [statement for piece in list(pieces) for statement in _QUOTABLE_JOINT.split(piece)[1:]]
+    pieces += [_QUOTABLE_JOINT.split(piece)[0] for piece in list(pieces)]
     sentences = []
     for piece in dict.fromkeys(pieces):
         words = tokenize_words(piece)

@@ -72,6 +72,18 @@ ANTONYM_PAIRS: tuple[tuple[str, str], ...] = (
     ("elastic", "inelastic"),
     ("conservative", "nonconservative"),
     ("attract", "repel"),
+    # kinds a textbook sets against each other: "Work is a vector quantity" swaps the word of "Work is a scalar
+    # quantity" (the shipped model read it as entailed, 0.89); "in parallel" for "in series"
+    ("scalar", "vector"),
+    ("series", "parallel"),
+    ("parallel", "perpendicular"),
+    ("conductor", "insulator"),
+    ("kinetic", "potential"),
+    ("clockwise", "counterclockwise"),
+    ("rational", "irrational"),
+    ("prime", "composite"),
+    ("numerator", "denominator"),
+    ("deterministic", "nondeterministic"),
     ("absorb", "emit"),
     ("exothermic", "endothermic"),
     ("necessary", "unnecessary"),
