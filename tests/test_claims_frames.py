@@ -82,6 +82,7 @@ def test_the_verification_config_switch_reaches_the_claims() -> None:
     [
         ("Here is a summary of the travel policy.", True, True),
         ("I hope this helps!", True, True),
+        ("Hope this helps!", True, True),
         ("Great question!", True, True),
         ("Let me know if you have other questions.", True, True),
         ("Thank you for asking.", True, True),

@@ -73,7 +73,7 @@ _TO_THE_READER = r"""
       | here(?:'s|\s+is|\s+are)\s+(?:a\s+|an\s+|the\s+|some\s+|my\s+)?(?:brief\s+|short\s+|quick\s+)?
         (?:summary|summaries|overview|list|explanation|answer|breakdown|rundown|recap|outline)(?:\s+of\s+[^.!?]*)?
       | let\s+me\s+(?:explain|summari[sz]e|clarify|help|break\s+(?:it|this|that)\s+down)(?:\s+[^.!?]*)?
-      | (?:i|we)\s+hope\s+(?:this|that|it)\s+helps(?:\s+[^.!?]*)?
+      | (?:(?:i|we)\s+)?hope\s+(?:this|that|it)\s+helps(?:\s+[^.!?]*)?
       | (?:please\s+)?(?:let\s+me\s+know|feel\s+free\s+to)\s+[^.!?]*
       | (?:i'?d|i\s+would|i\s+am|i'?m)\s+(?:be\s+)?(?:happy|glad)\s+to\s+help(?:\s+[^.!?]*)?
       | in\s+(?:summary|conclusion|short)
