@@ -170,3 +170,46 @@ def test_a_unit_that_only_asks_or_speaks_of_the_document_neither_supports_nor_re
             assert (judged.support_prob, judged.refute_prob) == (0.0, 0.0)
         elif nli is entailing:
             assert judged.support_prob > 0.5
+
+
+@pytest.mark.parametrize("aggregator", ["calibrated", "raw"])
+def test_a_unit_the_nli_reads_as_entailing_the_claims_opposite_as_much_does_not_support_it(aggregator):
+    from veriground.schema import NLIScores
+
+    judge = load_aggregator("veriground-nli.v3", aggregator).judge_unit
+    unit = "The variable v for velocity is bold because it is a vector, unlike speed, which is a scalar quantity."
+    claim = "Velocity is a scalar quantity."
+    reads = NLIScores(entail=0.90, neutral=0.02, contradict=0.08)  # v3's readings of the claim and of its opposite
+    judged = judge(
+        claim, unit, (0, len(unit)), 0.67, reads, opposite=NLIScores(entail=0.91, neutral=0.02, contradict=0.07)
+    )
+    assert judged.features["opposite_reads_alike"] == 1.0
+    assert (judged.support_prob, judged.refute_prob) == (0.0, 0.0)
+    # an NLI that tells them apart keeps its reading
+    judged = judge(
+        claim, unit, (0, len(unit)), 0.67, reads, opposite=NLIScores(entail=0.2, neutral=0.1, contradict=0.7)
+    )
+    assert judged.features["opposite_reads_alike"] == 0.0 and judged.support_prob > 0.0
+    # a quotation is told apart by its words
+    quoted = "Velocity is a scalar quantity, whereas speed is a vector."
+    judged = judge(
+        claim, quoted, (0, len(quoted)), 1.0, reads, opposite=NLIScores(entail=0.95, neutral=0.0, contradict=0.05)
+    )
+    assert judged.features["opposite_reads_alike"] == 0.0
+
+
+def test_verification_reads_the_claims_opposite_against_a_sentence_that_states_both():
+    from veriground.backends.lexical_nli import LexicalNLIModel
+    from veriground.engine import verify_text
+    from veriground.evidence.gather import PackEvidence
+    from veriground.schema import DisplayVerdict, EvidencePack, PackPassage
+
+    config = load_config(None, {"models.nli": "lexical"}, environ={})
+    unit = "The variable v for velocity is bold because it is a vector, unlike speed, which is a scalar quantity."
+    pack = EvidencePack(passages=(PackPassage(passage_id="p1", text=unit),))
+    report = verify_text("Velocity is a scalar quantity.", config=config, source=PackEvidence(pack, config.retrieval),
+                         nli=LexicalNLIModel())  # fmt: skip
+    (claim,) = report.claims
+    units = [unit for signal in claim.signals.nli for unit in signal.units]
+    assert any(unit.features["opposite_reads_alike"] == 1.0 for unit in units)
+    assert claim.decision.status != DisplayVerdict.SUPPORTED

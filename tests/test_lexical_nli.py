@@ -247,3 +247,30 @@ def test_probabilities_are_valid_for_mixed_fragments():
 )
 def test_a_negation_counts_only_when_its_scope_holds_shared_content(premise, hypothesis, negation_cue):
     assert ("negation" in cue_names(premise, hypothesis)) is negation_cue
+
+
+VELOCITY = (
+    "Furthermore, the variable v for velocity is bold because it is a vector, which is in contrast to the variable v "
+    "for speed which is italicized because it is a scalar quantity."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "unit", "opposite"),
+    [
+        ("Velocity is a scalar.", VELOCITY, "Velocity is a vector."),  # the unit states both poles
+        ("Velocity is a vector.", VELOCITY, "Velocity is a scalar."),
+        ("Work is a scalar quantity.", "Work is a scalar quantity.", None),  # one way only: the antonym cue's case
+        ("Prices rose more than costs, not less.", "Prices rose more, costs less.", None),  # the claim has both
+        # the unit states the claim's word next to the same word: about the same thing
+        (
+            "It came 100 years before Sheridan's recipe.",
+            "It came 100 years before Sheridan's recipe, after a war.",
+            None,
+        ),
+    ],
+)
+def test_the_opposite_of_a_claim_is_put_only_for_a_word_the_unit_states_both_ways(claim, unit, opposite):
+    from veriground.text.cues import opposite_statement
+
+    assert opposite_statement(claim, unit) == opposite

@@ -41,6 +41,9 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
 - states_nothing: every sentence of the unit asks a question or speaks of the document ("What is the acceleration of
   the car?", "This video introduces vectors and scalars.", text/speech_acts.py): it neither supports nor refutes the
   claim, whatever the NLI reads (verdicts/aggregator.py);
+- opposite_reads_alike: the unit states a word of the claim both ways, and the NLI reads the claim with that word put
+  as its opposite as entailed about as much as the claim (verdicts/aggregator.py reads_alike): the unit cannot tell
+  them apart, so it neither supports nor refutes the claim;
 - bounds_bar_support / bounds_bar_refutation: the claim states complexity bounds of named algorithms, and the unit
   is about another algorithm's bounds, gives the claim's only for a weaker case, or (refutation) the claim says
   nothing else (signals/complexity_checks.py unit_bounds); such a unit never supports, or never refutes, the claim.
@@ -99,6 +102,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "pronoun_subject",
     "subject_elsewhere",
     "states_nothing",
+    "opposite_reads_alike",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
@@ -174,6 +178,7 @@ def support_features(
         "pronoun_subject": float(_opens_with_pronoun(unit_text) and _entity_coverage(claim_text, unit_text) < 1.0),
         "subject_elsewhere": float(_subject_elsewhere(claim_text, unit_text)),
         "states_nothing": float(states_nothing(unit_text)),
+        "opposite_reads_alike": 0.0,  # set by the aggregator, which alone reads the NLI on the claim's opposite
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
     return {name: _rounded(value) for name, value in values.items()}

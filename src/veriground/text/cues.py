@@ -7,6 +7,7 @@ the text, so any signal can ask for the same cues.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 from veriground.text.terms import STOPWORDS, is_negation, stem_words, tokenize_words
@@ -171,6 +172,49 @@ def opposites_of(stem: str) -> frozenset[str]:
     """Every stem the table pairs with `stem` ("greater" -> "smaller", "less")."""
     pairs = antonym_stems()
     return frozenset(other for position in _antonym_index().get(stem, ()) for other in pairs[position] if other != stem)
+
+
+_WORD = re.compile(r"[A-Za-z]+")
+_STOP_STEMS = frozenset(stem_words(sorted(STOPWORDS)))
+
+
+def opposite_statement(claim: str, unit: str) -> str | None:
+    """The claim with its first word that the unit states both ways put as its opposite, or None: "Velocity is a
+    scalar." against "... velocity is bold because it is a vector, ... speed ... is a scalar quantity." gives
+    "Velocity is a vector." A word whose opposite the claim also uses, or that the unit states one way only, is left
+    (the antonym cue reads the one-way case), and so is one the unit states next to the same word as the claim does
+    ("... at least 100 years, before Joe Sheridan ..." for "... by at least 100 years, before Joe Sheridan")."""
+    unit_words = stem_words(tokenize_words(unit))
+    unit_stems = frozenset(unit_words)
+    found = list(_WORD.finditer(claim))
+    claim_stems = stem_words([match.group().lower() for match in found])
+    held = frozenset(claim_stems)
+    for position, (match, stem) in enumerate(zip(found, claim_stems, strict=True)):
+        opposites = opposites_of(stem)
+        if stem not in unit_stems or opposites & held:
+            continue
+        if _neighbour(claim_stems, position) in {
+            _neighbour(unit_words, at) for at, word in enumerate(unit_words) if word == stem
+        }:
+            continue  # the unit states the claim's word next to the same word: about the same thing
+        for other in sorted(opposites & unit_stems):
+            word = _surface(other)
+            return claim[: match.start()] + word + claim[match.end() :]
+    return None
+
+
+def _neighbour(stems: Sequence[str], position: int) -> str | None:
+    """The nearest content stem before `position`, else after it: what the word there is said of."""
+    before = [stem for stem in stems[:position] if stem not in _STOP_STEMS]
+    if before:
+        return before[-1]
+    after = [stem for stem in stems[position + 1 :] if stem not in _STOP_STEMS]
+    return after[0] if after else None
+
+
+def _surface(stem: str) -> str:
+    """A word of the antonym table with this stem."""
+    return next(word for pair in ANTONYM_PAIRS for word in pair if stem_words([word])[0] == stem)
 
 
 @lru_cache(maxsize=1)

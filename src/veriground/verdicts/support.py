@@ -12,6 +12,7 @@ claim's passages say together (how many of them hold it, which of its names none
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from veriground.backends.protocols import NLIModel
 from veriground.evidence.units import (
@@ -23,6 +24,7 @@ from veriground.evidence.units import (
 )
 from veriground.schema import Claim, EvidenceChunk, NLIScores, NLISignal, SignalStatus, UnitJudgement
 from veriground.signals.support_features import ClaimContext, claim_context, corroborating_passages
+from veriground.text.cues import opposite_statement
 from veriground.text.readable import readable_text
 from veriground.verdicts.aggregator import SupportAggregator, settle_windows
 
@@ -47,11 +49,40 @@ def judge_evidence(
     pairs, slots, signals = _plan_pairs(claims, evidence, model, hypotheses or {}, units)
     if not pairs:
         return signals
+    opposites = _plan_opposites(pairs, slots)
     scores, failures = _score_pairs(model, pairs, slots)
+    read = _Read(pairs, scores, opposites)
     for slot, context in zip(slots, _claim_contexts(slots), strict=True):
         claim_id = slot[0]
-        signals[claim_id].append(_slot_signal(slot, pairs, scores, failures.get(claim_id), context, model, aggregator))
+        signals[claim_id].append(_slot_signal(slot, read, failures.get(claim_id), context, model, aggregator))
     return signals
+
+
+@dataclass(frozen=True)
+class _Read:
+    """The scored pairs: (unit, hypothesis) texts, their scores, and for a unit row the row of its opposite pair."""
+
+    pairs: Sequence[tuple[str, str]]
+    scores: Sequence[NLIScores | None]
+    opposites: Mapping[int, int]
+
+
+def _plan_opposites(pairs: list[tuple[str, str]], slots: Sequence[Slot]) -> dict[int, int]:
+    """For each sentence unit that states both ways a word the claim uses one way (text/cues.py opposite_statement),
+    one more pair: the unit against the claim with that word put as its opposite, appended to `pairs` and scored in
+    the same batch (a batch that fails is scored again claim by claim without them: the units are then read as if
+    there were none). Keyed by the unit's row."""
+    opposites: dict[int, int] = {}
+    for _, _, _, rows, _ in slots:
+        for evidence_unit, row in rows:
+            if evidence_unit.sentences > 1:
+                continue  # a window's sentences may each state one way, about different things
+            unit, hypothesis = pairs[row]
+            opposite = opposite_statement(hypothesis, unit)
+            if opposite is not None:
+                opposites[row] = len(pairs)
+                pairs.append((unit, opposite))
+    return opposites
 
 
 def _plan_pairs(
@@ -89,8 +120,7 @@ def _plan_pairs(
 
 def _slot_signal(
     slot: Slot,
-    pairs: Sequence[tuple[str, str]],
-    scores: Sequence[NLIScores | None],
+    read: _Read,
     failure: str | None,
     context: ClaimContext,
     model: NLIModel,
@@ -98,6 +128,7 @@ def _slot_signal(
 ) -> NLISignal:
     """One (claim, chunk)'s signal from its scored units; unavailable when its claim failed or a score is malformed."""
     _, _, chunk, rows, content = slot
+    pairs, scores = read.pairs, read.scores
     if failure is None:
         try:
             units = [
@@ -110,6 +141,7 @@ def _slot_signal(
                     sentences=unit.sentences,
                     shared_terms=round(unit.alignment * content.size),
                     context=context,
+                    opposite=scores[read.opposites[row]] if row in read.opposites else None,
                 )
                 for unit, row in rows
             ]
