@@ -25,6 +25,7 @@ def test_about_the_document(sentence: str, expected: bool) -> None:
     ("text", "expected"),
     [
         ("What is work? This section explains it.", True),
+        ("In this section, we present the ArrayQueue, which implements a FIFO queue; items leave in order.", False),
         ('He asked, "Is it safe?"', True),
         ("Alex: Shall we grab some beer on Friday?", False),  # that Alex proposed it is what a summary reports
         ("Dr. Smith: Any questions?", False),

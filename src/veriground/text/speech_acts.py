@@ -37,4 +37,12 @@ def states_nothing(text: str) -> bool:
 
 
 def _states_nothing(sentence: str) -> bool:
-    return (is_question(sentence) and not _SPEAKER_TURN.match(sentence)) or about_the_document(sentence)
+    if is_question(sentence):
+        return not _SPEAKER_TURN.match(sentence)
+    return about_the_document(sentence) and not _STATES_ITS_OWN.search(sentence)
+
+
+# A clause of its own in a sentence about the document states a fact: "In this section, we present the ArrayQueue data
+# structure, which implements a FIFO (first-in-first-out) queue; elements are removed ... in the same order" says what
+# a FIFO queue does (read as stating nothing, it took the support of "A queue is a first-in first-out structure").
+_STATES_ITS_OWN = re.compile(r",\s*(?:which|where|whose|who)\b|;|\b(?:that|because|so|since)\b", re.IGNORECASE)
