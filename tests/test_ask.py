@@ -233,6 +233,14 @@ def test_prose_sentences_skip_headings_tables_code_questions_and_instructions():
     assert prose_sentences(text) == ["Kinetic energy is also called energy of motion.", "A moving object has it."]
 
 
+def test_a_sentence_cut_off_before_its_formula_is_not_quoted():
+    text = (
+        "This is a statement of the work–energy theorem, which is expressed mathematically as\n\n    W = KE_f - KE_i\n\n"
+        "Kinetic energy is the energy of motion.\nA ball is faster than\n"
+    )
+    assert prose_sentences(text) == ["Kinetic energy is the energy of motion."]
+
+
 def test_learning_objectives_are_tasks_not_statements():
     text = (
         "By the end of this section, you will be able to do the following:\n\n"

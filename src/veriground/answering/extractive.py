@@ -137,7 +137,7 @@ def draft_extractive_answer(
 # A question cut before its "?" (an exercise that runs into a list) still asks rather than states.
 _INTERROGATIVE = re.compile(r"(?:How (?:many|much|long|far|does|do|is|are|can)|What|Which|Why|Who|Whom|Whose)\b")
 # A sentence that stops on a function word ("…if its degree sequence is") was cut off by a list or a formula.
-_UNFINISHED = re.compile(r"\b(?:is|are|was|were|the|a|an|of|to|and|or|if|that|by|with|for)$")
+_UNFINISHED = re.compile(r"\b(?:is|are|was|were|the|a|an|of|to|and|or|if|that|by|with|for|as|than)$")
 
 # A line that is all bold or italics and ends on no full stop ("**Note: Calculating Average Velocity or Speed**")
 # titles what follows; it states nothing.
