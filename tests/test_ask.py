@@ -235,7 +235,8 @@ def test_prose_sentences_skip_headings_tables_code_questions_and_instructions():
 
 def test_a_sentence_cut_off_before_its_formula_is_not_quoted():
     text = (
-        "This is a statement of the work–energy theorem, which is expressed mathematically as\n\n    W = KE_f - KE_i\n\n"
+        "This is a statement of the work–energy theorem, which is expressed mathematically as\n\n"
+        "    W = KE_f - KE_i\n\n"
         "Kinetic energy is the energy of motion.\nA ball is faster than\n"
     )
     assert prose_sentences(text) == ["Kinetic energy is the energy of motion."]

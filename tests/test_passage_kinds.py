@@ -96,6 +96,25 @@ def test_glossary_section_is_glossary_and_its_heading_is_a_heading():
     assert [kind for kind, _ in kinds_of(OPENSTAX_GLOSSARY, min_chars=200)] == ["glossary"]
 
 
+OPENSTAX_OBJECTIVES = """## Speed and Velocity
+
+**Note: Section Learning Objectives**
+
+By the end of this section, you will be able to do the following:
+
+- Calculate the average speed of an object
+- Relate displacement and average velocity"""
+
+
+def test_learning_objectives_are_objectives_and_the_prose_after_them_is_text():
+    found = kinds_of(f"{OPENSTAX_OBJECTIVES}\n\n{OPENSTAX_PROSE}")
+    assert [kind for kind, _ in found] == ["heading", "heading", "objectives", "objectives", "text"]
+    assert [kind for kind, _ in kinds_of(OPENSTAX_OBJECTIVES, min_chars=200)] == ["objectives"]
+    # a list after prose that only mentions objectives stays text
+    prose = "The objectives of the mission were many.\n\n- Reach orbit\n- Return safely"
+    assert {kind for kind, _ in kinds_of(prose)} == {"text"}
+
+
 def test_glossary_ends_at_the_next_section_heading():
     text = f"{OPENSTAX_GLOSSARY}\n\n## Speed and Velocity\n\n{OPENSTAX_PROSE}"
     assert [kind for kind, _ in kinds_of(text)][-2:] == ["heading", "text"]
@@ -188,7 +207,8 @@ def test_chunks_carry_the_document_sha256_so_identical_files_share_it(tmp_path, 
 
 
 def test_a_schema_1_store_is_migrated_with_kinds_and_unchanged_ids(tmp_path, corpus_dir):
-    write_file(tmp_path / "lib", "motion.md", f"{OPENSTAX_PROSE}\n\n{OPENSTAX_QUIZ}\n\n{OPENSTAX_GLOSSARY}")
+    text = f"{OPENSTAX_OBJECTIVES}\n\n{OPENSTAX_PROSE}\n\n{OPENSTAX_QUIZ}\n\n{OPENSTAX_GLOSSARY}"
+    write_file(tmp_path / "lib", "motion.md", text)
     with CorpusStore(corpus_dir) as store:
         ingest_paths([tmp_path / "lib"], store, IngestConfig(min_passage_chars=1))
         before = [(p.passage_id, p.kind) for p in store.passages_of("lib/motion", 1)]

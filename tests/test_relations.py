@@ -217,3 +217,14 @@ def test_no_passage_joins_when_none_reverses_the_claim_or_the_evidence_already_h
     assert with_reversing_passage("Weight depends on gravity.", TOP, DEEPER) == TOP
     held = [*TOP, DEEPER[2]]
     assert with_reversing_passage("Mass depends on gravity.", held, DEEPER) == held
+
+
+def test_a_passage_past_the_top_k_that_states_the_claim_word_for_word_joins_the_evidence():
+    from veriground.evidence.gather import with_quoting_passage
+
+    evidence = with_quoting_passage("Inertia is a property of mass.", TOP, DEEPER)
+    assert [chunk.passage_id for chunk in evidence] == ["p1", "p2"]
+    assert evidence[-1].rank == 2
+    assert with_quoting_passage("Inertia is a property of energy.", TOP, DEEPER) == TOP  # no passage quotes it
+    held = [*TOP, DEEPER[1]]
+    assert with_quoting_passage("Inertia is a property of mass.", held, DEEPER) == held

@@ -122,7 +122,8 @@ def test_a_claim_about_its_speaker_or_listener_is_marked(claim: str, speaker: fl
         ("Work is a scalar quantity.", "Work is a scalar quantity: it has magnitude but no direction.", True),
         ("Like charges repel each other.", "Like charges repel each other, whereas unlike charges attract.", True),
         ("Energy cannot be created or destroyed.", "Energy cannot be created or destroyed; it changes form.", True),
-        # ", but" may restrict what went before
+        # ", but" before a clause of its own joins two statements; ", but only" restricts what went before
+        ("kinetic energy is not conserved.", "Momentum is conserved, but kinetic energy is not conserved.", True),
         ("Objects fall at the same rate.", "Objects fall at the same rate, but only in a vacuum.", False),
         ("Work is a vector quantity.", "Work is a scalar quantity: it has magnitude but no direction.", False),
     ],
@@ -131,3 +132,25 @@ def test_a_statement_of_a_joined_sentence_is_quoted(claim, unit, quoted) -> None
     from veriground.signals.support_features import is_quoted
 
     assert is_quoted(claim, unit) is quoted
+
+
+@pytest.mark.parametrize(
+    ("claim", "unit", "conditional"),
+    [
+        ("Kinetic energy is not conserved.", "- If kinetic energy is conserved, the collision is elastic.", True),
+        ("Kinetic energy is not conserved.", "When the net force is zero, momentum is conserved.", True),
+        ("If kinetic energy is conserved, the collision is inelastic.",
+         "If kinetic energy is conserved, the collision is elastic.", False),  # both conditional: comparable
+        ("Kinetic energy is not conserved.", "Kinetic energy is conserved in elastic collisions.", False),
+    ],
+)  # fmt: skip
+def test_a_unit_that_opens_with_a_condition_never_refutes_an_unconditional_claim(claim, unit, conditional) -> None:
+    from veriground.schema import NLIScores
+    from veriground.verdicts.aggregator import load_aggregator
+
+    judged = load_aggregator("veriground-nli.v3").judge_unit(
+        claim, unit, (0, len(unit)), 1.0, NLIScores(entail=0.02, neutral=0.02, contradict=0.96)
+    )
+    assert judged.features["conditional_unit"] == float(conditional)
+    if conditional:
+        assert judged.refute_prob == 0.0

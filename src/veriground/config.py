@@ -68,8 +68,9 @@ class RetrievalConfig(Section):
     ann_min_passages: int | None = Field(50_000, ge=1)
     # Seed 004 §3.4: retrieve 20, rerank to top_k, when a reranker is configured.
     rerank_candidates: int = Field(20, ge=1, le=500)
-    # Passage kinds search, verify and ask may return (text, heading, exercise, quiz, glossary; set at ingest by
-    # corpus/passage_kinds.py). Exercises, quiz options and glossary lines state no facts, so only text is evidence.
+    # Passage kinds search, verify and ask may return (text, heading, exercise, quiz, glossary, objectives; set at
+    # ingest by corpus/passage_kinds.py). Exercises, quiz options, glossary lines and learning objectives state no
+    # facts, so only text is evidence.
     evidence_kinds: tuple[PassageKind, ...] = Field(("text",), min_length=1)
 
     @field_validator("evidence_kinds", mode="before")

@@ -1,5 +1,5 @@
 """Passage kinds: normalised document text + passage spans -> one kind per passage (text, heading, exercise, quiz,
-glossary).
+glossary, objectives).
 
 Blocks (blank-line separated, as every loader writes them) are classified in document order, because a block's
 kind often depends on what came before it: the options after an OpenStax `*Problem:*` question, the lines under a
@@ -50,6 +50,15 @@ _EXERCISE_SECTION = re.compile(
 _GLOSSARY_SECTION = re.compile(
     r"^(?:glossary|(?:section )?key terms|vocabulary|terms and definitions|definitions of terms)$", re.IGNORECASE
 )
+# A section's learning objectives: "By the end of this section, you will be able to do the following:" and the list
+# of tasks after it ("- Calculate the average speed of an object"). Tasks set for the reader state no fact; read as
+# text, this one ranked first for "How is the average speed of an object calculated?".
+_OBJECTIVES_INTRO = re.compile(
+    r"^(?:by the end of this (?:section|chapter|module|lesson|unit)\b.*\bable to\b"
+    r"|(?:after|upon) (?:reading|completing|studying) this (?:section|chapter|module|lesson|unit)\b.*\bable to\b"
+    r"|(?:section |chapter )?learning objectives\b)",
+    re.IGNORECASE,
+)
 _LIST_LINE = re.compile(r"^(?:[-*+]|\d{1,3}[.)]|\(?[a-zA-Z][.)])[ \t]+\S")
 _TRUE_FALSE = re.compile(r"^[-*+][ \t]+(?:true|false)\.?[ \t]*$", re.IGNORECASE)
 # Options written inline on a line of their own: "a) 12 m b) 15 m" or "(A) ... (B) ..."; prose that enumerates
@@ -65,6 +74,7 @@ class _Scope:
     """What the text read so far has opened."""
 
     section: str | None = None  # "exercise" or "glossary": an exercise or glossary section under a heading
+    objectives: bool = False  # learning objectives opened: the list after them is theirs
     section_level: int = 0
     exercise: str | None = None  # "problem" (an OpenStax question) or "environment" (Exercise: …)
 
@@ -92,9 +102,12 @@ def classify_passages(text: str, spans: Sequence[tuple[int, int]]) -> list[Passa
 def _passage_kind(weights: dict[str, int]) -> PassageKind:
     text = weights.get("text", 0)
     exercise, quiz, glossary = weights.get("exercise", 0), weights.get("quiz", 0), weights.get("glossary", 0)
-    if not (text or exercise or quiz or glossary):
+    objectives = weights.get("objectives", 0)
+    if not (text or exercise or quiz or glossary or objectives):
         return "heading"
     # Ties go to text: a passage is taken out of the evidence only when most of it is not the book's own prose.
+    if objectives > text and objectives >= exercise + quiz + glossary:
+        return "objectives"
     if glossary > text and glossary >= exercise + quiz:
         return "glossary"
     if exercise + quiz > text:
@@ -133,6 +146,12 @@ def _classify_block(block: str, scope: _Scope) -> str:
         return "label"
     if scope.section == "glossary":
         return "glossary"
+    if _OBJECTIVES_INTRO.match(block):
+        scope.objectives = True
+        return "objectives"
+    if scope.objectives and all(_LIST_LINE.match(line) for line in block.splitlines() if line.strip()):
+        return "objectives"
+    scope.objectives = False
     if _PROBLEM_MARKER.match(block):
         scope.exercise = "problem"
         return _quiz_or(block, "exercise")
@@ -151,6 +170,7 @@ def _classify_block(block: str, scope: _Scope) -> str:
 
 def _enter_heading(scope: _Scope, level: int, title: str) -> None:
     scope.exercise = None
+    scope.objectives = False
     title = title.strip().rstrip(":")
     if _GLOSSARY_SECTION.match(title):
         scope.section, scope.section_level = "glossary", level

@@ -19,11 +19,13 @@ from veriground.evidence.pack import complete_pack, pack_chunks
 from veriground.retrieval.bm25 import BM25Index
 from veriground.retrieval.search import CorpusRetriever, to_evidence_chunk
 from veriground.schema import BackendInfo, EvidenceChunk, EvidencePack
+from veriground.signals.support_features import is_quoted
 from veriground.text.relations import reversed_relation
 from veriground.text.terms import tokenize
 
 # Passages past the top-k that are read for a relation the claim states the other way round: this many times top-k.
 RELATION_SCAN_DEPTH = 2
+QUOTE_SCAN_DEPTH = 5  # top_k times this: how deep a passage quoting the claim word for word is looked for
 _PACK_NUMBER = re.compile(r"\[?\s*(\d+)\s*\]?")
 BM25_BACKEND = BackendInfo(role="retriever", name="bm25s.v1", model_id="bm25s (Lucene BM25, Snowball English stems)")
 DENSE_BACKEND = BackendInfo(
@@ -200,6 +202,23 @@ def with_reversing_passage(
     held = {chunk.passage_id for chunk in evidence}
     for chunk in deeper:
         if chunk.passage_id not in held and reversed_relation(claim, chunk.text) is not None:
+            return [*evidence, chunk.model_copy(update={"rank": len(evidence) + 1})]
+    return evidence
+
+
+def with_quoting_passage(
+    claim: str, evidence: list[EvidenceChunk], deeper: Sequence[EvidenceChunk]
+) -> list[EvidenceChunk]:
+    """`evidence`, and ranked after it the first passage of `deeper` it lacks that states the claim word for word
+    (signals/support_features.py is_quoted); unchanged when none does, or when one of its own passages does. A
+    sentence copied from the corpus is checked against where it stands: "Therefore the statements are not logically
+    equivalent." ranked its own passage below five others about logically equivalent statements, one of which
+    refuted it."""
+    if any(is_quoted(claim, chunk.text) for chunk in evidence):
+        return evidence
+    held = {chunk.passage_id for chunk in evidence}
+    for chunk in deeper:
+        if chunk.passage_id not in held and is_quoted(claim, chunk.text):
             return [*evidence, chunk.model_copy(update={"rank": len(evidence) + 1})]
     return evidence
 

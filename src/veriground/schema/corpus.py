@@ -9,7 +9,7 @@ from pydantic import Field
 
 from veriground.schema.base import DocId, MetadataValue, PassageId, Record, SourceType
 
-PassageKind = Literal["text", "heading", "exercise", "quiz", "glossary"]
+PassageKind = Literal["text", "heading", "exercise", "quiz", "glossary", "objectives"]
 # Only `text` passages are evidence by default (config retrieval.evidence_kinds): exercises, quiz items and their
 # multiple-choice options, glossary lists and bare headings state no facts a claim can rest on.
 

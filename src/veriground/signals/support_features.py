@@ -41,6 +41,9 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
 - states_nothing: every sentence of the unit asks a question or speaks of the document ("What is the acceleration of
   the car?", "This video introduces vectors and scalars.", text/speech_acts.py): it neither supports nor refutes the
   claim, whatever the NLI reads (verdicts/aggregator.py);
+- conditional_unit: the unit opens with a condition ("If kinetic energy is conserved, the collision is elastic.") and
+  the claim does not: it asserts nothing unconditionally, so it never refutes the claim ("kinetic energy is not
+  conserved" is no denial of it; verdicts/aggregator.py);
 - opposite_reads_alike: the unit states a word of the claim both ways, and the NLI reads the claim with that word put
   as its opposite as entailed about as much as the claim (verdicts/aggregator.py reads_alike): the unit cannot tell
   them apart, so it neither supports nor refutes the claim;
@@ -103,6 +106,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "subject_elsewhere",
     "states_nothing",
     "opposite_reads_alike",
+    "conditional_unit",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
@@ -179,6 +183,7 @@ def support_features(
         "subject_elsewhere": float(_subject_elsewhere(claim_text, unit_text)),
         "states_nothing": float(states_nothing(unit_text)),
         "opposite_reads_alike": 0.0,  # set by the aggregator, which alone reads the NLI on the claim's opposite
+        "conditional_unit": float(_conditional(unit_text) and not _conditional(claim_text)),
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
     return {name: _rounded(value) for name, value in values.items()}
@@ -267,9 +272,13 @@ def is_quoted(claim_text: str, unit_text: str) -> bool:
 
 
 # Where a sentence joins statements that each stand on their own, and each is quotable: "Work is a scalar quantity: it
-# has magnitude but no direction." states "Work is a scalar quantity."; so do "...; ..." and ", whereas ...". Not
-# ", but ...", which may restrict what went before ("..., but only in a vacuum").
-_QUOTABLE_JOINT = re.compile(r";\s+|,\s+(?:whereas|while)\s+|:\s+(?=[a-z])")
+# has magnitude but no direction." states "Work is a scalar quantity."; so do "...; ...", ", whereas ..." and ", but"
+# before a clause of its own ("Momentum is conserved, but kinetic energy is not conserved."), not ", but only ...",
+# which restricts what went before ("..., but only in a vacuum").
+_QUOTABLE_JOINT = re.compile(
+    r";\s+|,\s+(?:whereas|while)\s+|:\s+(?=[a-z])"
+    r"|,\s+but\s+(?!(?:only|not|never|except|rather|instead|also|rarely|seldom|mostly|usually)\b)"
+)
 
 
 @text_memo(maxsize=4096)  # a passage's sentences are the same for every claim that retrieves it
@@ -303,6 +312,16 @@ def _bigram_coverage(claim: _TextReading, unit: _TextReading) -> float:
 
 
 _PRONOUN_OPENING = re.compile(r"\s*(?:He|She|It|They|His|Her|Its|Their)\b")
+
+
+_CONDITION_OPENING = re.compile(
+    r"\s*(?:[-*+•]\s+)?(?:if|when|whenever|unless|provided|assuming|suppose|supposing|once)\b", re.IGNORECASE
+)
+
+
+def _conditional(text: str) -> bool:
+    """The text opens with a condition ("If kinetic energy is conserved, the collision is elastic.")."""
+    return _CONDITION_OPENING.match(text) is not None
 
 
 def _subject_elsewhere(claim_text: str, unit_text: str) -> bool:

@@ -62,6 +62,7 @@ NEVER_REFUTES = (
     "subject_elsewhere",
     STATES_NOTHING,
     OPPOSITE_READS_ALIKE,
+    "conditional_unit",
 )
 # Unit values that keep a unit from supporting the claim, whatever the NLI reads: its complexity bounds are of other
 # algorithms ("the find(x) operation of an XFastTrie runs in O(log w) time" says nothing of how long binary search
