@@ -190,16 +190,13 @@ def opposite_statement(claim: str, unit: str) -> str | None:
     claim_stems = stem_words([match.group().lower() for match in found])
     held = frozenset(claim_stems)
     for position, (match, stem) in enumerate(zip(found, claim_stems, strict=True)):
-        opposites = opposites_of(stem)
-        if stem not in unit_stems or opposites & held:
+        opposites = opposites_of(stem) & unit_stems
+        if stem not in unit_stems or not opposites or opposites_of(stem) & held:
             continue
-        if _neighbour(claim_stems, position) in {
-            _neighbour(unit_words, at) for at, word in enumerate(unit_words) if word == stem
-        }:
+        contexts = {_neighbour(unit_words, at) for at, word in enumerate(unit_words) if word == stem}
+        if _neighbour(claim_stems, position) in contexts:
             continue  # the unit states the claim's word next to the same word: about the same thing
-        for other in sorted(opposites & unit_stems):
-            word = _surface(other)
-            return claim[: match.start()] + word + claim[match.end() :]
+        return claim[: match.start()] + _surface(min(opposites)) + claim[match.end() :]
     return None
 
 

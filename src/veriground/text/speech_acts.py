@@ -19,6 +19,10 @@ _ABOUT_THE_DOCUMENT = re.compile(
     re.IGNORECASE,
 )
 
+# A clause of its own in a sentence about the document states a fact: "In this section, we present the ArrayQueue data
+# structure, which implements a FIFO (first-in-first-out) queue; elements are removed ... in the same order" says what
+# a FIFO queue does (read as stating nothing, it took the support of "A queue is a first-in first-out structure").
+_STATES_ITS_OWN = re.compile(r",\s*(?:which|where|whose|who)\b|;|\b(?:that|because|so|since)\b", re.IGNORECASE)
 # "Alex: ...", "Dr. Smith: ...": a turn of a dialogue, up to three capitalised words before the colon.
 _SPEAKER_TURN = re.compile(r"\s*[A-Z][\w'.-]*(?:\s+[A-Z][\w'.-]*){0,2}:\s")
 
@@ -30,8 +34,8 @@ def about_the_document(sentence: str) -> bool:
 
 @text_memo(maxsize=16_384)  # a unit is read against every claim it aligns with
 def states_nothing(text: str) -> bool:
-    """Whether every sentence of the text asks or speaks of the document, and none is a speaker's turn: such a text
-    supports and refutes nothing."""
+    """Whether every sentence of the text asks (and is no speaker's turn) or speaks of the document (with no clause of
+    its own): such a text supports and refutes nothing."""
     spans = sentence_spans(text)
     return bool(spans) and all(_states_nothing(text[start:end]) for start, end in spans)
 
@@ -40,9 +44,3 @@ def _states_nothing(sentence: str) -> bool:
     if is_question(sentence):
         return not _SPEAKER_TURN.match(sentence)
     return about_the_document(sentence) and not _STATES_ITS_OWN.search(sentence)
-
-
-# A clause of its own in a sentence about the document states a fact: "In this section, we present the ArrayQueue data
-# structure, which implements a FIFO (first-in-first-out) queue; elements are removed ... in the same order" says what
-# a FIFO queue does (read as stating nothing, it took the support of "A queue is a first-in first-out structure").
-_STATES_ITS_OWN = re.compile(r",\s*(?:which|where|whose|who)\b|;|\b(?:that|because|so|since)\b", re.IGNORECASE)
