@@ -22,14 +22,7 @@ from veriground.domains import (
     get_profile,
 )
 from veriground.errors import InputTooLargeError
-from veriground.evidence.gather import (
-    QUOTE_SCAN_DEPTH,
-    RELATION_SCAN_DEPTH,
-    EvidenceSource,
-    interleave,
-    with_quoting_passage,
-    with_reversing_passage,
-)
+from veriground.evidence.gather import QUOTE_SCAN_DEPTH, EvidenceSource, interleave, with_deeper_passages
 from veriground.evidence.spans import align_sentences
 from veriground.heap import fewer_collections
 from veriground.manifest import conflict_check_warning, nli_warnings, sha256_text, verification_manifest
@@ -223,14 +216,11 @@ def _gather_evidence(text: str, claims: Sequence[Claim], source: EvidenceSource,
             own = next(atoms)
             found = interleave(found, own, max(len(found), len(own)))
         evidence[claim.claim_id] = found
-    # Passages just past the top-k are read for a relation the claim states the other way round (text/relations.py),
-    # a check that needs no model: "Mass depends on gravity." ranks "mass does not depend on gravity" seventh.
-    # Further down, a passage that states the claim word for word (a sentence copied from the corpus) is read too.
+    # Passages past the top-k that state a relation of the claim's the other way round, or the claim word for word.
     top_k = config.retrieval.top_k
     deeper = source.gather(queries, depth=QUOTE_SCAN_DEPTH * top_k)
     for claim, found in zip(claims, deeper, strict=True):
-        reversing = with_reversing_passage(claim.text, evidence[claim.claim_id], found[: RELATION_SCAN_DEPTH * top_k])
-        evidence[claim.claim_id] = with_quoting_passage(claim.text, reversing, found)
+        evidence[claim.claim_id] = with_deeper_passages(claim.text, evidence[claim.claim_id], found, top_k)
     aligned = {
         claim.claim_id: [span for chunk in evidence[claim.claim_id] for span in align_sentences(claim.text, chunk)]
         for claim in claims

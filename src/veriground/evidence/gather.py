@@ -25,7 +25,8 @@ from veriground.text.terms import tokenize
 
 # Passages past the top-k that are read for a relation the claim states the other way round: this many times top-k.
 RELATION_SCAN_DEPTH = 2
-QUOTE_SCAN_DEPTH = 5  # top_k times this: how deep a passage quoting the claim word for word is looked for
+# ... and for a passage that quotes the claim word for word (at least RELATION_SCAN_DEPTH: one gather reads both).
+QUOTE_SCAN_DEPTH = 5
 _PACK_NUMBER = re.compile(r"\[?\s*(\d+)\s*\]?")
 BM25_BACKEND = BackendInfo(role="retriever", name="bm25s.v1", model_id="bm25s (Lucene BM25, Snowball English stems)")
 DENSE_BACKEND = BackendInfo(
@@ -204,6 +205,17 @@ def with_reversing_passage(
         if chunk.passage_id not in held and reversed_relation(claim, chunk.text) is not None:
             return [*evidence, chunk.model_copy(update={"rank": len(evidence) + 1})]
     return evidence
+
+
+def with_deeper_passages(
+    claim: str, evidence: list[EvidenceChunk], deeper: Sequence[EvidenceChunk], top_k: int
+) -> list[EvidenceChunk]:
+    """`evidence` and the passages past the top-k that two checks needing no model add: one stating a relation of the
+    claim's the other way round, within RELATION_SCAN_DEPTH × top_k ("Mass depends on gravity." ranks "mass does not
+    depend on gravity" seventh), and one stating the claim word for word, within QUOTE_SCAN_DEPTH × top_k. `deeper`
+    is the claim's ranking to that depth."""
+    reversing = with_reversing_passage(claim, evidence, deeper[: RELATION_SCAN_DEPTH * top_k])
+    return with_quoting_passage(claim, reversing, deeper[: QUOTE_SCAN_DEPTH * top_k])
 
 
 def with_quoting_passage(
