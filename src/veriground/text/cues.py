@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from veriground.text.memo import text_memo
 from veriground.text.terms import STOPWORDS, is_negation, stem_words, tokenize_words
 
 # A negation governs the next few words ("does not depend on the speed"): four reach past an auxiliary and
@@ -178,17 +179,20 @@ _WORD = re.compile(r"[A-Za-z]+")
 _STOP_STEMS = frozenset(stem_words(sorted(STOPWORDS)))
 
 
+@text_memo(maxsize=8192)  # every claim is read against each of its sentence units, and again in a rerun
 def opposite_statement(claim: str, unit: str) -> str | None:
     """The claim with its first word that the unit states both ways put as its opposite, or None: "Velocity is a
     scalar." against "... velocity is bold because it is a vector, ... speed ... is a scalar quantity." gives
     "Velocity is a vector." A word whose opposite the claim also uses, or that the unit states one way only, is left
     (the antonym cue reads the one-way case), and so is one the unit states next to the same word as the claim does
     ("... at least 100 years, before Joe Sheridan ..." for "... by at least 100 years, before Joe Sheridan")."""
-    unit_words = stem_words(tokenize_words(unit))
-    unit_stems = frozenset(unit_words)
     found = list(_WORD.finditer(claim))
     claim_stems = stem_words([match.group().lower() for match in found])
     held = frozenset(claim_stems)
+    if not held & _antonym_index().keys():
+        return None  # most claims use no word of the table: the unit need not be read
+    unit_words = stem_words(tokenize_words(unit))
+    unit_stems = frozenset(unit_words)
     for position, (match, stem) in enumerate(zip(found, claim_stems, strict=True)):
         opposites = opposites_of(stem) & unit_stems
         if stem not in unit_stems or not opposites or opposites_of(stem) & held:
