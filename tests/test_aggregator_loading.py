@@ -9,6 +9,7 @@ import pytest
 
 from veriground.config import VerificationConfig, load_config
 from veriground.errors import ConfigError
+from veriground.schema.vocabulary import HARD_REJECTIONS
 from veriground.verdicts.aggregator import fitted_entry, load_aggregator, resolve_thresholds
 
 
@@ -37,7 +38,14 @@ def test_a_hard_rejections_confidence_is_its_fitted_support_rate_unless_configur
     lexical = load_aggregator("lexical-nli.v1")
     fitted = fitted_entry("lexical-nli.v1")
     assert fitted is not None
-    rates = {rule: record["support_prob"] for rule, record in fitted["hard_rejection_support"].items()}
+    records = fitted["hard_rejection_support"]
+    # a hard rule the fit saw reject no row gets the rate of every row it saw rejected, not a certainty of 0
+    pooled = round(
+        (sum(r["supported"] for r in records.values()) + 0.5) / (sum(r["rows"] for r in records.values()) + 1), 3
+    )
+    unseen = {str(rule): pooled for rule in HARD_REJECTIONS if rule not in records}
+    assert "misquoted" in unseen and 0 < pooled < 0.5
+    rates = {**unseen, **{rule: record["support_prob"] for rule, record in records.items()}}
     assert lexical.hard_rejection_support == rates and 0 < rates["numeric-mismatch"] < 0.5
     assert resolve_thresholds(VerificationConfig(), lexical).hard_rejection_support == rates
     mine = VerificationConfig(hard_rejection_support={"numeric-mismatch": 0.0})

@@ -13,7 +13,7 @@ from veriground.schema import (
     SupportJudgement,
     VerificationStatus,
 )
-from veriground.verdicts.evidence_summary import summarize_evidence
+from veriground.verdicts.evidence_summary import QuotationFinding, summarize_evidence
 from veriground.verdicts.rules import RULES, decide
 
 # Seed 000's decision tree: the thresholds its conflict table was written for (the shipped defaults read calibrated
@@ -233,6 +233,33 @@ FINDINGS_TABLE = [
         REJECTED,
         RejectionReason.LOW_ENTAILMENT,
     ),
+    # A quotation no passage holds: words close to it in a passage are what it misquotes, however well the NLI reads
+    # the claim; with none close, nothing holds what it quotes. A quotation outweighs no quotation check.
+    (
+        "misquoted",
+        SUPPORTED,
+        {
+            "quotation": QuotationFinding(
+                "specific battery issue that", "b", (4, 41), "specific electrical issue that", 0.8
+            )
+        },
+        REJECTED,
+        RejectionReason.MISQUOTED,
+    ),
+    (
+        "quotation-not-found",
+        SUPPORTED,
+        {"quotation": QuotationFinding("a marked man for life")},
+        REJECTED,
+        RejectionReason.QUOTATION_NOT_FOUND,
+    ),
+    (
+        "quotation-not-found",
+        SUPPORTED,
+        {"quotation": QuotationFinding("a marked man for life"), "quoting": SUPPORTED},
+        REJECTED,
+        RejectionReason.QUOTATION_NOT_FOUND,
+    ),
     ("sufficient-evidence", SUPPORTED, {"numeric_outcome": "match"}, VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
     ("no-evidence", [], {"numeric_outcome": "mismatch"}, REJECTED, RejectionReason.NO_EVIDENCE),
     (
@@ -281,6 +308,8 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
         {"pieced_support": ("a", (0, 40))},
         {"dropped_restriction": ("only in a vacuum", "a", (0, 47))},
         {"quoting": judged(("a", 0.2, 0.1), ("b", 0.2, 0.1))},
+        {"quotation": QuotationFinding("four words in quotes", "a", (0, 19), "four words in quote", 0.875)},
+        {"quotation": QuotationFinding("four words in quotes")},
     ):
         fired.add(decide(summarize_evidence(judged(("a", 0.9, 0.0), ("b", 0.9, 0.0)), config, **extra), config).rule)
     quotes = judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))

@@ -20,6 +20,7 @@ from veriground.retrieval.bm25 import BM25Index
 from veriground.retrieval.search import CorpusRetriever, to_evidence_chunk
 from veriground.schema import BackendInfo, EvidenceChunk, EvidencePack
 from veriground.signals.support_features import is_quoted
+from veriground.text.quotations import holds_quotation, quotations
 from veriground.text.relations import reversed_relation
 from veriground.text.terms import tokenize
 
@@ -210,12 +211,31 @@ def with_reversing_passage(
 def with_deeper_passages(
     claim: str, evidence: list[EvidenceChunk], deeper: Sequence[EvidenceChunk], top_k: int
 ) -> list[EvidenceChunk]:
-    """`evidence` and the passages past the top-k that two checks needing no model add: one stating a relation of the
+    """`evidence` and the passages past the top-k that the checks needing no model add: one stating a relation of the
     claim's the other way round, within RELATION_SCAN_DEPTH × top_k ("Mass depends on gravity." ranks "mass does not
-    depend on gravity" seventh), and one stating the claim word for word, within QUOTE_SCAN_DEPTH × top_k. `deeper`
-    is the claim's ranking to that depth."""
+    depend on gravity" seventh), one stating the claim word for word, and one holding each quotation of the claim's,
+    within QUOTE_SCAN_DEPTH × top_k. `deeper` is the claim's ranking to that depth."""
     reversing = with_reversing_passage(claim, evidence, deeper[: RELATION_SCAN_DEPTH * top_k])
-    return with_quoting_passage(claim, reversing, deeper[: QUOTE_SCAN_DEPTH * top_k])
+    quoting = with_quoting_passage(claim, reversing, deeper[: QUOTE_SCAN_DEPTH * top_k])
+    return with_quotation_sources(claim, quoting, deeper[: QUOTE_SCAN_DEPTH * top_k])
+
+
+def with_quotation_sources(
+    claim: str, evidence: list[EvidenceChunk], deeper: Sequence[EvidenceChunk]
+) -> list[EvidenceChunk]:
+    """`evidence`, and ranked after it, for each quotation in the claim (text/quotations.py) that none of its passages
+    holds word for word, the first passage of `deeper` that does. A quotation is checked against where it stands: a
+    WiCE claim quoting "a marked man for life" found its sentence ranked past the top-k."""
+    held = {chunk.passage_id for chunk in evidence}
+    added: list[EvidenceChunk] = []
+    for quotation in quotations(claim):
+        if any(holds_quotation(quotation, chunk.text) for chunk in [*evidence, *added]):
+            continue
+        source = next((c for c in deeper if c.passage_id not in held and holds_quotation(quotation, c.text)), None)
+        if source is not None:
+            held.add(source.passage_id)
+            added.append(source.model_copy(update={"rank": len(evidence) + len(added) + 1}))
+    return [*evidence, *added] if added else evidence
 
 
 def with_quoting_passage(

@@ -31,6 +31,8 @@ _FLAG_WORDS: Mapping[RejectionReason, str] = {
     R.SCRAMBLED_WORDS: "it uses its source's words in another order",
     R.PIECED_SUPPORT: "it mixes what separate sentences of its source say",
     R.DROPPED_RESTRICTION: "it leaves out a restriction its source states",
+    R.MISQUOTED: "it misquotes its source",
+    R.QUOTATION_NOT_FOUND: "no passage has the words it quotes",
 }
 _FLAG_WORDS_BY_VERDICT: Mapping[tuple[DisplayVerdict, RejectionReason], str] = {
     (DisplayVerdict.LOW_CONFIDENCE, R.LOW_ENTAILMENT): "only weakly supported",

@@ -81,6 +81,14 @@ class DecisionInputs(Record):
     dropped_restriction: str | None = None
     dropped_restriction_passage: PassageId | None = None
     dropped_restriction_span: tuple[int, int] | None = None
+    # A quotation of the claim's (text/quotations.py) that no evidence passage holds word for word; and, when a
+    # passage holds words close to it (MISQUOTED_SIMILARITY), that passage, the offsets of those words, the words and
+    # how close they are.
+    unfound_quotation: str | None = None
+    misquoted_passage: PassageId | None = None
+    misquoted_span: tuple[int, int] | None = None
+    misquoted_words: str | None = None
+    misquoted_similarity: float | None = Field(None, ge=0, le=1)
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed

@@ -50,6 +50,8 @@ class RejectionReason(StrEnum):
     SCRAMBLED_WORDS = "scrambled_words"  # its source's words in another order
     PIECED_SUPPORT = "pieced_support"  # held only by sentences that each state something else, read together
     DROPPED_RESTRICTION = "dropped_restriction"  # its source says it only with a restriction it leaves out
+    MISQUOTED = "misquoted"  # it quotes words its source states otherwise
+    QUOTATION_NOT_FOUND = "quotation_not_found"  # it quotes words no evidence passage holds
 
 
 class DisplayVerdict(StrEnum):
@@ -86,6 +88,8 @@ class RuleName(StrEnum):
     NO_EVIDENCE = "no-evidence"
     NUMERIC_MISMATCH = "numeric-mismatch"
     FORMAL_MISMATCH = "formal-mismatch"
+    MISQUOTED = "misquoted"
+    QUOTATION_NOT_FOUND = "quotation-not-found"
     REVERSED_RELATION = "reversed-relation"
     LLM_JUDGE_CONTRADICTED = "llm-judge-contradicted"
     NLI_UNAVAILABLE = "nli-unavailable"
@@ -117,6 +121,8 @@ HARD_REJECTIONS = frozenset(
         RuleName.DANGLING_CITATION,
         RuleName.NUMERIC_MISMATCH,
         RuleName.FORMAL_MISMATCH,
+        RuleName.MISQUOTED,
+        RuleName.QUOTATION_NOT_FOUND,
         RuleName.REVERSED_RELATION,
         RuleName.NO_EVIDENCE,
         RuleName.LLM_JUDGE_CONTRADICTED,
@@ -125,7 +131,12 @@ HARD_REJECTIONS = frozenset(
 # A rejection for one of these reasons means the evidence says otherwise (Contradictory); any other rejection means
 # nothing supports the claim (Unsupported).
 CONTRADICTING_REASONS = frozenset(
-    {RejectionReason.HIGH_CONTRADICTION, RejectionReason.NUMERIC_MISMATCH, RejectionReason.FORMAL_MISMATCH}
+    {
+        RejectionReason.HIGH_CONTRADICTION,
+        RejectionReason.NUMERIC_MISMATCH,
+        RejectionReason.FORMAL_MISMATCH,
+        RejectionReason.MISQUOTED,
+    }
 )
 # Verdicts a reader must not take as established: a wrong, unbacked or unchecked claim (hallucination metrics).
 HALLUCINATED_VERDICTS = frozenset({DisplayVerdict.CONTRADICTORY, DisplayVerdict.UNSUPPORTED, DisplayVerdict.UNVERIFIED})

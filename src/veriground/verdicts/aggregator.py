@@ -27,6 +27,7 @@ from veriground.config import VerificationConfig
 from veriground.errors import ConfigError
 from veriground.evidence.units import MAX_UNITS_PER_CHUNK
 from veriground.schema import NLIScores, UnitJudgement
+from veriground.schema.vocabulary import HARD_REJECTIONS
 from veriground.signals.support_features import FEATURE_NAMES, NO_CONTEXT, ClaimContext, support_features
 
 AGGREGATOR_FILE = Path(__file__).with_name("aggregator.json")
@@ -259,10 +260,20 @@ def load_aggregator(
         data_sha256=entry.get("data_sha256"),
         thresholds={**SEED_THRESHOLDS, **entry.get("thresholds", {})},
         units_per_passage=entry.get("fit", {}).get("units_per_passage", MAX_UNITS_PER_CHUNK),
-        hard_rejection_support={
-            rule: float(record["support_prob"]) for rule, record in entry.get("hard_rejection_support", {}).items()
-        },
+        hard_rejection_support=_hard_rejection_support(entry.get("hard_rejection_support", {})),
     )
+
+
+def _hard_rejection_support(fitted: Mapping[str, Mapping[str, Any]]) -> dict[str, float]:
+    """P(supported) of a claim each hard rule rejects, as the fit recorded it; a hard rule the fit saw reject no row (a
+    rule newer than the fit) gets the rate of all the rows it saw rejected, as a rule with too few rows does
+    (evaluation/hard_rejections.py), not a certainty of 0."""
+    support = {rule: float(record["support_prob"]) for rule, record in fitted.items()}
+    rows = sum(int(record.get("rows", 0)) for record in fitted.values())
+    if not rows:
+        return support
+    pooled = round((sum(int(record.get("supported", 0)) for record in fitted.values()) + 0.5) / (rows + 1), 3)
+    return {**{str(rule): pooled for rule in HARD_REJECTIONS}, **support}
 
 
 def resolve_thresholds(verification: VerificationConfig, aggregator: SupportAggregator) -> VerificationConfig:

@@ -235,6 +235,8 @@ def primary_evidence(
         return inputs.formal_match_passages[0]
     if decision.rule == RuleName.REVERSED_RELATION and inputs.reversed_relation_passage:
         return inputs.reversed_relation_passage
+    if decision.rule == RuleName.MISQUOTED and inputs.misquoted_passage:
+        return inputs.misquoted_passage
     if decision.rule == RuleName.SUBSTITUTED_WORDS and inputs.substituted_passage:
         return inputs.substituted_passage
     if inputs.strongest_entailment_passage:

@@ -7,10 +7,22 @@ passages or the ones that give the claim's equations.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from veriground.config import VerificationConfig
 from veriground.schema import DecisionInputs, EvidenceJudgement, SignalStatus, SupportJudgement
 from veriground.verdicts.rules import min_entailment
+
+
+class QuotationFinding(NamedTuple):
+    """A quotation of the claim's that no evidence passage holds word for word, and the passage words closest to it
+    when they are close enough to be what it misquotes (else None for each of those)."""
+
+    quoted: str
+    passage_id: str | None = None
+    span: tuple[int, int] | None = None
+    source_words: str | None = None
+    similarity: float | None = None
 
 
 def summarize_evidence(
@@ -35,6 +47,7 @@ def summarize_evidence(
     reversed_relation: tuple[str, str, tuple[int, int]] | None = None,
     pieced_support: tuple[str, tuple[int, int]] | None = None,
     dropped_restriction: tuple[str, str, tuple[int, int]] | None = None,
+    quotation: QuotationFinding | None = None,
 ) -> DecisionInputs:
     """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
     judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
@@ -65,6 +78,7 @@ def summarize_evidence(
         "dropped_restriction": dropped_restriction[0] if dropped_restriction else None,
         "dropped_restriction_passage": dropped_restriction[1] if dropped_restriction else None,
         "dropped_restriction_span": dropped_restriction[2] if dropped_restriction else None,
+        **_quotation_findings(quotation),
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))
@@ -90,6 +104,18 @@ def summarize_evidence(
         strongest_entailment_passage=best_entail.passage_id,
         strongest_contradiction_passage=best_contra.passage_id,
     )
+
+
+def _quotation_findings(quotation: QuotationFinding | None) -> dict[str, object]:
+    if quotation is None:
+        return {}
+    return {
+        "unfound_quotation": quotation.quoted,
+        "misquoted_passage": quotation.passage_id,
+        "misquoted_span": quotation.span,
+        "misquoted_words": quotation.source_words,
+        "misquoted_similarity": quotation.similarity,
+    }
 
 
 def _outside(group: Sequence[EvidenceJudgement], passage: EvidenceJudgement) -> bool:

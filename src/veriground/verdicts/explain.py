@@ -219,6 +219,15 @@ _RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
         "the evidence gives a different value: " + ("; ".join(r.mismatches) or "see numeric signal")
     ),
     RuleName.FORMAL_MISMATCH: lambda r: "; ".join(r.inputs.formal_mismatches),
+    RuleName.MISQUOTED: lambda r: (
+        f"the claim quotes {r.inputs.unfound_quotation!r}, which no evidence passage holds word for word; "
+        f"{r.inputs.misquoted_passage} has {r.inputs.misquoted_words!r} (characters {r.inputs.misquoted_span}, "
+        f"word similarity {r.inputs.misquoted_similarity})"
+    ),
+    RuleName.QUOTATION_NOT_FOUND: lambda r: (
+        f"the claim quotes {r.inputs.unfound_quotation!r}, and no evidence passage holds these words or words close "
+        "to them"
+    ),
     RuleName.REVERSED_RELATION: lambda r: (
         f"{r.inputs.reversed_relation_passage} states the claim's comparison or dependence the other way round, or the "
         f"claim negated (characters {r.inputs.reversed_relation_span}): {r.inputs.reversed_relation!r}"

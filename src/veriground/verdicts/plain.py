@@ -134,6 +134,12 @@ _SENTENCES: dict[RuleName, Callable[[_Facts], str]] = {
     RuleName.NO_EVIDENCE: lambda f: "Nothing in the corpus is about this.",
     RuleName.NUMERIC_MISMATCH: _numbers,
     RuleName.FORMAL_MISMATCH: _formal,
+    RuleName.MISQUOTED: lambda f: (
+        f'It quotes "{f.inputs.unfound_quotation}", but the source\'s words are "{f.inputs.misquoted_words}".'
+    ),
+    RuleName.QUOTATION_NOT_FOUND: lambda f: (
+        f'No passage in the corpus has the words it quotes, "{f.inputs.unfound_quotation}".'
+    ),
     RuleName.REVERSED_RELATION: lambda f: (
         f"The source states the opposite{_quoted_text(f.inputs.reversed_relation or '')}."
     ),

@@ -42,6 +42,11 @@ contradicts it: then `quote-disputed` makes it Low Confidence (the sources disag
 the same algorithm, case and resource in a passage holding the claim's other words ("Merge sort runs in O(n log n)
 time" against "the total amount of time taken by merge-sort is $O(n\\log n)$"), and no source independent of them
 contradicts the claim: Supported, as a quotation is; the NLI reads an equation or a bound as a string of letters.
+Two rules check the claim's quotations as words (text/quotations.py), after `formal-mismatch`: a quotation of four
+words or more that no evidence passage holds word for word is `misquoted` (Contradictory) when a passage holds words
+close to it ("a specific battery issue" where the recall notice says "a specific electrical connection issue"), and
+`quotation-not-found` (Unsupported) when none does. A quotation claims the source's words, which the NLI models do not
+read: they take such near copies for restatements.
 Two rules read the domain profile (domains/): `formal-mismatch` (after `numeric-mismatch`): units, dimensions, an
 equation or a complexity bound disagree with the evidence or the constants table, so the claim is Contradictory.
 `reversed-relation` (after `formal-mismatch`): an evidence sentence states the claim's comparison or dependence the
@@ -134,6 +139,14 @@ def formal_matched_by_enough_sources(inputs: DecisionInputs, config: Verificatio
 
 def formal_check_fails(inputs: DecisionInputs, _: VerificationConfig) -> bool:
     return bool(inputs.formal_mismatches)
+
+
+def misquotes_its_source(inputs: DecisionInputs, _: VerificationConfig) -> bool:
+    return inputs.unfound_quotation is not None and inputs.misquoted_passage is not None
+
+
+def quotes_words_not_found(inputs: DecisionInputs, _: VerificationConfig) -> bool:
+    return inputs.unfound_quotation is not None and inputs.misquoted_passage is None
 
 
 def states_the_reverse(inputs: DecisionInputs, _: VerificationConfig) -> bool:
@@ -281,6 +294,8 @@ RULES: tuple[Rule, ...] = (
     Rule(N.NO_EVIDENCE, has_no_evidence, S.REJECTED, R.NO_EVIDENCE),
     Rule(N.NUMERIC_MISMATCH, numbers_mismatch, S.REJECTED, R.NUMERIC_MISMATCH),
     Rule(N.FORMAL_MISMATCH, formal_check_fails, S.REJECTED, R.FORMAL_MISMATCH),
+    Rule(N.MISQUOTED, misquotes_its_source, S.REJECTED, R.MISQUOTED),
+    Rule(N.QUOTATION_NOT_FOUND, quotes_words_not_found, S.REJECTED, R.QUOTATION_NOT_FOUND),
     Rule(N.REVERSED_RELATION, states_the_reverse, S.REJECTED, R.HIGH_CONTRADICTION),
     Rule(N.LLM_JUDGE_CONTRADICTED, llm_judge_contradicts, S.REJECTED, R.HIGH_CONTRADICTION),
     Rule(N.NLI_UNAVAILABLE, nli_unavailable, S.UNVERIFIED, R.SIGNAL_UNAVAILABLE),

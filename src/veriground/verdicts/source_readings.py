@@ -6,7 +6,9 @@ rule table's word-level rules read (verdicts/rules.py).
 - reversed_relation: a sentence that states its relation the other way round (text/relations.py);
 - pieced_support: every unit that supports it enough holds it only across statements (evidence/units.py states_apart);
 - dropped_restriction: every unit that supports it enough is a sentence it copies less a restrictor
-  (text/restrictions.py).
+  (text/restrictions.py);
+- quotation: a quotation of the claim's that no evidence passage holds word for word, and the passage whose words come
+  closest to it when they are close enough to be what it misquotes (text/quotations.py).
 
 The NLI models read all of these as restatements: a claim that holds its source's words is supported, whatever it does
 with them.
@@ -19,11 +21,13 @@ from typing import Any
 
 from veriground.evidence.units import claim_content, states_apart
 from veriground.schema import EvidenceChunk, NLISignal, SignalStatus
+from veriground.text.quotations import MISQUOTED_SIMILARITY, find_quotation, quotations
 from veriground.text.relations import reversed_relation
 from veriground.text.restrictions import left_out_restriction
 from veriground.text.substitution import closest_swaps, restates, substituted_words
 from veriground.text.terms import STOPWORDS, tokenize_words
 from veriground.text.word_order import scrambled_words
+from veriground.verdicts.evidence_summary import QuotationFinding
 
 
 def source_readings(
@@ -45,7 +49,28 @@ def source_readings(
         "reversed_relation": _reversed_relation(claim_text, chunks),
         "pieced_support": _pieced_support(claim_text, chunks, nli, threshold),
         "dropped_restriction": _dropped_restriction(claim_text, chunks, nli, threshold),
+        "quotation": unfound_quotation(claim_text, chunks),
     }
+
+
+def unfound_quotation(claim_text: str, chunks: Sequence[EvidenceChunk]) -> QuotationFinding | None:
+    """The claim's first quotation that no passage of its evidence holds word for word (but for filler words), with the
+    passage holding the words closest to it, those words, their offsets and how close they are, when that is
+    MISQUOTED_SIMILARITY or more (else None for each); None when every quotation is found, or the claim quotes
+    nothing."""
+    for quotation in quotations(claim_text):
+        matches = [(match, chunk) for chunk in chunks if (match := find_quotation(quotation, chunk.text))]
+        if any(match.filler_only for match, _ in matches):
+            continue  # held word for word, or but for a filler word
+        best = max(matches, key=lambda item: item[0].similarity, default=None)
+        if best is None or best[0].similarity < MISQUOTED_SIMILARITY:
+            return QuotationFinding(quotation.text)
+        match, chunk = best
+        span = (match.start, match.end)
+        return QuotationFinding(
+            quotation.text, chunk.passage_id, span, chunk.text[span[0] : span[1]], round(match.similarity, 4)
+        )
+    return None
 
 
 def _dropped_restriction(
