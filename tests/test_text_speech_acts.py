@@ -31,6 +31,16 @@ def test_about_the_document(sentence: str, expected: bool) -> None:
         ("Dr. Smith: Any questions?", False),
         ("What is work? Work is force times distance.", False),
         ("Work is force times distance.", False),
+        # a sentence that goes on speaking of the document: OpenStax's pair that read as 0.95 support of "Work is a
+        # vector quantity." (and of "Work is a scalar quantity.")
+        (
+            "This video introduces and differentiates between vectors and scalars. It also introduces quantities "
+            "that we will be working with during the study of kinematics.",
+            True,
+        ),
+        ("It also introduces quantities.", False),  # "it" is the document only after a sentence about the document
+        ("This video introduces vectors. It is a vector quantity.", False),
+        ("This video introduces vectors. It also shows that work is a scalar.", False),  # a fact of its own
         ("", False),
     ],
 )
