@@ -28,6 +28,7 @@ NOTICE = (
         ('a tokenised " sweet child of mine " text', []),  # spaces inside the marks: no quotation
         ("It's the cat's toy, isn't it, and it's theirs.", []),  # apostrophes
         ('"Start here" and then "go on to the end" of it', ["go on to the end"]),  # not the stretch between two
+        ("He said “it’s not within Facebook’s purview” then.", ["it’s not within Facebook’s purview"]),  # apostrophes
     ],
 )
 def test_quotations_are_what_stands_in_quotation_marks(text, quoted):

@@ -32,7 +32,7 @@ QUOTATION_MIN_WORDS = 4  # fewer words in quotes are a name or a term more often
 MISQUOTED_SIMILARITY = 0.8
 _QUOTATION = re.compile(
     r"(?:(?<=^)|(?<=[\s(\[{—–-]))"  # opens at the start, or after a space, a bracket or a dash
-    r"(?P<open>[\"“‘])(?P<body>\w[^\"“”‘’\n]{0,598}?[\w.,!?)%])"
+    r"(?P<open>[\"“‘])(?P<body>\w(?:[^\"“”‘’\n]|(?<=\w)’(?=\w)){0,598}?[\w.,!?)%])"  # ’ inside a word: "it’s"
     r"(?P<close>[\"”’])(?=$|[\s.,;:!?)\]}—–-])"  # closes before a space, punctuation or the end
 )
 _CLOSES = {'"': '"', "“": "”", "‘": "’"}
