@@ -155,6 +155,11 @@ def test_with_frames_off_a_question_is_claimed_as_written() -> None:
         ),
         ("I believe it was.", []),
         ("I do.", []),
+        # an exclamation ends its sentence before a lower-case word too (pysbd's does not): BEGIN's "i have! it is an
+        # island in the north atlantic." was one claim, Contradictory against "ireland is an island in the north
+        # atlantic."; a factorial ends none
+        ("i have! it is an island in the north atlantic.", ["it is an island in the north atlantic."]),
+        ("There are n! subsets of it.", ["There are n! subsets of it."]),
         # a sentence that names something, or holds a number or a formula, stays a claim
         ("He won.", ["He won."]),
         ("It is 5.", ["It is 5."]),

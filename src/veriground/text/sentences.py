@@ -1,8 +1,9 @@
 """Text → sentences with character spans: every sentence boundary in veriground is found here.
 
-- `iter_sentences`: pysbd over prose blocks, in document order, for claims and critic drafts. Each sentence
-  has a text span (first to last non-space character) and a region that runs to the next sentence, so a
-  citation right after a sentence's final period falls in that sentence's region.
+- `iter_sentences`: pysbd over prose blocks, in document order, for claims and critic drafts (and a sentence also
+  ends at "!" before a lower-case word, where pysbd runs on: "i have! it is an island"). Each sentence has a text
+  span (first to last non-space character) and a region that runs to the next sentence, so a citation right after a
+  sentence's final period falls in that sentence's region.
 - `sentence_spans` / `split_sentences`: a light regular-expression splitter (no parser) where pysbd would cost
   too much or read differently from the records it pins. A sentence ends at . ! or ? and the whitespace after
   it; what may follow is the `SentenceBoundary` option, one reading per set of records that depends on it, so
@@ -249,7 +250,8 @@ def _locate(text: str, window_start: int, window_end: int) -> list[int]:
         if found > 0 and _WORD_CHAR.search(piece) and not _TOKENISED_INITIALS.search(window, max(0, found - 40), found):
             starts.append(window_start + found)
         cursor = found + len(piece)
-    return starts
+    exclaimed = [window_start + match.end() for match in _EXCLAMATION_END.finditer(window)]
+    return sorted({*starts, *exclaimed}) if exclaimed else starts
 
 
 def one_sentence(window: str) -> bool:
@@ -265,6 +267,10 @@ def one_sentence(window: str) -> bool:
 
 # Initials whose last full stop a tokeniser split off ("A.J . Styles", "West Ham United F.C . has"), as FEVER and other
 # Penn-Treebank-tokenised sets write them: pysbd ends a sentence there, so a claim would be "A.J ." alone.
+# pysbd ends no sentence at "!" before a lower-case letter, as it does at "." and "?": "i have! it is an island in the
+# north atlantic." was one claim, which the shipped model read as contradicted by "ireland is an island in the north
+# atlantic". After a word of two letters or more ("n! subsets" is a factorial).
+_EXCLAMATION_END = re.compile(r"(?<=[A-Za-z]{2}!)\s+(?=[a-z])")
 _UNIT_FULL_STOP = re.compile(r"(?<=\d [JNWVKΩ])\.(?=\s+[A-Z])")
 _TOKENISED_INITIALS = re.compile(r"(?:^|\s)(?:[A-Za-z]\.)+[A-Za-z]{1,2} \.\s*$")
 _SPLITTABLE = re.compile(r"[.!?…\n\r;:]")
