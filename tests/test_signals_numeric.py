@@ -341,3 +341,20 @@ def test_days_of_the_month_short_years_and_degrees_f_are_read_as_written(claim, 
 )  # fmt: skip
 def test_scale_abbreviations_and_rounded_values_are_read_as_a_reader_does(claim, evidence, outcome):
     assert compute_numeric(claim, [evidence]).outcome == outcome
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "outcome"),
+    [
+        # WiCE: the evidence writes the age bare, and "3 days" (of work) was the rival of "25 years"
+        (
+            "Men at least 25 years old paid taxes equal to three days work.",
+            "(2) to have reached one's majority [the age was set at 25]; (4) to pay taxes equal to three days of work",
+            "absent",
+        ),
+        ("The car weighs 25 kg.", "The car weighs 30 kg.", "mismatch"),
+        ("The car weighs 25 kg.", "The car weighs 30 kg and has 25 seats.", "mismatch"),  # 25 counts seats
+    ],
+)
+def test_a_number_the_evidence_writes_bare_is_no_proof_of_a_mismatch(claim, evidence, outcome):
+    assert compute_numeric(claim, [evidence]).outcome == outcome

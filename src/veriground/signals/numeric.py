@@ -205,6 +205,9 @@ def _compare(
         if matched:
             outcomes.append("match")
             continue
+        if _stated_bare(quantity, evidence):
+            outcomes.append("absent")  # "the age was set at 25" may be the claim's "at least 25 years old"
+            continue
         rivals = (
             [] if case else [other.quantity for other in evidence if other.rival and _rival(quantity, bound, other)]
         )
@@ -215,6 +218,20 @@ def _compare(
         closest = min(rivals, key=lambda rival: _distance(quantity, rival))
         mismatches.append(f"claim {_described(_Stated(quantity, bound))} vs evidence {closest.quantity.describe()}")
     return outcomes, mismatches
+
+
+def _stated_bare(quantity: NormalQuantity, evidence: Sequence[_Stated]) -> bool:
+    """Whether an evidence sentence writes the claim quantity's number bare (no unit, nothing counted): it may be the
+    same quantity with its unit left to the context ("the age was set at 25" for "at least 25 years old"), so a rival
+    of another value is no proof of a mismatch (the NLI reads the claim)."""
+    if quantity.quantity.unit is None and quantity.quantity.label is None:
+        return False  # a bare claim number is compared as it is
+    return any(
+        other.quantity.quantity.unit is None
+        and other.quantity.quantity.label is None
+        and other.quantity.quantity.value == quantity.quantity.value
+        for other in evidence
+    )
 
 
 def _rival(quantity: NormalQuantity, bound: str | None, other: _Stated) -> bool:
