@@ -31,6 +31,10 @@ from veriground.schema import EvidencePack, PackPassage
         ),
         ("According to the sources, the bridge opened in 1932.", "the bridge opened in 1932."),
         ("Based on the textbook, kinetic energy is the energy of motion.", "kinetic energy is the energy of motion."),
+        # BEGIN: a hedge that goes on to assert, and what the writer learned
+        ("i am not sure, but in some countries it is a protected title.", "in some countries it is a protected title."),
+        ("I'm not sure but the bridge opened in 1932.", "the bridge opened in 1932."),
+        ("i also learned that the oregon trail was laid by fur traders.", "the oregon trail was laid by fur traders."),
     ],
 )
 def test_a_frame_is_left_out_of_the_claim_and_its_span(sentence: str, claim: str) -> None:
@@ -51,6 +55,7 @@ def test_a_frame_is_left_out_of_the_claim_and_its_span(sentence: str, claim: str
         "So many students fail the exam every year.",
         "Indeed the theorem holds for every graph.",  # "indeed" without a mark may be an adverb of the statement
         "From the source code the function returns zero.",  # a generic source ends with a comma
+        "I'm not sure that the bridge opened in 1932.",  # doubt, not "not sure, but": the writer does not assert it
     ],
 )
 def test_words_that_may_state_something_stay(sentence: str) -> None:
@@ -154,6 +159,7 @@ def test_with_frames_off_a_question_is_claimed_as_written() -> None:
             ["It is between blue and yellow on the spectrum."],
         ),
         ("I believe it was.", []),
+        ("that's right. it may be machine-knitted.", ["it may be machine-knitted."]),  # no question: no answer either
         ("I do.", []),
         # an exclamation ends its sentence before a lower-case word too (pysbd's does not): BEGIN's "i have! it is an
         # island in the north atlantic." was one claim, Contradictory against "ireland is an island in the north

@@ -9,13 +9,15 @@ answers open with one, and "I can tell you that Kurt Cobain was an American sing
 against the sentence that says so scored contradiction 0.73.
 
 Only frames that carry no checkable content are taken off: particles ("yes", "oh", "well,"), the writer's own stance
-("I think", "I know that", "I can tell you that", "I'm pretty sure") and a generic source ("According to the given
-context,"). A named source ("According to NASA, ...") stays: it is part of what is claimed; so does an answer's
-"No,": it is the claim's polarity. Words that also open ordinary sentences ("So", "Right", "Well") count only when a
-comma or a mark follows them. A sentence that is nothing but a frame ("Well, I've heard that.") keeps its words.
+("I think", "I know that", "I also learned that", "I can tell you that", "I'm pretty sure", and "I'm not sure, but",
+which goes on to assert what follows) and a generic source ("According to the given context,"). A named source
+("According to NASA, ...") stays: it is part of what is claimed; so does an answer's "No,": it is the claim's polarity.
+Words that also open ordinary sentences ("So", "Right", "Well") count only when a comma or a mark follows them. A
+sentence that is nothing but a frame ("Well, I've heard that.") keeps its words.
 
 A sentence that only talks to the reader ("Here is a summary of the travel policy.", "I hope this helps!") makes no
-claim at all (is_discourse), and neither does a bare "Sure!" or "Yes." in a text that answers no question.
+claim at all (is_discourse), and neither does a bare "Sure!", "Yes." or "That's right." in a text that answers no
+question.
 
 A question asks; it states nothing a source could support or refute (asks_without_stating): "What type of weight
 training do you use?", "Have you ever had an Irish coffee?". On the held-out BEGIN rows 46 of 700 responses ask
@@ -42,8 +44,10 @@ _FRAME = re.compile(
     (?:
         (?:{_YES}|oh|ah|hmm+|um+)\b[,!.]?                         # particles that open no statement of their own
       | (?:well|sure|ok|okay|actually|indeed|right|so)\s*[,!.]  # ... only before a mark
-      | i(?:'ve|\s+have)?\s+(?:think|believe|guess|suppose|feel|heard|read|know|recall|remember|understand)
+      | i(?:'ve|\s+have)?\s+(?:also\s+|just\s+|recently\s+)?
+        (?:think|believe|guess|suppose|feel|heard|read|know|recall|remember|understand|learned|learnt|found\s+out)
         (?:\s+that)?\b
+      | i(?:'?m|\s+am)\s+not\s+(?:sure|certain)\s*,?\s*(?=but\b)  # "I'm not sure, but X" asserts X (the "but" goes)
       | i\s+can\s+(?:tell\s+you|say)(?:\s+that)?\b
       | i'?m\s+(?:pretty\s+|fairly\s+|quite\s+)?(?:sure|certain|positive)(?:\s+that)?\b
       | as\s+far\s+as\s+i\s+know\b,?
@@ -83,7 +87,8 @@ _TO_THE_READER = r"""
 # Answer particles: with no question they answer nothing ("Sure!" opening a note); after one they are the answer.
 _PARTICLES = rf"""
     (?:(?:oh|ah|well)\s*,?\s*)?
-    (?:{_YES}|no|nope|sure|ok|okay|certainly|absolutely|of\s+course|great)
+    (?:{_YES}|no|nope|sure|ok|okay|certainly|absolutely|of\s+course|great
+      |(?:that|it)\s*(?:'s|is)\s+(?:so\s+|very\s+|quite\s+)?(?:right|true|correct))  # "That's right." answers
     (?:\s*,?\s*(?:sure|certainly|absolutely|of\s+course|thanks|thank\s+you))*
     \s*[.!?:]*\s*
 """
