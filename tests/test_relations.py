@@ -228,3 +228,29 @@ def test_a_passage_past_the_top_k_that_states_the_claim_word_for_word_joins_the_
     assert with_quoting_passage("Inertia is a property of energy.", TOP, DEEPER) == TOP  # no passage quotes it
     held = [*TOP, DEEPER[1]]
     assert with_quoting_passage("Inertia is a property of mass.", held, DEEPER) == held
+
+
+COLOMBIANA = (
+    "Colombiana is a 2011 French action film co-written and produced by Luc Besson and directed by Olivier Megaton."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "swapped"),
+    [
+        ("Colombiana was produced by Olivier Megaton.", True),  # FEVER-symmetric: Supported at 0.93 before
+        ("Colombiana was directed by Luc Besson.", True),
+        ("Colombiana was written by Olivier Megaton.", True),
+        ("Colombiana was produced by Luc Besson.", False),
+        ("Colombiana was directed by Olivier Megaton.", False),
+        ("Colombiana was edited by Olivier Megaton.", False),  # no agent edited it in the sentence: nothing swapped
+        ("Colombiana was produced by Europacorp.", False),  # an agent the sentence does not name
+        ("The film was written and directed by Jane Doe.", False),  # against "written by Jane Doe and produced by ..."
+        ("The report was finished by March.", False),  # a time, not an agent
+    ],
+)
+def test_a_deed_given_to_another_of_the_sentences_agents_states_the_relation_otherwise(claim, swapped):
+    evidence = COLOMBIANA if claim.startswith("Colombiana") else "It was written by Jane Doe and produced by John Roe."
+    if "March" in claim:
+        evidence = "The report was started by Ann Lee and finished by May."
+    assert (reversed_relation(claim, evidence) is not None) is swapped

@@ -4,13 +4,16 @@ than static friction"), a dependence (text/dependences.py: "mass does not depend
 gravity") or a proportion with another power (text/proportions.py: "it increases in proportion to velocity squared"
 against "Kinetic energy is proportional to velocity"), a count where one of the two is none (text/counts.py: "containing
 no cycles" against "A tree has exactly one cycle"), the alternative a sentence rejects (text/alternatives.py: "it uses
-a stack instead of a queue" against "Depth-first search uses a queue"), or a sentence the claim restates less its
-negation (text/deletion.py leaves_negation_out: "the momentum of the electron is affected" out of "... is not
-affected"). The NLI models read such a claim, which holds every word of its source, as a restatement.
+a stack instead of a queue" against "Depth-first search uses a queue"), a deed given to another of the sentence's
+agents (text/agents.py: "Colombiana was produced by Olivier Megaton" against "... produced by Luc Besson and directed by
+Olivier Megaton"), or a sentence the claim restates less its negation (text/deletion.py leaves_negation_out: "the
+momentum of the electron is affected" out of "... is not affected"). The NLI models read such a claim, which holds
+every word of its source, as a restatement.
 """
 
 from __future__ import annotations
 
+from veriground.text.agents import may_state_agent, stated_agents, swaps_agent
 from veriground.text.alternatives import may_state_alternative, stated_alternatives, takes_rejected
 from veriground.text.comparisons import may_state_comparison, reverses, stated_comparisons
 from veriground.text.content import content_stems
@@ -28,12 +31,14 @@ def reversed_relation(claim: str, evidence: str) -> tuple[int, int] | None:
     the claim restates less its negation."""
     comparisons, dependences = stated_comparisons(claim), stated_dependences(claim)
     proportions, counts = stated_proportions(claim), stated_counts(claim)
+    agents = stated_agents(claim) if may_state_agent(claim) else {}
     if not (
         (comparisons and may_state_comparison(evidence))
         or (dependences and may_state_dependence(evidence))
         or (proportions and may_state_proportion(evidence))
         or (counts and may_state_count(evidence))
         or may_state_alternative(evidence)
+        or (agents and may_state_agent(evidence))
         or may_leave_negation_out(claim, evidence)
     ):
         return None  # the cheap tests first: splitting a passage into sentences is not
@@ -53,6 +58,8 @@ def reversed_relation(claim: str, evidence: str) -> tuple[int, int] | None:
         if counts and contradicts(claim, stated_counts(sentence), read):
             return start, end
         if any(takes_rejected(claim, stated) for stated in stated_alternatives(sentence)):
+            return start, end
+        if agents and swaps_agent(agents, stated_agents(sentence)):
             return start, end
         context = stems
     return None
