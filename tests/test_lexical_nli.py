@@ -105,6 +105,11 @@ def test_antonym_best_vs_worst_case_is_a_contradiction():
         ),
         ("The price increased last year.", "The price did not decrease last year.", []),
         ("The price increased last year.", "The price decreased last year.", ["antonym"]),
+        # a negating prefix, either way round (SummEdits' "changed" for "unchanged"); "unit" is no "un-it"
+        ("The estimate is unchanged from the guidance.", "The estimate is changed from the guidance.", ["antonym"]),
+        ("Consolidated sales rose to $441 million.", "Unconsolidated sales rose to $441 million.", ["antonym"]),
+        ("The estimate is unchanged from the guidance.", "The estimate is not changed from the guidance.", []),
+        ("The unit of force is the newton.", "The force is the newton.", []),
     ],
 )
 def test_an_antonym_counts_unless_the_premise_states_the_claims_pole_about_the_same_thing(premise, hypothesis, cues):

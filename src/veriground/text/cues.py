@@ -164,9 +164,25 @@ def antonym_stems() -> tuple[tuple[str, str], ...]:
 
 def antonym_pairs_among(stems: frozenset[str]) -> list[tuple[str, str]]:
     """The antonym_stems() pairs with a stem among `stems`, in the table's order (a cue needs one in the
-    hypothesis, so the rest of the table need not be read)."""
+    hypothesis, so the rest of the table need not be read), then each stem's negating prefix pairs (prefix_pairs)."""
     index, pairs = _antonym_index(), antonym_stems()
-    return [pairs[position] for position in sorted({found for stem in stems for found in index.get(stem, ())})]
+    table = [pairs[position] for position in sorted({found for stem in stems for found in index.get(stem, ())})]
+    return table + [pair for stem in sorted(stems) for pair in prefix_pairs(stem)]
+
+
+_NEGATING_PREFIXES = ("un", "non")
+_PREFIXED_MIN = 4  # letters left after the prefix: "unit", "under", "union" are no "un-" of a word
+
+
+def prefix_pairs(stem: str) -> list[tuple[str, str]]:
+    """A stem and its negation by prefix, either way round: "unchang" (unchanged) and "chang" (changed),
+    "unconsolid" and "consolid". SummEdits' edits write "changed" for "unchanged"; the table cannot list every word."""
+    for prefix in _NEGATING_PREFIXES:
+        if stem.startswith(prefix) and len(stem) - len(prefix) >= _PREFIXED_MIN:
+            return [(stem, stem[len(prefix) :])]
+    if len(stem) < _PREFIXED_MIN:
+        return []
+    return [(stem, prefix + stem) for prefix in _NEGATING_PREFIXES]
 
 
 def opposites_of(stem: str) -> frozenset[str]:
