@@ -9,7 +9,8 @@ from veriground.backends.registry import build_nli
 from veriground.config import load_config
 from veriground.engine import verify_text
 from veriground.evidence.gather import PackEvidence, with_quotation_sources
-from veriground.schema import ClaimDecision, EvidenceChunk, EvidencePack, PackPassage
+from veriground.evidence.pack import complete_pack, pack_chunks
+from veriground.schema import ClaimDecision, EvidencePack, PackPassage
 from veriground.text.quotations import find_quotation, quotations
 
 NOTICE = (
@@ -71,28 +72,16 @@ def test_case_punctuation_contractions_and_filler_words_do_not_make_a_misquotati
     assert match is not None and match.filler_only is filler_only
 
 
-def _chunk(passage_id: str, text: str) -> EvidenceChunk:
-    return EvidenceChunk(
-        doc_id="d",
-        sent_id=0,
-        passage_id=passage_id,
-        text=text,
-        char_start=0,
-        char_end=len(text),
-        rank=1,
-        source="s",
-        version="d@v1",
-    )
-
-
 def test_a_passage_past_the_top_k_that_holds_the_quotation_joins_the_evidence():
     claim = 'He would be regarded as "a marked man for life".'
-    top = [_chunk("p1", "He would be a marked man, he said.")]
-    deeper = [
-        *top,
-        _chunk("p2", "Collins feared he would be a marked man for life."),
-        _chunk("p3", "a marked man for life"),
+    texts = [
+        "He would be a marked man, he said.",
+        "Collins feared he would be a marked man for life.",
+        "a marked man for life",
     ]
+    pack = EvidencePack(passages=tuple(PackPassage(passage_id=f"p{i}", text=t) for i, t in enumerate(texts, 1)))
+    deeper = pack_chunks(complete_pack(pack))
+    top = deeper[:1]
     assert [chunk.passage_id for chunk in with_quotation_sources(claim, top, deeper)] == ["p1", "p2"]
     assert with_quotation_sources("No quotation here at all.", top, deeper) == top
 
