@@ -65,6 +65,14 @@ def test_seed_compound_claim_splits_into_two_with_the_subject_copied() -> None:
                 ("The edge weight equals the probability of the edge.", "R3"),
             ],
         ),
+        (  # R3: the first ", and" is the list's, the second joins the clauses (AttributionBench: "such as oil, coal."
+            # was a claim)
+            "PAHs are found in sources such as oil, coal, and tar deposits, and are produced by burning fuel.",
+            [
+                ("PAHs are found in sources such as oil, coal, and tar deposits.", "R3"),
+                ("PAHs are produced by burning fuel.", "R3"),
+            ],
+        ),
         (  # R4: semicolons between clauses, a "; and" included
             "Energy is conserved; momentum is conserved too; and charge is conserved as well.",
             [
@@ -124,6 +132,8 @@ def test_compound_sentences_split_by_their_rule(text: str, expected: list[tuple[
         "They expect revenue to be between $11,100 million and $11,250 million, which is an increase of $125 million.",
         "The lecture covers kinematics, dynamics, and fluid mechanics of liquids.",  # R3: a list, no verb guessed
         "Physics studies matter, energy, and the interactions between them.",  # R3: a list
+        # R3: a left side that waits for its object ("similar to") is no clause ("... similar to." was a claim)
+        "Schiller practiced a philosophy that was very similar to, and often aligned with the pragmatism of James.",
         "The sample contains iron, and traces of nickel in small amounts.",  # R3: the right side has no verb
         "Mix salt and pepper, and serve the soup.",  # R3: imperatives have no subject
         "If a tuner hears two beats per second, and the fork hums at 256 Hz, the piano needs tuning.",  # "If A, and B"

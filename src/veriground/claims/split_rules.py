@@ -134,6 +134,8 @@ def split_conjunctions(text: str, start: int, end: int, subject: str) -> list[Pa
         left = local[: match.start()]
         if "," not in match.group() and _closes_between(words_of(left)):
             continue  # "to be between $11,100 million and $11,250 million, which is ...": one range, not two clauses
+        if _dangles(left):
+            continue  # "very similar to, and often aligned with X": the left side waits for its object
         guess = (
             _CLAUSE_COMMA_CONJUNCTION.fullmatch(match.group()) is not None
             and "," not in left
@@ -188,9 +190,24 @@ def _right_subject(left: str, right: str, inherited: str, *, guess: bool) -> str
     right_verb = _verb_index(right_words, guess=guess)
     if right_verb is None or right_verb == 0 or len(right_words) < 3:
         return None
+    if any(word.group().lower() in _COORDINATORS for word in right_words[:right_verb]):
+        return None  # "oil, coal, and tar deposits, and are produced": the conjunction is the list's, not a clause's
     if any(word.group().lower() == "where" for word in right_words[:right_verb]):
         return None  # "inertial and viscous forces, where ρ is the density": the verb is the where-clause's
     return ""
+
+
+# Words a clause cannot end with: they wait for what follows ("similar to", "made of", "the").
+_DANGLING = frozenset(
+    {"to", "of", "with", "from", "for", "by", "at", "in", "on", "into", "onto", "about", "than", "as", "the", "a", "an"}
+)
+_COORDINATORS = frozenset({"and", "or", "but"})
+
+
+def _dangles(left: str) -> bool:
+    """The left side of a conjunction ends with a word that waits for its object: it is no clause of its own."""
+    words = left.split()
+    return bool(words) and words[-1].lower() in _DANGLING
 
 
 def _closes_between(left_words: list[re.Match[str]]) -> bool:
