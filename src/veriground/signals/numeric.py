@@ -16,7 +16,8 @@ satisfies it ("grossed less than $1 million" by "grossed $181,674"), and mismatc
 quantities and none does. Conversely a plain claim value that meets a bound the evidence states ("a purchase of
 $12,000" against "buying something over $10,000") is no rival of it. A claim that negates what the evidence
 states plainly ("did not sign in 2014" against "in 2018, she signed") is not contradicted by a different number, so
-its numbers are never a mismatch there; the NLI reads it.
+its numbers are never a mismatch there; the NLI reads it. Nor is a claim quantity whose number an evidence sentence
+writes bare ("the age was set at 25" for "at least 25 years old"): its rivals ("3 days" of work) may be of other facts.
 """
 
 from __future__ import annotations
