@@ -123,6 +123,21 @@ def test_citations_of_each_format_attach_to_their_sentence() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        # AttributionBench answers end with a model's end-of-sequence token: "</s>" was a claim of its own
+        ("The larger the photo, the larger the file.</s>", ["The larger the photo, the larger the file."]),
+        ("<s> Water boils. [SEP] Ice melts.<|endoftext|>", ["Water boils.", "Ice melts."]),
+        ("The <s> tag marks struck-out text.", ["The <s> tag marks struck-out text."]),  # prose about HTML
+    ],
+)
+def test_a_models_special_tokens_are_no_prose(text: str, claims: list[str]) -> None:
+    found = extract_claims(text, answer_id="a")
+    assert [claim.text for claim in found] == claims
+    assert all(text[c.answer_char_span[0] : c.answer_char_span[1]] == c.text for c in found)  # offsets hold
+
+
 def test_markdown_links_are_not_citations() -> None:
     text = "See [the guide](https://example.org/guide?page=2) for the derivation [4]."
     (claim,) = extract_claims(text, answer_id="a")

@@ -1,4 +1,5 @@
-"""Markdown answer text -> prose blocks: headings, code, rules and line markers masked by spaces.
+"""Markdown answer text -> prose blocks: headings, code, rules, line markers and a model's special tokens ("</s>")
+masked by spaces.
 
 Masking keeps every offset of the input, so a span found in the masked text is a span of the input.
 """
@@ -25,6 +26,9 @@ _EMPHASIS = re.compile(
     r"|(?<![\w*])\*(?=[^\s*])[^*]+?(?<=\S)\*(?![\w*])"
 )
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[[^\]]+\]:[ \t]+\S")  # "[1]: https://..." reference lists
+# A language model's special tokens left in its output ("... the larger the file size will be.</s>"): no prose.
+# "<s>" only where a model puts it (the text's start): "The <s> tag" is prose about HTML.
+_SPECIAL_TOKEN = re.compile(r"\A\s*<s>|</s>(?=\s|\Z)|<pad>|<unk>|<\|[a-z_]{2,20}\|>|\[(?:CLS|SEP|PAD|UNK|MASK)\]")
 
 
 @dataclass(frozen=True)
@@ -48,7 +52,8 @@ def find_prose_blocks(text: str) -> MarkdownBlocks:
         scanner.read(line, offset)
         offset += len(line)
     scanner.close_block(offset)
-    display = _EMPHASIS.sub(_mark_delimiters, "".join(scanner.masked))
+    prose = _SPECIAL_TOKEN.sub(lambda token: " " * len(token.group()), "".join(scanner.masked))
+    display = _EMPHASIS.sub(_mark_delimiters, prose)
     masked_text = display.replace(EMPHASIS_MARK, " ")
     return MarkdownBlocks(
         masked=masked_text, display=display, blocks=tuple(_trim_end(masked_text, s, e) for s, e in scanner.blocks)
