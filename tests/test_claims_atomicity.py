@@ -132,6 +132,8 @@ def test_compound_sentences_split_by_their_rule(text: str, expected: list[tuple[
         "They expect revenue to be between $11,100 million and $11,250 million, which is an increase of $125 million.",
         "The lecture covers kinematics, dynamics, and fluid mechanics of liquids.",  # R3: a list, no verb guessed
         "Physics studies matter, energy, and the interactions between them.",  # R3: a list
+        # R3: an "and" inside a condition no comma has closed yet ("If A." was a claim)
+        "If the family does not want resuscitation and the physician agrees, then palliative care is provided.",
         # R3: a left side that waits for its object ("similar to") is no clause ("... similar to." was a claim)
         "Schiller practiced a philosophy that was very similar to, and often aligned with the pragmatism of James.",
         "The sample contains iron, and traces of nickel in small amounts.",  # R3: the right side has no verb

@@ -136,6 +136,8 @@ def split_conjunctions(text: str, start: int, end: int, subject: str) -> list[Pa
             continue  # "to be between $11,100 million and $11,250 million, which is ...": one range, not two clauses
         if _dangles(left):
             continue  # "very similar to, and often aligned with X": the left side waits for its object
+        if _inside_condition(left):
+            continue  # "If A and B, then C": both are the condition (AttributionBench: "If A." was a claim)
         guess = (
             _CLAUSE_COMMA_CONJUNCTION.fullmatch(match.group()) is not None
             and "," not in left
@@ -202,6 +204,20 @@ _DANGLING = frozenset(
     {"to", "of", "with", "from", "for", "by", "at", "in", "on", "into", "onto", "about", "than", "as", "the", "a", "an"}
 )
 _COORDINATORS = frozenset({"and", "or", "but"})
+
+
+# Words that open a condition or a concession whose clause runs to the first comma: "If the family does not want it
+# and the physician agrees, then ...".
+_CONDITION_OPENERS = frozenset(
+    {"if", "when", "whenever", "unless", "although", "though", "because", "since", "while", "whereas", "once"}
+    | {"suppose", "assuming", "provided"}
+)
+
+
+def _inside_condition(left: str) -> bool:
+    """The left side of a conjunction opens a condition (or a concession) that no comma has closed yet."""
+    words = left.split(maxsplit=1)
+    return bool(words) and words[0].lower().strip("\"'(") in _CONDITION_OPENERS and "," not in left
 
 
 def _dangles(left: str) -> bool:
