@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from veriground.verdicts.aggregator import rejection_support_rate
+
 MIN_HARD_REJECTION_ROWS = 20  # fewer rejected rows than this: the rule's support rate is that of all hard rules
 
 
@@ -31,6 +33,6 @@ def hard_rejection_support(outcomes: Iterable[tuple[str | None, bool]]) -> dict[
         support[rule] = {
             "rows": rejected,
             "supported": supported,
-            "support_prob": round((basis_supported + 0.5) / (basis_rows + 1), 3),
+            "support_prob": rejection_support_rate(basis_supported, basis_rows),
         }
     return support

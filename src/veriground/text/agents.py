@@ -24,9 +24,9 @@ _AGENT = re.compile(
     r"(?P<agent>[A-Z][\w.'&-]*(?:\s+(?:[A-Z][\w.'&-]*|de|von|van|der|da|di|le|la))*)"
 )
 _DEED = re.compile(_PARTICIPLE)
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october")
-_NOT_AGENTS = frozenset(
-    (*_MONTHS, "november", "december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_NOT_AGENTS = frozenset(  # months and weekdays: "finished by March" names a time
+    {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november"}
+    | {"december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 )
 
 

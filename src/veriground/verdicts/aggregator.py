@@ -272,8 +272,14 @@ def _hard_rejection_support(fitted: Mapping[str, Mapping[str, Any]]) -> dict[str
     rows = sum(int(record.get("rows", 0)) for record in fitted.values())
     if not rows:
         return support
-    pooled = round((sum(int(record.get("supported", 0)) for record in fitted.values()) + 0.5) / (rows + 1), 3)
+    pooled = rejection_support_rate(sum(int(record.get("supported", 0)) for record in fitted.values()), rows)
     return {**{str(rule): pooled for rule in HARD_REJECTIONS}, **support}
+
+
+def rejection_support_rate(supported: int, rows: int) -> float:
+    """P(supported) of a claim a hard rule rejects, from the rows it rejected and how many of them were supported:
+    (supported + 1/2) / (rows + 1), so a rule that was always right is not certain."""
+    return round((supported + 0.5) / (rows + 1), 3)
 
 
 def resolve_thresholds(verification: VerificationConfig, aggregator: SupportAggregator) -> VerificationConfig:
