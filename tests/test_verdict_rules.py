@@ -260,6 +260,14 @@ FINDINGS_TABLE = [
         REJECTED,
         RejectionReason.QUOTATION_NOT_FOUND,
     ),
+    # Another term of the same kind where the sentence about the claim has one: whatever the NLI reads.
+    (
+        "swapped-term",
+        SUPPORTED,
+        {"swapped_term": (("Friday", "Thursday"), "weekday", "a", (0, 57))},
+        REJECTED,
+        RejectionReason.SWAPPED_TERM,
+    ),
     ("sufficient-evidence", SUPPORTED, {"numeric_outcome": "match"}, VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
     ("no-evidence", [], {"numeric_outcome": "mismatch"}, REJECTED, RejectionReason.NO_EVIDENCE),
     (
@@ -310,6 +318,7 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
         {"quoting": judged(("a", 0.2, 0.1), ("b", 0.2, 0.1))},
         {"quotation": QuotationFinding("four words in quotes", "a", (0, 19), "four words in quote", 0.875)},
         {"quotation": QuotationFinding("four words in quotes")},
+        {"swapped_term": (("Moscow", "London"), "name", "a", (0, 30))},
     ):
         fired.add(decide(summarize_evidence(judged(("a", 0.9, 0.0), ("b", 0.9, 0.0)), config, **extra), config).rule)
     quotes = judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))

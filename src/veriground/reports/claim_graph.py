@@ -5,7 +5,7 @@ Nodes are "claim:<id>", "passage:<id>" and "source:<id>". Edges point from a cla
   claim → passage  relation "supported_by"    (the passages at or above the support threshold, DecisionInputs)
   claim → passage  relation "contradicted_by" (the strongest contradicting passage, when a contradiction rule decided;
                    the passage stating the claim the other way round, when reversed-relation did, or the
-                   passage it misquotes)
+                   passage it misquotes, or the sentence whose term it swaps for another)
   claim → claim    relation "depends_on"      (the claim uses a term the other claim defines; forward references too)
   passage → source relation "from_source"     (the evidence chunk's source_id)
 Metrics: redundancy = supporting passages per claim (seed target 2–5); source diversity = unique source types /
@@ -73,6 +73,8 @@ def build_claim_graph(
             related.append((inputs.reversed_relation_passage, CONTRADICTS))
         if claim_report.decision.rule == RuleName.MISQUOTED and inputs.misquoted_passage:
             related.append((inputs.misquoted_passage, CONTRADICTS))
+        if claim_report.decision.rule == RuleName.SWAPPED_TERM and inputs.swapped_term_passage:
+            related.append((inputs.swapped_term_passage, CONTRADICTS))
         for passage_id, relation in related:
             passage_node = f"passage:{passage_id}"
             chunk = chunks.get(passage_id)

@@ -89,6 +89,13 @@ class DecisionInputs(Record):
     misquoted_span: tuple[int, int] | None = None
     misquoted_words: str | None = None
     misquoted_similarity: float | None = Field(None, ge=0, le=1)
+    # A term of the claim's that no evidence passage uses, where the evidence sentence about the claim has another of
+    # the same kind (text/term_swaps.py): (the claim's words, the sentence's words), their kind ("weekday", "colour",
+    # ..., "name"), that sentence's passage and its offsets in the passage.
+    swapped_term: tuple[str, str] | None = None
+    swapped_term_kind: str | None = None
+    swapped_term_passage: PassageId | None = None
+    swapped_term_span: tuple[int, int] | None = None
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed

@@ -52,6 +52,7 @@ class RejectionReason(StrEnum):
     DROPPED_RESTRICTION = "dropped_restriction"  # its source says it only with a restriction it leaves out
     MISQUOTED = "misquoted"  # it quotes words its source states otherwise
     QUOTATION_NOT_FOUND = "quotation_not_found"  # it quotes words no evidence passage holds
+    SWAPPED_TERM = "swapped_term"  # another day, colour, ordinal or name where its source sentence has one
 
 
 class DisplayVerdict(StrEnum):
@@ -90,6 +91,7 @@ class RuleName(StrEnum):
     FORMAL_MISMATCH = "formal-mismatch"
     MISQUOTED = "misquoted"
     QUOTATION_NOT_FOUND = "quotation-not-found"
+    SWAPPED_TERM = "swapped-term"
     REVERSED_RELATION = "reversed-relation"
     LLM_JUDGE_CONTRADICTED = "llm-judge-contradicted"
     NLI_UNAVAILABLE = "nli-unavailable"
@@ -123,6 +125,7 @@ HARD_REJECTIONS = frozenset(
         RuleName.FORMAL_MISMATCH,
         RuleName.MISQUOTED,
         RuleName.QUOTATION_NOT_FOUND,
+        RuleName.SWAPPED_TERM,
         RuleName.REVERSED_RELATION,
         RuleName.NO_EVIDENCE,
         RuleName.LLM_JUDGE_CONTRADICTED,
@@ -136,6 +139,7 @@ CONTRADICTING_REASONS = frozenset(
         RejectionReason.NUMERIC_MISMATCH,
         RejectionReason.FORMAL_MISMATCH,
         RejectionReason.MISQUOTED,
+        RejectionReason.SWAPPED_TERM,
     }
 )
 # Verdicts a reader must not take as established: a wrong, unbacked or unchecked claim (hallucination metrics).

@@ -237,6 +237,8 @@ def primary_evidence(
         return inputs.reversed_relation_passage
     if decision.rule == RuleName.MISQUOTED and inputs.misquoted_passage:
         return inputs.misquoted_passage
+    if decision.rule == RuleName.SWAPPED_TERM and inputs.swapped_term_passage:
+        return inputs.swapped_term_passage
     if decision.rule == RuleName.SUBSTITUTED_WORDS and inputs.substituted_passage:
         return inputs.substituted_passage
     if inputs.strongest_entailment_passage:

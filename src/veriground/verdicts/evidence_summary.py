@@ -48,6 +48,7 @@ def summarize_evidence(
     pieced_support: tuple[str, tuple[int, int]] | None = None,
     dropped_restriction: tuple[str, str, tuple[int, int]] | None = None,
     quotation: QuotationFinding | None = None,
+    swapped_term: tuple[tuple[str, str], str, str, tuple[int, int]] | None = None,
 ) -> DecisionInputs:
     """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
     judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
@@ -79,6 +80,10 @@ def summarize_evidence(
         "dropped_restriction_passage": dropped_restriction[1] if dropped_restriction else None,
         "dropped_restriction_span": dropped_restriction[2] if dropped_restriction else None,
         **_quotation_findings(quotation),
+        "swapped_term": swapped_term[0] if swapped_term else None,
+        "swapped_term_kind": swapped_term[1] if swapped_term else None,
+        "swapped_term_passage": swapped_term[2] if swapped_term else None,
+        "swapped_term_span": swapped_term[3] if swapped_term else None,
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))

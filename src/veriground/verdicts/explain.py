@@ -228,6 +228,13 @@ _RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
         f"the claim quotes {r.inputs.unfound_quotation!r}, and no evidence passage holds these words or words close "
         "to them"
     ),
+    RuleName.SWAPPED_TERM: lambda r: (
+        f"the claim says {r.inputs.swapped_term[0]!r} ({r.inputs.swapped_term_kind}), which no evidence passage uses, "
+        f"where {r.inputs.swapped_term_passage} says {r.inputs.swapped_term[1]!r} in the sentence about it "
+        f"(characters {r.inputs.swapped_term_span})"
+        if r.inputs.swapped_term
+        else "see swapped_term"
+    ),
     RuleName.REVERSED_RELATION: lambda r: (
         f"{r.inputs.reversed_relation_passage} states the claim's comparison or dependence the other way round, or the "
         f"claim negated (characters {r.inputs.reversed_relation_span}): {r.inputs.reversed_relation!r}"

@@ -140,6 +140,11 @@ _SENTENCES: dict[RuleName, Callable[[_Facts], str]] = {
     RuleName.QUOTATION_NOT_FOUND: lambda f: (
         f'No passage in the corpus has the words it quotes, "{f.inputs.unfound_quotation}".'
     ),
+    RuleName.SWAPPED_TERM: lambda f: (
+        f'It says "{f.inputs.swapped_term[0]}" where the source says "{f.inputs.swapped_term[1]}".'
+        if f.inputs.swapped_term
+        else "It swaps a name or term its source gives."
+    ),
     RuleName.REVERSED_RELATION: lambda f: (
         f"The source states the opposite{_quoted_text(f.inputs.reversed_relation or '')}."
     ),

@@ -47,6 +47,10 @@ words or more that no evidence passage holds word for word is `misquoted` (Contr
 close to it ("a specific battery issue" where the recall notice says "a specific electrical connection issue"), and
 `quotation-not-found` (Unsupported) when none does. A quotation claims the source's words, which the NLI models do not
 read: they take such near copies for restatements.
+`swapped-term` (after them): the claim puts a day, month, colour, ordinal, season, compass point or capitalised name
+that no evidence passage uses where the evidence sentence about it has another of the same kind ("killed on Friday"
+against "killed on Thursday", "Trump said" against "Biden said", text/term_swaps.py): Contradictory. The NLI models
+read the sentence, which holds nearly all of the claim, as support (0.47-0.60 on SummEdits' dev rows).
 Two rules read the domain profile (domains/): `formal-mismatch` (after `numeric-mismatch`): units, dimensions, an
 equation or a complexity bound disagree with the evidence or the constants table, so the claim is Contradictory.
 `reversed-relation` (after `formal-mismatch`): an evidence sentence states the claim's comparison or dependence the
@@ -147,6 +151,10 @@ def misquotes_its_source(inputs: DecisionInputs, _: VerificationConfig) -> bool:
 
 def quotes_words_not_found(inputs: DecisionInputs, _: VerificationConfig) -> bool:
     return inputs.unfound_quotation is not None and inputs.misquoted_passage is None
+
+
+def swaps_a_term(inputs: DecisionInputs, _: VerificationConfig) -> bool:
+    return inputs.swapped_term is not None
 
 
 def states_the_reverse(inputs: DecisionInputs, _: VerificationConfig) -> bool:
@@ -296,6 +304,7 @@ RULES: tuple[Rule, ...] = (
     Rule(N.FORMAL_MISMATCH, formal_check_fails, S.REJECTED, R.FORMAL_MISMATCH),
     Rule(N.MISQUOTED, misquotes_its_source, S.REJECTED, R.MISQUOTED),
     Rule(N.QUOTATION_NOT_FOUND, quotes_words_not_found, S.REJECTED, R.QUOTATION_NOT_FOUND),
+    Rule(N.SWAPPED_TERM, swaps_a_term, S.REJECTED, R.SWAPPED_TERM),
     Rule(N.REVERSED_RELATION, states_the_reverse, S.REJECTED, R.HIGH_CONTRADICTION),
     Rule(N.LLM_JUDGE_CONTRADICTED, llm_judge_contradicts, S.REJECTED, R.HIGH_CONTRADICTION),
     Rule(N.NLI_UNAVAILABLE, nli_unavailable, S.UNVERIFIED, R.SIGNAL_UNAVAILABLE),

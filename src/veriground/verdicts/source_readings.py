@@ -8,7 +8,9 @@ rule table's word-level rules read (verdicts/rules.py).
 - dropped_restriction: every unit that supports it enough is a sentence it copies less a restrictor
   (text/restrictions.py);
 - quotation: a quotation of the claim's that no evidence passage holds word for word, and the passage whose words come
-  closest to it when they are close enough to be what it misquotes (text/quotations.py).
+  closest to it when they are close enough to be what it misquotes (text/quotations.py);
+- swapped_term: a day, month, colour, ordinal, season, compass point or name of the claim's that no passage uses,
+  where the evidence sentence about the claim has another of the same kind (text/term_swaps.py).
 
 The NLI models read all of these as restatements: a claim that holds its source's words is supported, whatever it does
 with them.
@@ -25,6 +27,7 @@ from veriground.text.quotations import MISQUOTED_SIMILARITY, find_quotation, quo
 from veriground.text.relations import reversed_relation
 from veriground.text.restrictions import left_out_restriction
 from veriground.text.substitution import closest_swaps, restates, substituted_words
+from veriground.text.term_swaps import swapped_term
 from veriground.text.terms import STOPWORDS, tokenize_words
 from veriground.text.word_order import scrambled_words
 from veriground.verdicts.evidence_summary import QuotationFinding
@@ -50,7 +53,19 @@ def source_readings(
         "pieced_support": _pieced_support(claim_text, chunks, nli, threshold),
         "dropped_restriction": _dropped_restriction(claim_text, chunks, nli, threshold),
         "quotation": unfound_quotation(claim_text, chunks),
+        "swapped_term": _swapped_term(claim_text, chunks),
     }
+
+
+def _swapped_term(
+    claim_text: str, chunks: Sequence[EvidenceChunk]
+) -> tuple[tuple[str, str], str, str, tuple[int, int]] | None:
+    """The term the claim puts where the evidence sentence about it has another of the same kind (text/term_swaps.py):
+    (the claim's words, the sentence's words), the kind, the sentence's passage and its offsets in the passage."""
+    found = swapped_term(claim_text, [chunk.text for chunk in chunks])
+    if found is None:
+        return None
+    return (found.claim_words, found.source_words), found.kind, chunks[found.evidence_index].passage_id, found.span
 
 
 def unfound_quotation(claim_text: str, chunks: Sequence[EvidenceChunk]) -> QuotationFinding | None:
