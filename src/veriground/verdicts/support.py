@@ -25,6 +25,7 @@ from veriground.evidence.units import (
 from veriground.schema import Claim, EvidenceChunk, NLIScores, NLISignal, SignalStatus, UnitJudgement
 from veriground.signals.support_features import ClaimContext, claim_context, corroborating_passages
 from veriground.text.cues import opposite_statement
+from veriground.text.pronoun_referent import name_the_pronoun
 from veriground.text.readable import readable_text
 from veriground.verdicts.aggregator import SupportAggregator, settle_windows
 
@@ -50,7 +51,7 @@ def judge_evidence(
     if not pairs:
         return signals
     opposites = _plan_opposites(pairs, slots)
-    scores, failures = _score_pairs(model, pairs, slots)
+    scores, failures = _score_pairs(model, _as_the_model_reads(pairs, slots, opposites), slots)
     read = _Read(pairs, scores, opposites)
     for slot, context in zip(slots, _claim_contexts(slots), strict=True):
         claim_id = slot[0]
@@ -65,6 +66,22 @@ class _Read:
     pairs: Sequence[tuple[str, str]]
     scores: Sequence[NLIScores | None]
     opposites: Mapping[int, int]
+
+
+def _as_the_model_reads(
+    pairs: Sequence[tuple[str, str]], slots: Sequence[Slot], opposites: Mapping[int, int]
+) -> list[tuple[str, str]]:
+    """The pairs as the NLI reads them: a unit that opens its passage with a pronoun, against a claim that opens with a
+    name the unit never mentions, with the pronoun put as that name (text/pronoun_referent.py); the unit's features
+    and the report read the unit as written."""
+    read = list(pairs)
+    for _, _, _, rows, _ in slots:
+        for unit, row in rows:
+            at_start = not unit.chunk.text[: unit.char_start].strip()
+            for index in (row, opposites.get(row)):
+                if index is not None and (named := name_the_pronoun(*pairs[index], at_passage_start=at_start)):
+                    read[index] = (named, pairs[index][1])
+    return read
 
 
 def _plan_opposites(pairs: list[tuple[str, str]], slots: Sequence[Slot]) -> dict[int, int]:
