@@ -126,6 +126,12 @@ def test_the_closest_list_item_or_sentence_is_compared_and_a_tie_keeps_the_claim
     listed = "- Average speed is a scalar quantity.\n- Velocity is a vector quantity."
     assert closest_swaps("Speed is a vector quantity.", listed) == (("vector", "scalar"),)
     assert closest_swaps("Velocity is a scalar quantity.", listed) == (("scalar", "vector"),)
+    # a tie in words copied goes to the sentence that copies more content words ("every set", not "is also an")
+    empty = (
+        "Everything in the empty set (nothing) is also an element of $A$. "
+        "Notice that the empty set is a subset of every set."
+    )
+    assert closest_swaps("The empty set is an element of every set.", empty) == (("an element", "subset"),)
     # the sentence that states the claim is closer than the one that shares its frame: no swap
     handshake = (
         "In general, if we know the degrees of all the vertices in a graph, we can find the number of edges. The sum "

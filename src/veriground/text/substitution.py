@@ -77,15 +77,23 @@ def substituted_words(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
 
 @text_memo(maxsize=4096)
 def closest_swaps(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
-    """substituted_words against the sentence or list item of the evidence that the claim copies most, the one that
-    keeps the claim's first content word on a tie ("Velocity is a scalar quantity." against "- Average speed is a
-    scalar quantity ...\n- Velocity is a vector quantity ...": the second item)."""
+    """substituted_words against the sentence or list item of the evidence that the claim copies most, on a tie the one
+    that copies more of its content words ("The empty set is an element of every set." against "... is also an element
+    of $A$. Notice that the empty set is a subset of every set.": the second copies "every set"), then the one that
+    keeps the claim's first content word ("Velocity is a scalar quantity." against "- Average speed is a scalar
+    quantity ...\n- Velocity is a vector quantity ...": the second item)."""
     words = tokenize_words(claim)
     if len(words) < MIN_CLAIM_WORDS:
         return ()
     subject = next((word for word in words if word not in STOPWORDS), "")
     copies = [_copy_of(claim, evidence[start:end]) for start, end in _pieces(evidence, SentenceBoundary.ITEMS)]
-    return _swaps(max(copies, default=None, key=lambda item: (item[0], subject in item[2])))
+    return _swaps(max(copies, default=None, key=lambda item: (item[0], _content_copied(item), subject in item[2])))
+
+
+def _content_copied(copy: tuple[int, list[str], list[str], SequenceMatcher[str]]) -> int:
+    _, claim_words, _, matcher = copy
+    blocks = matcher.get_matching_blocks()
+    return sum(1 for block in blocks for word in claim_words[block.a : block.a + block.size] if word not in STOPWORDS)
 
 
 # Where a sentence joins two statements (clauses.STATEMENT_JOINT), each is also compared on its own: "Like charges
