@@ -268,6 +268,21 @@ FINDINGS_TABLE = [
         REJECTED,
         RejectionReason.SWAPPED_TERM,
     ),
+    # Supported, but no supporting unit states the claim's formula: weak; a source quoting the claim states it.
+    (
+        "unstated-formula",
+        SUPPORTED,
+        {"unstated_formula": ("n!", "a")},
+        LOW,
+        RejectionReason.UNSTATED_FORMULA,
+    ),
+    (
+        "quoted",
+        SUPPORTED,
+        {"unstated_formula": ("n!", "a"), "quoting": SUPPORTED},
+        VERIFIED,
+        RejectionReason.SUFFICIENT_EVIDENCE,
+    ),
     ("sufficient-evidence", SUPPORTED, {"numeric_outcome": "match"}, VERIFIED, RejectionReason.SUFFICIENT_EVIDENCE),
     ("no-evidence", [], {"numeric_outcome": "mismatch"}, REJECTED, RejectionReason.NO_EVIDENCE),
     (
@@ -319,6 +334,7 @@ def test_every_rule_is_reachable_and_the_table_ends_with_a_catch_all():
         {"quotation": QuotationFinding("four words in quotes", "a", (0, 19), "four words in quote", 0.875)},
         {"quotation": QuotationFinding("four words in quotes")},
         {"swapped_term": (("Moscow", "London"), "name", "a", (0, 30))},
+        {"unstated_formula": ("2^n", "a")},
     ):
         fired.add(decide(summarize_evidence(judged(("a", 0.9, 0.0), ("b", 0.9, 0.0)), config, **extra), config).rule)
     quotes = judged(("a", 0.2, 0.0), ("b", 0.2, 0.0))

@@ -33,6 +33,7 @@ _FLAG_WORDS: Mapping[RejectionReason, str] = {
     R.DROPPED_RESTRICTION: "it leaves out a restriction its source states",
     R.MISQUOTED: "it misquotes its source",
     R.SWAPPED_TERM: "it swaps a name or term its source gives",
+    R.UNSTATED_FORMULA: "its source does not state its formula",
     R.QUOTATION_NOT_FOUND: "no passage has the words it quotes",
 }
 _FLAG_WORDS_BY_VERDICT: Mapping[tuple[DisplayVerdict, RejectionReason], str] = {

@@ -96,6 +96,10 @@ class DecisionInputs(Record):
     swapped_term_kind: str | None = None
     swapped_term_passage: PassageId | None = None
     swapped_term_span: tuple[int, int] | None = None
+    # A formula of the claim's ("n!", "2^n", text/formulas.py) that no unit supporting it states, and the strongest
+    # such unit's passage.
+    unstated_formula: str | None = None
+    unstated_formula_passage: PassageId | None = None
     strongest_entailment_passage: PassageId | None = None
     strongest_contradiction_passage: PassageId | None = None
     numeric_outcome: Literal["match", "mismatch", "absent"] | None = None  # None: no numbers or not computed

@@ -53,6 +53,7 @@ class RejectionReason(StrEnum):
     MISQUOTED = "misquoted"  # it quotes words its source states otherwise
     QUOTATION_NOT_FOUND = "quotation_not_found"  # it quotes words no evidence passage holds
     SWAPPED_TERM = "swapped_term"  # another day, colour, ordinal or name where its source sentence has one
+    UNSTATED_FORMULA = "unstated_formula"  # the sentences that support it do not state its formula
 
 
 class DisplayVerdict(StrEnum):
@@ -92,6 +93,7 @@ class RuleName(StrEnum):
     MISQUOTED = "misquoted"
     QUOTATION_NOT_FOUND = "quotation-not-found"
     SWAPPED_TERM = "swapped-term"
+    UNSTATED_FORMULA = "unstated-formula"
     REVERSED_RELATION = "reversed-relation"
     LLM_JUDGE_CONTRADICTED = "llm-judge-contradicted"
     NLI_UNAVAILABLE = "nli-unavailable"

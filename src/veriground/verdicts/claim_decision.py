@@ -239,6 +239,8 @@ def primary_evidence(
         return inputs.misquoted_passage
     if decision.rule == RuleName.SWAPPED_TERM and inputs.swapped_term_passage:
         return inputs.swapped_term_passage
+    if decision.rule == RuleName.UNSTATED_FORMULA and inputs.unstated_formula_passage:
+        return inputs.unstated_formula_passage
     if decision.rule == RuleName.SUBSTITUTED_WORDS and inputs.substituted_passage:
         return inputs.substituted_passage
     if inputs.strongest_entailment_passage:

@@ -49,6 +49,7 @@ def summarize_evidence(
     dropped_restriction: tuple[str, str, tuple[int, int]] | None = None,
     quotation: QuotationFinding | None = None,
     swapped_term: tuple[tuple[str, str], str, str, tuple[int, int]] | None = None,
+    unstated_formula: tuple[str, str] | None = None,
 ) -> DecisionInputs:
     """Reduce per-passage NLI judgements (and the claim's citation, numeric and conflict findings, and the LLM
     judge's readings) to the values the rules read; ties go to the earlier passage. `evidence_count` defaults
@@ -84,6 +85,8 @@ def summarize_evidence(
         "swapped_term_kind": swapped_term[1] if swapped_term else None,
         "swapped_term_passage": swapped_term[2] if swapped_term else None,
         "swapped_term_span": swapped_term[3] if swapped_term else None,
+        "unstated_formula": unstated_formula[0] if unstated_formula else None,
+        "unstated_formula_passage": unstated_formula[1] if unstated_formula else None,
     }
     if not judgements or nli_status != SignalStatus.COMPUTED:
         return DecisionInputs(**findings, **_judge_reading(llm_judgements, None))

@@ -248,6 +248,10 @@ _RATIONALES: dict[RuleName, Callable[[_Reading], str]] = {
         f"entailed (max {r.entail}), but the claim is a near copy of {r.inputs.strongest_entailment_passage} with "
         f"{swapped_words(r.inputs.substituted_words)}"
     ),
+    RuleName.UNSTATED_FORMULA: lambda r: (
+        f"entailed (max {r.entail}), but no unit that supports it states its formula {r.inputs.unstated_formula!r} "
+        f"(strongest: {r.inputs.unstated_formula_passage})"
+    ),
     RuleName.SCRAMBLED_WORDS: lambda r: (
         f"entailed (max {r.entail}), but the claim is the words of {r.inputs.strongest_entailment_passage} in another "
         "order (text/word_order.py)"

@@ -145,6 +145,9 @@ _SENTENCES: dict[RuleName, Callable[[_Facts], str]] = {
         if f.inputs.swapped_term
         else "It swaps a name or term its source gives."
     ),
+    RuleName.UNSTATED_FORMULA: lambda f: (
+        f'The sentences that support it do not give its formula, "{f.inputs.unstated_formula}"; check it.'
+    ),
     RuleName.REVERSED_RELATION: lambda f: (
         f"The source states the opposite{_quoted_text(f.inputs.reversed_relation or '')}."
     ),

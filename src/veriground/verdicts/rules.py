@@ -59,7 +59,7 @@ is usually greater than static friction", "mass does not depend on gravity" agai
 text/relations.py), or is the claim with a negation ("... is not affected" against "... is affected"), and no source
 states the claim word for word: Contradictory. The NLI models read such a claim,
 which holds every word of its source, as a restatement.
-Six downgrades sit just before
+Seven downgrades sit just before
 `quoted` and fire only for a claim that would otherwise be Supported (quoted, or supported by enough sources), making
 it Low Confidence: `out-of-scope` (beyond the profile's scope), `superseded-citation` (it cites a passage its document
 has since changed or removed: the text it rests on is history), only with verification.strict_dependencies
@@ -70,7 +70,9 @@ its best-supporting unit's words in another order, text/word_order.py: the shipp
 sentence's words as that sentence) and `dropped-restriction` (every unit that supports it enough is a sentence the
 claim copies less a word that bounds where it holds, text/restrictions.py: "Every prime number is odd." out of "For
 every prime number p, either p = 2, or p is odd."). These three never lower a claim that enough sources state word for
-word.
+word. `unstated-formula` (after them) lowers a claim none of whose supporting units states its formula ("n!", "2^n",
+"\\binom{n}{k}", text/formulas.py: "There are n! subsets of a set with n elements" was Supported, 0.91, by a sentence
+giving \\binom{n}{k} for k-element subsets), unless a source states it word for word or gives its equation.
 `pieced-support` (after `contradicted`) lowers a claim that every unit supporting it enough holds only across
 statements, windows whose sentences each state something of their own (evidence/units.py states_apart: "Opposite
 charges repel each other" against "Charges with the same sign repel each other. Charges with opposite signs attract
@@ -190,6 +192,11 @@ def drops_a_restriction(inputs: DecisionInputs, config: VerificationConfig) -> b
 
 def pieces_sentences_together(inputs: DecisionInputs, config: VerificationConfig) -> bool:
     return inputs.pieced_support_passage is not None and would_be_supported(inputs, config)
+
+
+def leaves_its_formula_unstated(inputs: DecisionInputs, config: VerificationConfig) -> bool:
+    unstated = inputs.unstated_formula is not None and not inputs.formal_match_passages
+    return unstated and _supported_unquoted(inputs, config)
 
 
 def _supported_unquoted(inputs: DecisionInputs, config: VerificationConfig) -> bool:
@@ -314,6 +321,7 @@ RULES: tuple[Rule, ...] = (
     Rule(N.SUBSTITUTED_WORDS, swaps_source_words, S.LOW_CONFIDENCE, R.SUBSTITUTED_WORDS),
     Rule(N.SCRAMBLED_WORDS, scrambles_source_words, S.LOW_CONFIDENCE, R.SCRAMBLED_WORDS),
     Rule(N.DROPPED_RESTRICTION, drops_a_restriction, S.LOW_CONFIDENCE, R.DROPPED_RESTRICTION),
+    Rule(N.UNSTATED_FORMULA, leaves_its_formula_unstated, S.LOW_CONFIDENCE, R.UNSTATED_FORMULA),
     Rule(N.QUOTED, quoted_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),
     Rule(N.QUOTE_DISPUTED, quote_disputed, S.LOW_CONFIDENCE, R.CONFLICTING_VERDICTS),
     Rule(N.FORMAL_MATCH, formal_matched_by_enough_sources, S.VERIFIED, R.SUFFICIENT_EVIDENCE),

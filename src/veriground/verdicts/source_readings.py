@@ -10,7 +10,8 @@ rule table's word-level rules read (verdicts/rules.py).
 - quotation: a quotation of the claim's that no evidence passage holds word for word, and the passage whose words come
   closest to it when they are close enough to be what it misquotes (text/quotations.py);
 - swapped_term: a day, month, colour, ordinal, season, compass point or name of the claim's that no passage uses,
-  where the evidence sentence about the claim has another of the same kind (text/term_swaps.py).
+  where the evidence sentence about the claim has another of the same kind (text/term_swaps.py);
+- unstated_formula: a formula of the claim's ("n!", "2^n") that no unit supporting it states (text/formulas.py).
 
 The NLI models read all of these as restatements: a claim that holds its source's words is supported, whatever it does
 with them.
@@ -23,12 +24,14 @@ from typing import Any
 
 from veriground.evidence.units import claim_content, states_apart
 from veriground.schema import EvidenceChunk, NLISignal, SignalStatus
+from veriground.text.formulas import formulas
 from veriground.text.quotations import MISQUOTED_SIMILARITY, find_quotation, quotations
 from veriground.text.relations import reversed_relation
 from veriground.text.restrictions import left_out_restriction
 from veriground.text.substitution import closest_swaps, restates, substituted_words
 from veriground.text.term_swaps import swapped_term
 from veriground.text.terms import STOPWORDS, tokenize_words
+from veriground.text.variables import restate_as_premise_writes
 from veriground.text.word_order import scrambled_words
 from veriground.verdicts.evidence_summary import QuotationFinding
 
@@ -54,7 +57,36 @@ def source_readings(
         "dropped_restriction": _dropped_restriction(claim_text, chunks, nli, threshold),
         "quotation": unfound_quotation(claim_text, chunks),
         "swapped_term": _swapped_term(claim_text, chunks),
+        "unstated_formula": _unstated_formula(claim_text, chunks, nli, threshold),
     }
+
+
+def _unstated_formula(
+    claim_text: str, chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal], threshold: float | None
+) -> tuple[str, str] | None:
+    """A formula of the claim's (text/formulas.py) that no unit supporting it at `threshold` states, its variables read
+    as the unit names them, and the strongest such unit's passage; None when the claim states no formula, a
+    supporting unit states all of them, or no unit supports it."""
+    if threshold is None or not formulas(claim_text):
+        return None
+    missing = []
+    for chunk, signal in zip(chunks, nli, strict=False):
+        if signal.status != SignalStatus.COMPUTED:
+            continue
+        for unit in signal.units:
+            if unit.support_prob < threshold:
+                continue
+            unit_text = chunk.text[unit.char_start : unit.char_end]
+            stated = formulas(unit_text)
+            claimed = formulas(restate_as_premise_writes(unit_text, claim_text))
+            unstated = [item for item in claimed if item not in stated]
+            if not unstated:
+                return None
+            missing.append((-unit.support_prob, unstated[0], chunk.passage_id))
+    if not missing:
+        return None
+    _, formula, passage_id = min(missing, key=lambda item: item[0])
+    return formula, passage_id
 
 
 def _swapped_term(
