@@ -28,6 +28,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from veriground.text.memo import text_memo
 from veriground.text.sentences import SentenceBoundary, sentence_spans
 from veriground.text.substitution import closest_swaps
 from veriground.text.terms import STOPWORDS, stem_words, tokenize_words
@@ -71,6 +72,11 @@ class TermSwap(NamedTuple):
 
 def swapped_term(claim: str, evidence: Sequence[str]) -> TermSwap | None:
     """The first term the claim swaps for another of the same kind in its evidence (see the module's note), or None."""
+    return _swapped_term(claim, tuple(evidence))
+
+
+@text_memo(maxsize=4096)  # a claim is read against the same passages again in a rerun
+def _swapped_term(claim: str, evidence: tuple[str, ...]) -> TermSwap | None:
     used = {word for text in evidence for word in _words_of(text)}
     kind_words = [word for word in _kind_words(claim) if word not in used]
     if kind_words and (found := _kind_swap(claim, kind_words, evidence)) is not None:
@@ -79,8 +85,9 @@ def swapped_term(claim: str, evidence: Sequence[str]) -> TermSwap | None:
     return _name_swap(claim, names, evidence) if names else None
 
 
-def _words_of(text: str) -> set[str]:
-    words = set(tokenize_words(text))
+@text_memo(maxsize=8192)
+def _words_of(text: str) -> frozenset[str]:
+    words = frozenset(tokenize_words(text))
     return words | {_DIGIT_ORDINALS[word] for word in words & _DIGIT_ORDINALS.keys()}
 
 
@@ -126,8 +133,9 @@ def _kind_swap(claim: str, kind_words: list[str], evidence: Sequence[str]) -> Te
     return None
 
 
-def _content_stems(text: str) -> set[str]:
-    return set(stem_words([word for word in tokenize_words(text) if word not in STOPWORDS and word.isalpha()]))
+@text_memo(maxsize=16_384)
+def _content_stems(text: str) -> frozenset[str]:
+    return frozenset(stem_words([word for word in tokenize_words(text) if word not in STOPWORDS and word.isalpha()]))
 
 
 def _as_written(text: str, word: str) -> str:
