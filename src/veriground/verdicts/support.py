@@ -6,13 +6,15 @@ The unit is the premise and the claim the hypothesis. A passage is as supportive
 as refuting as its most refuting one; the signal keeps every unit it read, with offsets, so a report can point at
 the sentence that decided. If the model fails, every signal is unavailable, never silently supportive. What the
 claim's passages say together (how many of them hold it, which of its names none mentions) is read once per claim
-(signals/support_features.py ClaimContext) and given to every unit's features.
+(signals/support_features.py ClaimContext) and given to every unit's features. A unit that refutes its claim is read
+once more against the claim negated, in a second batched call: a contradiction the NLI also reads against the negation
+is no refutation (verdicts/aggregator.py NEGATION_READS_ALIKE).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from veriground.backends.protocols import NLIModel
 from veriground.evidence.units import (
@@ -25,9 +27,10 @@ from veriground.evidence.units import (
 from veriground.schema import Claim, EvidenceChunk, NLIScores, NLISignal, SignalStatus, UnitJudgement
 from veriground.signals.support_features import ClaimContext, claim_context, corroborating_passages
 from veriground.text.cues import opposite_statement
+from veriground.text.negated_claim import negated
 from veriground.text.pronoun_referent import name_the_pronoun
 from veriground.text.readable import readable_text
-from veriground.verdicts.aggregator import SupportAggregator, settle_windows
+from veriground.verdicts.aggregator import OWN_CONTRADICTION_CUES, SupportAggregator, settle_windows
 
 NO_EVIDENCE_REASON = "no evidence"
 # One (claim, chunk) to judge: claim id, hypothesis, the chunk, its units with their rows in the pair list, content.
@@ -51,21 +54,69 @@ def judge_evidence(
     if not pairs:
         return signals
     opposites = _plan_opposites(pairs, slots)
-    scores, failures = _score_pairs(model, _as_the_model_reads(pairs, slots, opposites), slots)
+    model_pairs = _as_the_model_reads(pairs, slots, opposites)
+    scores, failures = _score_pairs(model, model_pairs, slots)
     read = _Read(pairs, scores, opposites)
-    for slot, context in zip(slots, _claim_contexts(slots), strict=True):
-        claim_id = slot[0]
-        signals[claim_id].append(_slot_signal(slot, read, failures.get(claim_id), context, model, aggregator))
+    contexts = _claim_contexts(slots)
+    judged = [
+        _slot_signal(slot, read, failures.get(slot[0]), context, model, aggregator)
+        for slot, context in zip(slots, contexts, strict=True)
+    ]
+    negations = _negation_scores(model, model_pairs, slots, judged)
+    if negations:  # the slots with a refuting unit, read again with the NLI's reading of the claim negated
+        read = _Read(pairs, scores, opposites, negations)
+        judged = [
+            _slot_signal(slot, read, failures.get(slot[0]), context, model, aggregator) if refuted else signal
+            for slot, context, signal, refuted in zip(
+                slots, contexts, judged, (any(row in negations for _, row in slot[3]) for slot in slots), strict=True
+            )
+        ]
+    for slot, signal in zip(slots, judged, strict=True):
+        signals[slot[0]].append(signal)
     return signals
+
+
+# A unit refuting its claim this much or more is read against the claim negated too (aggregator NEGATION_READS_ALIKE):
+# below the contradiction thresholds the aggregators were fitted with (0.5), so a unit near one is tested as well.
+NEGATION_CHECK = 0.4
+
+
+def _negation_scores(
+    model: NLIModel, model_pairs: Sequence[tuple[str, str]], slots: Sequence[Slot], judged: Sequence[NLISignal]
+) -> dict[int, NLIScores]:
+    """For each unit row that refutes its claim at NEGATION_CHECK or more with no contradiction cue in its words (those
+    refute whatever the negation reads: aggregator OWN_CONTRADICTION_CUES), the NLI's reading of the claim negated
+    (text/negated_claim.py) against the unit as the model read it, in one batched call; none when no claim can be
+    negated plainly, or the call fails (the refutations then stand as read)."""
+    planned: dict[int, tuple[str, str]] = {}
+    for (_, _, _, rows, _), signal in zip(slots, judged, strict=True):
+        refuting = {
+            (unit.char_start, unit.char_end)
+            for unit in signal.units
+            if unit.refute_prob >= NEGATION_CHECK and not any(unit.features.get(cue) for cue in OWN_CONTRADICTION_CUES)
+        }
+        for unit, row in rows:
+            premise, hypothesis = model_pairs[row]
+            if (unit.char_start, unit.char_end) in refuting and (claim_negated := negated(hypothesis)) is not None:
+                planned[row] = (premise, claim_negated)
+    if not planned:
+        return {}
+    try:
+        scores = _predict(model, list(planned.values()))
+    except Exception:  # a failed check leaves the first reading as it was, never more supportive
+        return {}
+    return dict(zip(planned, scores, strict=True))
 
 
 @dataclass(frozen=True)
 class _Read:
-    """The scored pairs: (unit, hypothesis) texts, their scores, and for a unit row the row of its opposite pair."""
+    """The scored pairs: (unit, hypothesis) texts, their scores, for a unit row the row of its opposite pair, and for a
+    refuting unit's row the NLI's reading of the claim negated."""
 
     pairs: Sequence[tuple[str, str]]
     scores: Sequence[NLIScores | None]
     opposites: Mapping[int, int]
+    negations: Mapping[int, NLIScores] = field(default_factory=dict)
 
 
 def _as_the_model_reads(
@@ -159,6 +210,7 @@ def _slot_signal(
                     shared_terms=round(unit.alignment * content.size),
                     context=context,
                     opposite=scores[read.opposites[row]] if row in read.opposites else None,
+                    negation=read.negations.get(row),
                 )
                 for unit, row in rows
             ]
