@@ -10,11 +10,13 @@ from pathlib import Path
 import pytest
 
 from veriground.backends.registry import build_nli
+from veriground.claims.context import contextual_hypotheses
 from veriground.cli import main
 from veriground.config import load_config
 from veriground.engine import verify_text
 from veriground.evidence.gather import PackEvidence
-from veriground.schema import ClaimDecision, EvidencePack, PackPassage
+from veriground.schema import Claim, ClaimDecision, EvidencePack, PackPassage
+from veriground.text.sentences import asks
 from veriground.verdicts.aggregator import fitted_entry, load_aggregator
 
 PHYSICS = (
@@ -129,6 +131,30 @@ def test_a_short_answer_is_verified_in_its_questions_context():
     question = "Which magazine was first published in 1844?"
     assert verdicts("Arthur's Magazine.", evidence, question=question) == ["Supported"]
     assert verdicts("Harper's Bazaar.", evidence, question=question) != ["Supported"]
+    # typed without its question mark, a question still frames its answer
+    assert verdicts("Arthur's Magazine.", evidence, question=question.rstrip("?").lower()) == ["Supported"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "query", "read"),
+    [
+        # a remark is no question: the short sentences of the reply to it stand on their own
+        ("Know what your character wants.", "actor/actress tips", None),
+        ("it's a sports drama.", "it's a football movie about michael oher.", None),
+        # a pronoun with its verb run together is a clause, not a fragment
+        ("it's a sports drama.", "What kind of film is The Blind Side?", None),
+        ("Arthur's Magazine", "which magazine was first published in 1844", "Arthur's Magazine was first published in"),
+    ],
+)
+def test_only_a_fragment_answering_a_question_is_read_in_its_context(answer, query, read):
+    claim = Claim(claim_id="c1", answer_id="a1", text=answer, answer_char_span=(0, len(answer)), extraction_method="s")
+    found = contextual_hypotheses([claim], query).get("c1")
+    assert (found or "").startswith(read) if read else found is None
+
+
+def test_a_bare_yes_answers_a_question_but_not_a_remark():
+    assert asks("do you set up traps") and asks("Who is their singer?")
+    assert not asks("yeah i know and yet we are glued to the tv for hours waiting for it to end")
 
 
 def test_citing_a_passage_its_document_has_since_changed_is_flagged(tmp_path: Path, capsys, defaults):

@@ -44,6 +44,7 @@ from veriground.schema import (
 )
 from veriground.signals.conflicts import find_evidence_conflicts
 from veriground.signals.llm_judge import judge_claims
+from veriground.text.sentences import asks
 from veriground.text_input import check_encodable
 from veriground.verdicts.aggregator import SupportAggregator, load_aggregator, resolve_thresholds
 from veriground.verdicts.claim_decision import claim_signals, decide_claim, decision_inputs, summary_stats
@@ -84,7 +85,7 @@ def verify_text(
         answer_id=answer_id_of(text),
         max_claims=config.verification.max_claims,
         frames=config.verification.frames,
-        answers_a_question=query is not None,
+        answers_a_question=query is not None and asks(query),
     )
     claims = reading.claims if config.verification.atomic else join_atoms(text, reading.claims)
     clock.lap("claims")

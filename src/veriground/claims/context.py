@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from veriground.schema import Claim
+from veriground.text.sentences import asks
 
 # An answer this short with no verb ("Arthur's Magazine", "In 1844") is a fragment: it only means something as the
 # answer to its question. A short sentence with a verb ("A moving object has kinetic energy.") stands on its own.
@@ -16,6 +17,8 @@ _VERB_HINTS_LIST = (
     "is are was were be been being am has have had does do did can could will would shall should may might must "
     "isn't aren't wasn't weren't doesn't don't didn't can't won't"
 )
+# A pronoun with its verb run together ("it's a sports drama.", "i'm sure") is a clause, not a fragment.
+_CONTRACTED_VERB = re.compile(r"^(?:i|you|he|she|it|we|they|that|there|here|what|who)'(?:s|m|re|ve|ll|d)$")
 _VERB_HINTS = frozenset(_VERB_HINTS_LIST.split())
 
 
@@ -23,7 +26,7 @@ def contextual_hypotheses(claims: Sequence[Claim], question: str) -> dict[str, s
     """For each claim that is a fragment, the statement the NLI should read instead: the answer in its question's
     context. Whole sentences are read as they are; the question itself is never a claim."""
     asked = question.strip().rstrip("?").strip()
-    if not asked:
+    if not asked or not asks(question):
         return {}
     return {
         claim.claim_id: answer_statement(asked, claim.text.strip().rstrip("."))
@@ -48,8 +51,9 @@ def answer_statement(question: str, answer: str) -> str:
 
 
 def _is_fragment(text: str) -> bool:
-    words = text.lower().replace(".", " ").split()
-    return len(words) <= FRAGMENT_MAX_WORDS and not any(word in _VERB_HINTS for word in words)
+    words = text.lower().replace(".", " ").replace("’", "'").split()
+    verb = any(word in _VERB_HINTS or _CONTRACTED_VERB.match(word) for word in words)
+    return len(words) <= FRAGMENT_MAX_WORDS and not verb
 
 
 def source_sentences(text: str, claims: Sequence[Claim]) -> dict[str, str]:

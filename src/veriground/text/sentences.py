@@ -103,6 +103,21 @@ def is_question(sentence: str) -> bool:
     return _QUESTION_END.search(sentence.rstrip()) is not None
 
 
+# A query typed without its question mark still opens as a question does: "who sponsored the phoenix open".
+_ASKING_OPENING = re.compile(
+    r"\s*(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|do|does|did|can|could|will|would|should|"
+    r"has|have|had)\b",
+    re.IGNORECASE,
+)
+
+
+def asks(query: str) -> bool:
+    """Whether a query a text answers is a question: it ends with a question mark or opens as a question does. A
+    remark a reply follows ("yeah i know and yet we are glued to the tv for hours") asks nothing: the reply's "yes."
+    answers no question, and its short sentences are no answers to read in its context."""
+    return is_question(query) or _ASKING_OPENING.match(query) is not None
+
+
 @text_memo(maxsize=16_384)  # every claim reads the same passages
 def question_spans(text: str) -> tuple[tuple[int, int], ...]:
     """(start, end) of each sentence of `text` that asks: its numbers and words are no statement of the text's. A
