@@ -89,7 +89,8 @@ def test_readers_map_labels_and_skip_rows_as_their_sources_say(shared_datasets):
     assert {row.group for row in attribution.rows} == {"id", "ood"}
     wice = datasets.read_wice(shared_datasets / "wice")
     assert sum(row.label == "supported" for row in wice.rows) == 115 + 111  # partial and not: unsupported
-    assert max(len(row.evidence) for row in wice.rows) > 100  # one passage per cited-page sentence
+    assert {len(row.evidence) for row in wice.rows} == {1}  # the cited page, one passage
+    assert max(row.evidence[0].count("\n") for row in wice.rows) > 100  # its sentences one per line
     begin = datasets.read_begin(shared_datasets / "begin")
     assert begin.skipped == {"Generic label": 6} and sum(row.label == "supported" for row in begin.rows) == 1392
     faithbench = datasets.read_faithbench(shared_datasets / "faithbench")
