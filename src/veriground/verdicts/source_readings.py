@@ -19,11 +19,11 @@ with them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from veriground.evidence.units import claim_content, states_apart
-from veriground.schema import EvidenceChunk, NLISignal, SignalStatus
+from veriground.schema import EvidenceChunk, NLISignal, SignalStatus, UnitJudgement
 from veriground.text.formulas import formulas
 from veriground.text.quotations import MISQUOTED_SIMILARITY, find_quotation, quotations
 from veriground.text.relations import reversed_relation
@@ -70,19 +70,13 @@ def _unstated_formula(
     if threshold is None or not formulas(claim_text):
         return None
     missing = []
-    for chunk, signal in zip(chunks, nli, strict=False):
-        if signal.status != SignalStatus.COMPUTED:
-            continue
-        for unit in signal.units:
-            if unit.support_prob < threshold:
-                continue
-            unit_text = chunk.text[unit.char_start : unit.char_end]
-            stated = formulas(unit_text)
-            claimed = formulas(restate_as_premise_writes(unit_text, claim_text))
-            unstated = [item for item in claimed if item not in stated]
-            if not unstated:
-                return None
-            missing.append((-unit.support_prob, unstated[0], chunk.passage_id))
+    for chunk, unit in _supporting_units(chunks, nli, threshold):
+        unit_text = chunk.text[unit.char_start : unit.char_end]
+        stated = formulas(unit_text)
+        unstated = [item for item in formulas(restate_as_premise_writes(unit_text, claim_text)) if item not in stated]
+        if not unstated:
+            return None
+        missing.append((-unit.support_prob, unstated[0], chunk.passage_id))
     if not missing:
         return None
     _, formula, passage_id = min(missing, key=lambda item: item[0])
@@ -129,16 +123,11 @@ def _dropped_restriction(
     if threshold is None:
         return None
     found = []
-    for chunk, signal in zip(chunks, nli, strict=False):
-        if signal.status != SignalStatus.COMPUTED:
-            continue
-        for unit in signal.units:
-            if unit.support_prob < threshold:
-                continue
-            dropped = left_out_restriction(claim_text, chunk.text[unit.char_start : unit.char_end])
-            if dropped is None:
-                return None
-            found.append((-unit.support_prob, dropped, chunk.passage_id, unit.char_start))
+    for chunk, unit in _supporting_units(chunks, nli, threshold):
+        dropped = left_out_restriction(claim_text, chunk.text[unit.char_start : unit.char_end])
+        if dropped is None:
+            return None
+        found.append((-unit.support_prob, dropped, chunk.passage_id, unit.char_start))
     if not found:
         return None
     _, (run, (start, end)), passage_id, offset = min(found, key=lambda item: item[0])
@@ -154,10 +143,7 @@ def _pieced_support(
         return None
     supporting = [
         (-unit.support_prob, index, chunk, unit)
-        for index, (chunk, signal) in enumerate(zip(chunks, nli, strict=False))
-        if signal.status == SignalStatus.COMPUTED
-        for unit in signal.units
-        if unit.support_prob >= threshold
+        for index, (chunk, unit) in enumerate(_supporting_units(chunks, nli, threshold))
     ]
     content = claim_content(claim_text)
     if not supporting or not all(
@@ -166,6 +152,15 @@ def _pieced_support(
         return None
     *_, chunk, unit = min(supporting, key=lambda item: item[:2])
     return chunk.passage_id, (unit.char_start, unit.char_end)
+
+
+def _supporting_units(
+    chunks: Sequence[EvidenceChunk], nli: Sequence[NLISignal], threshold: float
+) -> Iterator[tuple[EvidenceChunk, UnitJudgement]]:
+    """Each unit that supports the claim at `threshold`, with its chunk, in evidence order."""
+    for chunk, signal in zip(chunks, nli, strict=False):
+        if signal.status == SignalStatus.COMPUTED:
+            yield from ((chunk, unit) for unit in signal.units if unit.support_prob >= threshold)
 
 
 def _reversed_relation(claim_text: str, chunks: Sequence[EvidenceChunk]) -> tuple[str, str, tuple[int, int]] | None:
