@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from veriground.text.term_swaps import KINDS
 from veriground.text.terms import stem_words
 
 # A past participle ("produced", "written", "led", "sung") and the ones it is coordinated with ("co-written and
@@ -24,10 +25,7 @@ _AGENT = re.compile(
     r"(?P<agent>[A-Z][\w.'&-]*(?:\s+(?:[A-Z][\w.'&-]*|de|von|van|der|da|di|le|la))*)"
 )
 _DEED = re.compile(_PARTICIPLE)
-_NOT_AGENTS = frozenset(  # months and weekdays: "finished by March" names a time
-    {"january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november"}
-    | {"december", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
-)
+_NOT_AGENTS = frozenset(KINDS["month"] + KINDS["weekday"])  # "finished by March" names a time
 
 
 def may_state_agent(text: str) -> bool:

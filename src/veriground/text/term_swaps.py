@@ -108,7 +108,7 @@ def _kind_swap(claim: str, kind_words: list[str], evidence: Sequence[str]) -> Te
     content = _content_stems(claim)
     if not content:
         return None
-    best: tuple[float, int, int, int] | None = None  # (share, -index, start, end): the first best on a tie
+    best: tuple[float, int, int, int] | None = None  # (share, evidence index, start, end): the first best on a tie
     for index, text in enumerate(evidence):
         for start, end in sentence_spans(text, SentenceBoundary.PROSE):
             share = len(content & _content_stems(text[start:end])) / len(content)
