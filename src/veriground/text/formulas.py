@@ -1,5 +1,6 @@
-"""The formulas a text states in a variable: factorials ("n!", "(n-1)!"), powers ("2^n", "n^2", "2^{n+1}", "n²") and
-binomial coefficients ("\\binom{n}{k}", "n choose k", "C(n, k)"), each in one canonical spelling.
+"""The formulas a text states in a variable: factorials ("n!", "(n-1)!"), powers ("2^n", "n^2", "2^{n+1}", "n²"),
+binomial coefficients ("\\binom{n}{k}", "n choose k", "C(n, k)") and a variable plus or minus a whole number ("n + 1",
+"v-1", "1 + k"; not "a": an article), each in one canonical spelling.
 
 "There are n! subsets of a set with n elements." was Supported (0.91) against the discrete-mathematics textbook: its
 sentence "The number of k-element subsets of a set with n elements is ... \\binom{n}{k}" holds every word of the claim
@@ -8,6 +9,10 @@ that supports it must state it (verdicts/rules.py `unstated-formula`). The spell
 "$2^{n}$", "2^n", "2**n" and "2ⁿ" are one formula, and so are "\\binom{n}{k}", "{n \\choose k}", "n choose k" and
 "C(n,k)"; spaces inside a formula do not count. A number alone ("5!", "2^10") is no formula here: the numeric check
 compares values.
+
+"A tree with n vertices has exactly n + 1 edges." was Supported (0.84) by a sentence giving "e = 1 = v-1": the numeric
+check matched the claim's 1 with the sentence's, and the model's 0.01 entailment was outweighed. "n + 1" is a formula
+(and its 1 no stated value: text/quantities.py leaves numbers that are a variable's operand to this module).
 """
 
 from __future__ import annotations
@@ -25,11 +30,14 @@ _BINOMIALS = (
 )
 _BRACED_EXPONENT = re.compile(r"\^\s*\{\s*([^{}]*?)\s*\}")
 _ATOM_IN_PARENS = re.compile(r"\^\(([A-Za-z0-9]+)\)")
+_OFFSET = r"(?<![\w.\\-])(?:[b-z]\s*[-+]\s*\d+|\d+\s*[-+]\s*[b-z])(?![\w^!(]|\.\d)"  # "n + 1", "v-1", "1 + k"
 _FORMULA = re.compile(
     r"binom\([^()]*\)"
     r"|(?<![\w.])(?:\d+|[A-Za-z]|\([^()]*\))\s*\^\s*(?:\([^()]*\)|[A-Za-z0-9]+)"
     r"|(?<![\w.])(?:[A-Za-z]|\([^()]*\))!(?![=\w])"
+    rf"|{_OFFSET}"
 )
+_HAS_OFFSET = re.compile(_OFFSET)
 _MARKS = ("^", "!", "²", "³", "ⁿ", "ᵏ", "ⁱ", "ᵐ", "binom", "choose", "C(")  # no formula without one of these
 _NOT_VARIABLES = frozenset({"I", "a", "A"})  # "I!" and "a!" are words
 
@@ -37,7 +45,8 @@ _NOT_VARIABLES = frozenset({"I", "a", "A"})  # "I!" and "a!" are words
 @text_memo(maxsize=8192)
 def formulas(text: str) -> tuple[str, ...]:
     """The text's formulas in a variable, canonical (no spaces, exponents and binomials spelt one way), in order."""
-    if not any(mark in text for mark in _MARKS):
+    text = text.replace("\u2212", "-")  # the minus sign
+    if not any(mark in text for mark in _MARKS) and not _HAS_OFFSET.search(text):
         return ()
     normal = text.translate(_SUPERSCRIPTS).replace("**", "^").replace("$", "")
     for pattern in _BINOMIALS:
