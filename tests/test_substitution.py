@@ -2,6 +2,11 @@
 
 import pytest
 
+from veriground.backends.registry import build_nli
+from veriground.config import load_config
+from veriground.engine import verify_text
+from veriground.evidence.gather import PackEvidence
+from veriground.schema import EvidencePack, PackPassage
 from veriground.text.substitution import closest_swaps, restates, substituted_words, swapped_words
 
 SWAPPED = [
@@ -53,10 +58,23 @@ SWAPPED = [
         "Like charges repel each other, whereas unlike charges attract.",
         (("attract", "repel"),),
     ),
+    (  # ", and" between two statements joins them as "whereas" does (v3 read the claim as entailed, 0.92)
+        "Like charges attract each other.",
+        "Like charges repel each other, and unlike charges attract each other.",
+        (("attract", "repel"),),
+    ),
+    (  # the statement that keeps the claim's subject is the one compared, not the one it copies more tightly
+        "Unlike charges repel each other.",
+        "Like charges repel each other, and unlike charges attract each other.",
+        (("repel", "attract"),),
+    ),
 ]
 NOT_SWAPPED = [
     # the other clause, word for word
     ("Unlike charges attract each other.", "Like charges repel each other, whereas unlike charges attract each other."),
+    ("Unlike charges attract each other.", "Like charges repel each other, and unlike charges attract each other."),
+    # ", and" closing a list joins no statements: the sentence is compared whole
+    ("Velocity can be treated as a scalar.", "Instead, we treat displacement, velocity, and acceleration as scalars."),
     ("Merge sort runs in O(n log n) time.", "Merge sort runs in O(n log n) time in the worst case."),  # words left out
     ("Heat flows from hot objects to cold objects.", "Heat flows from hotter objects to colder objects."),  # forms
     ("The pull of gravity shapes the tides.", "The gravitational pull shapes the tides."),  # a form, 5 letters shared
@@ -150,3 +168,21 @@ def test_an_acronym_for_the_claims_words_is_no_substitution():
     assert closest_swaps(claim, source) == ()
     other = source.replace("RA requests", "medical requests")
     assert closest_swaps(claim, other) == (("reasonable accommodation", "medical"),)
+
+
+def test_a_claim_that_swaps_a_word_of_one_of_two_joined_statements_is_not_supported():
+    # the physics corpus: Supported (0.87) before ", and" joined statements, the model reading 0.92 entailment
+    config = load_config(None, {"verification.min_supporting_sources": 1}, environ={})
+    passages = (
+        PackPassage(passage_id="charges", text="Like charges repel each other, and unlike charges attract each other."),
+        PackPassage(
+            passage_id="rod",
+            text="Because the glass and silk have opposite charges, they attract one another like clothes that have "
+            "rubbed together in a dryer.",
+        ),
+    )
+    source = PackEvidence(EvidencePack(passages=passages), config.retrieval)
+    report = verify_text("Like charges attract each other.", config=config, source=source, nli=build_nli(config.models))
+    (claim,) = report.claims
+    assert claim.decision.rule == "substituted-words" and str(claim.decision.status) == "Low Confidence"
+    assert claim.inputs.substituted_words == (("attract", "repel"),)

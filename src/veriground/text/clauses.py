@@ -31,6 +31,27 @@ RELATIVE_PRONOUNS = frozenset(("that", "which", "who"))
 # "...; ...". Substitution compares a claim with each side (substitution.py), and the training swaps take a clause's
 # word from the other side (training/passage_swaps.py).
 STATEMENT_JOINT = re.compile(r",\s+(?:whereas|while|but)\s+|;\s+")
+# ", and" joins two statements too ("Like charges repel each other, and unlike charges attract each other."), but more
+# often closes a list ("displacement, velocity, and acceleration"): it counts where the words since the last comma and
+# those up to the next are enough for a statement on each side.
+_COORDINATED_JOINT = re.compile(r",\s+(?:and|or|so|yet)\s+")
+MIN_STATEMENT_WORDS = 3
+
+
+def statement_joints(text: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
+    """Where text[start:end] joins two statements (STATEMENT_JOINT, or a coordinated joint between two clauses of at
+    least MIN_STATEMENT_WORDS words each), as (start, end) of each joint, in order."""
+    end = len(text) if end is None else end
+    joints = [(joint.start(), joint.end()) for joint in STATEMENT_JOINT.finditer(text, start, end)]
+    for joint in _COORDINATED_JOINT.finditer(text, start, end):
+        before = text[max(start, text.rfind(",", start, joint.start()) + 1) : joint.start()]
+        after_end = text.find(",", joint.end(), end)
+        after = text[joint.end() : end if after_end < 0 else after_end]
+        if len(before.split()) >= MIN_STATEMENT_WORDS and len(after.split()) >= MIN_STATEMENT_WORDS:
+            joints.append((joint.start(), joint.end()))
+    return sorted(joints)
+
+
 # A subject that points back: what it names stands earlier in the sentence or in the one before.
 POINTING_PRONOUNS = frozenset(("it", "they", "this", "these"))
 CONDITIONS = frozenset(("if", "unless", "when", "whenever", "whether"))

@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
-from veriground.text.clauses import STATEMENT_JOINT
+from veriground.text.clauses import statement_joints
 from veriground.text.memo import text_memo
 from veriground.text.sentences import SentenceBoundary, sentence_spans
 from veriground.text.terms import STOPWORDS, is_negation, stem_words, tokenize_words
@@ -58,6 +58,8 @@ MIN_CLAIM_WORDS = 4
 MIN_COPIED_SHARE = 0.70
 MAX_RUN_WORDS = 3
 _COORDINATORS = frozenset({"and", "or", "nor"})  # tokenize_words drops commas
+# A claim's copy of a sentence (_copy_of): words copied in order, the claim's words, the sentence's, the matcher.
+_Copy = tuple[int, list[str], list[str], SequenceMatcher[str]]
 
 
 @text_memo(maxsize=4096)
@@ -68,7 +70,7 @@ def substituted_words(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
         return ()
     return _swaps(
         max(
-            (_copy_of(claim, evidence[start:end]) for start, end in _pieces(evidence, SentenceBoundary.PROSE)),
+            _pieces(evidence, SentenceBoundary.PROSE, claim),
             default=None,
             key=lambda item: item[0],
         )
@@ -85,35 +87,55 @@ def closest_swaps(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
     words = tokenize_words(claim)
     if len(words) < MIN_CLAIM_WORDS:
         return ()
-    subject = next((word for word in words if word not in STOPWORDS), "")
-    copies = [_copy_of(claim, evidence[start:end]) for start, end in _pieces(evidence, SentenceBoundary.ITEMS)]
+    subject = _subject(claim)
+    copies = _pieces(evidence, SentenceBoundary.ITEMS, claim)
     return _swaps(max(copies, default=None, key=lambda item: (item[0], _content_copied(item), subject in item[2])))
 
 
-def _content_copied(copy: tuple[int, list[str], list[str], SequenceMatcher[str]]) -> int:
+def _content_copied(copy: _Copy) -> int:
     _, claim_words, _, matcher = copy
     blocks = matcher.get_matching_blocks()
     return sum(1 for block in blocks for word in claim_words[block.a : block.a + block.size] if word not in STOPWORDS)
 
 
-# Where a sentence joins two statements (clauses.STATEMENT_JOINT), each is also compared on its own: "Like charges
-# attract each other." is "Like charges repel each other" with a word swapped, although the whole sentence, "...,
-# whereas unlike charges attract.", holds "attract" too (and the model read the claim as entailed, 0.92).
+# Where a sentence joins two statements (clauses.statement_joints), the statement the claim copies best stands for it:
+# "Like charges attract each other." is "Like charges repel each other" with a word swapped, although the whole
+# sentence, "..., and unlike charges attract each other.", holds every word of the claim in order (and the model read
+# the claim as entailed, 0.92). Best: the one that copies the claim's first content word (its subject, as
+# closest_swaps reads it: "unlike charges attract each other" is another subject's statement), then the most tightly,
+# the words copied less the sentence's words left out between them.
 
 
-def _pieces(evidence: str, boundary: SentenceBoundary) -> list[tuple[int, int]]:
-    """The sentences of the evidence in order, each after its clauses when it joins several: the first piece the
-    claim copies most is compared, so a clause wins a tie with its own sentence and nothing else changes."""
+def _pieces(evidence: str, boundary: SentenceBoundary, claim: str) -> list[_Copy]:
+    """The claim's copy of each sentence of the evidence, in order; of a sentence that joins statements, the copy of
+    the statement (or the whole) it copies best (see above), a statement winning a tie."""
+    subject = _subject(claim)
     pieces = []
     for start, end in sentence_spans(evidence, boundary):
-        cuts = [(joint.start(), joint.end()) for joint in STATEMENT_JOINT.finditer(evidence, start, end)]
+        cuts = statement_joints(evidence, start, end)
         edges = [start, *(edge for cut in cuts for edge in cut), end]
-        pieces += [(edges[i], edges[i + 1]) for i in range(0, len(edges), 2)] if cuts else []
-        pieces.append((start, end))
+        spans = [(edges[i], edges[i + 1]) for i in range(0, len(edges), 2)] if cuts else []
+        copies = [_copy_of(claim, evidence[a:b]) for a, b in [*spans, (start, end)]]
+        pieces.append(max(copies, key=lambda copy: (_copies_word(copy, subject), _tightness(copy))))
     return pieces
 
 
-def _swaps(copy: tuple[int, list[str], list[str], SequenceMatcher[str]] | None) -> tuple[tuple[str, str], ...]:
+def _copies_word(copy: _Copy, word: str) -> bool:
+    _, claim_words, _, matcher = copy
+    return any(word in claim_words[block.a : block.a + block.size] for block in matcher.get_matching_blocks())
+
+
+def _subject(claim: str) -> str:
+    return next((word for word in tokenize_words(claim) if word not in STOPWORDS), "")
+
+
+def _tightness(copy: _Copy) -> int:
+    copied, _, _, matcher = copy
+    blocks = [block for block in matcher.get_matching_blocks() if block.size]
+    return copied - (blocks[-1].b + blocks[-1].size - blocks[0].b - copied if blocks else 0)
+
+
+def _swaps(copy: _Copy | None) -> tuple[tuple[str, str], ...]:
     if copy is None:
         return ()
     copied, claim_words, sentence_words, matcher = copy
@@ -164,7 +186,7 @@ def restates(claim: str, evidence: str) -> bool:
 
 
 @text_memo(maxsize=16_384)  # restates and closest_swaps compare a claim with the same sentences
-def _copy_of(claim: str, sentence: str) -> tuple[int, list[str], list[str], SequenceMatcher[str]]:
+def _copy_of(claim: str, sentence: str) -> _Copy:
     """How many of the claim's words the sentence's words hold in order, the two word lists, and the matcher that
     found them. A quantity the claim gives in other units than the sentence's, at the same value, is read as the
     sentence writes it ("980 cm/s2" for "9.80 m/s2" swaps no word), and so is a variable the sentence names otherwise
