@@ -154,3 +154,35 @@ def test_a_unit_that_opens_with_a_condition_never_refutes_an_unconditional_claim
     assert judged.features["conditional_unit"] == float(conditional)
     if conditional:
         assert judged.refute_prob == 0.0
+
+
+GRAVITY = (
+    "The force is directly proportional to the product of their masses and inversely proportional to the square of "
+    "the distance between them."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "passage", "another"),
+    [
+        # the passage never says "impulse", and its sentence is about force, a word of the claim's: no support
+        ("Impulse is the product of force and distance.", GRAVITY, True),
+        # the passage names the claim's subject: its "the group" is the model's to read
+        ("Fancy Bear is a group of hackers.", "Fancy Bear was named by a firm. The group hacks.", False),
+        # a sentence about something the claim does not name is for the model too ("The film" for "Jackpot")
+        ("Jackpot had 870 screens in India.", "The film released in 2013 with 870 screens in India.", False),
+        ("Impulse is the product of force and time.", "Impulse equals the force multiplied by the time.", False),
+    ],
+)  # fmt: skip
+def test_a_unit_about_another_thing_the_claim_names_in_a_passage_that_never_names_its_subject(claim, passage, another):
+    from veriground.signals.support_features import claim_context, passage_context
+    from veriground.verdicts.aggregator import load_aggregator
+
+    context = passage_context(claim_context(claim, [passage]), claim, passage)
+    unit = passage.split(". ")[-1]
+    judged = load_aggregator("veriground-nli.v3").judge_unit(
+        claim, unit, (0, len(unit)), 1.0, NLIScores(entail=0.82, neutral=0.02, contradict=0.16), context=context
+    )
+    assert judged.features["another_subject"] == float(another)
+    if another:
+        assert judged.support_prob == 0.0

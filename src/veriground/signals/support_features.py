@@ -41,6 +41,12 @@ Each value is in [0, 1] and means one visible thing, so a verdict can show what 
 - states_nothing: every sentence of the unit asks a question or speaks of the document ("What is the acceleration of
   the car?", "This video introduces vectors and scalars.", text/speech_acts.py): it neither supports nor refutes the
   claim, whatever the NLI reads (verdicts/aggregator.py);
+- another_subject: the passage never names what the claim is about (text/clauses.py subject), and a sentence of the
+  unit is about another thing the claim names: "The force is directly proportional to the product of their masses and
+  inversely proportional to the square of the distance between them." read as 0.82 entailment of "Impulse is the
+  product of force and distance", in a passage that never says "impulse"; such a unit never supports the claim
+  (verdicts/aggregator.py). A passage that names the subject once, before a unit that calls it "the group", is read
+  as the model reads it;
 - conditional_unit: the unit opens with a condition ("If kinetic energy is conserved, the collision is elastic.") and
   the claim does not: it asserts nothing unconditionally, so it never refutes the claim ("kinetic energy is not
   conserved" is no denial of it; verdicts/aggregator.py);
@@ -56,7 +62,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from veriground.backends.lexical_nli import LexicalNLIModel
 from veriground.schema import NLIScores
@@ -65,6 +71,7 @@ from veriground.signals.coverage import compute_coverage, extract_entities, ment
 from veriground.signals.numeric import unit_numbers
 from veriground.text.changes import named_change, shown_change
 from veriground.text.clauses import subject
+from veriground.text.content import content_stems
 from veriground.text.deletion import leaves_words_out
 from veriground.text.memo import text_memo
 from veriground.text.quantities import remove_quantities
@@ -107,6 +114,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "states_nothing",
     "opposite_reads_alike",
     "conditional_unit",
+    "another_subject",
 )
 EXTRA_WORDS_SCALE = 20.0
 CLAIM_WORDS_SCALE = 30.0
@@ -127,11 +135,19 @@ class ClaimContext:
     corroborating: int = 0  # the claim's other passages aligned with it (see corroborating_passages)
     entities_missing: float = 0.0  # share of the claim's entities no evidence passage mentions (0: it names none)
     words_missing: float = 0.0  # share of the claim's content stems no evidence passage holds
+    passage_lacks_subject: bool = False  # the unit's passage names nothing the claim is about (see another_subject)
 
 
 def claim_context(claim_text: str, evidence_texts: Sequence[str], corroborating: int = 0) -> ClaimContext:
     coverage = compute_coverage(claim_text, evidence_texts)
     return ClaimContext(corroborating, _missing(coverage.entity_coverage), _missing(coverage.token_coverage))
+
+
+def passage_context(context: ClaimContext, claim_text: str, passage_text: str) -> ClaimContext:
+    """The claim's context as one of its passages reads it: whether that passage names what the claim is about."""
+    ours = subject(claim_text) or frozenset()
+    lacks = bool(ours) and not ours & content_stems(passage_text)
+    return replace(context, passage_lacks_subject=lacks) if lacks else context
 
 
 def _missing(coverage: float | None) -> float:
@@ -184,6 +200,7 @@ def support_features(
         "states_nothing": float(states_nothing(unit_text)),
         "opposite_reads_alike": 0.0,  # set by the aggregator, which alone reads the NLI on the claim's opposite
         "conditional_unit": float(_conditional(unit_text) and not _conditional(claim_text)),
+        "another_subject": float(context.passage_lacks_subject and _about_another_claim_word(claim_text, unit_text)),
     }
     # written in FEATURE_NAMES order (test); most values are 0 or 1, which rounding leaves as they are
     return {name: _rounded(value) for name, value in values.items()}
@@ -328,6 +345,18 @@ def _subject_elsewhere(claim_text: str, unit_text: str) -> bool:
     """Each subject has a word the other lacks (text/clauses.py subject): the unit is about another thing."""
     ours, theirs = subject(claim_text), subject(unit_text)
     return bool(ours and theirs and ours - theirs and theirs - ours)
+
+
+def _about_another_claim_word(claim_text: str, unit_text: str) -> bool:
+    """A sentence of the unit is about something the claim names besides its subject: "The force is ..." against
+    "Impulse is the product of force and distance"."""
+    ours = subject(claim_text) or frozenset()
+    others = content_stems(claim_text) - ours
+    for start, end in sentence_spans(unit_text):
+        theirs = subject(unit_text[start:end])
+        if theirs and theirs <= others:
+            return True
+    return False
 
 
 def _opens_with_pronoun(unit_text: str) -> bool:

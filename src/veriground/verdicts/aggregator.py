@@ -81,8 +81,11 @@ NEVER_REFUTES = (
 # algorithms ("the find(x) operation of an XFastTrie runs in O(log w) time" says nothing of how long binary search
 # takes; the shipped model read it as 0.54 entailment of "Binary search runs in O(n) time"), or give the claim's bound
 # only for the expected or amortized case; or it only asks ("Is work a vector quantity?") or speaks of the document
-# ("This video introduces vectors and scalars" read as 0.95 support of "Work is a vector quantity").
-NEVER_SUPPORTS = ("bounds_bar_support", STATES_NOTHING, OPPOSITE_READS_ALIKE)
+# ("This video introduces vectors and scalars" read as 0.95 support of "Work is a vector quantity"); or its passage
+# never names what the claim is about and the unit speaks of another thing the claim names (support_features.py
+# another_subject: "The force is ... proportional to the product of their masses ..." read as 0.82 support of
+# "Impulse is the product of force and distance").
+NEVER_SUPPORTS = ("bounds_bar_support", STATES_NOTHING, OPPOSITE_READS_ALIKE, "another_subject")
 _DECIMALS = 6
 
 

@@ -25,7 +25,12 @@ from veriground.evidence.units import (
     select_units,
 )
 from veriground.schema import Claim, EvidenceChunk, NLIScores, NLISignal, SignalStatus, UnitJudgement
-from veriground.signals.support_features import ClaimContext, claim_context, corroborating_passages
+from veriground.signals.support_features import (
+    ClaimContext,
+    claim_context,
+    corroborating_passages,
+    passage_context,
+)
 from veriground.text.cues import opposite_statement
 from veriground.text.negated_claim import negated
 from veriground.text.pronoun_referent import name_the_pronoun
@@ -264,8 +269,8 @@ def _claim_contexts(slots: Sequence[Slot]) -> list[ClaimContext]:
         best = [max((unit.alignment for unit, _ in slots[index][3]), default=0.0) for index in indexes]
         hypothesis = readable_text(slots[indexes[0]][1])
         texts = [readable_text(slots[index][2].text) for index in indexes]
-        for index, count in zip(indexes, corroborating_passages(best), strict=True):
-            contexts[index] = claim_context(hypothesis, texts, count)
+        for index, text, count in zip(indexes, texts, corroborating_passages(best), strict=True):
+            contexts[index] = passage_context(claim_context(hypothesis, texts, count), hypothesis, text)
     return contexts
 
 
