@@ -63,6 +63,11 @@ SWAPPED = [
         "Like charges repel each other, and unlike charges attract each other.",
         (("attract", "repel"),),
     ),
+    (  # a word the sentence says twice and the claim once: the claim put another word for one of them
+        "Only a net force can policies a change in motion, so a net force must cause an acceleration.",
+        "Only a net force can cause a change in motion, so a net force must cause an acceleration.",
+        (("policies", "cause"),),
+    ),
     (  # the statement that keeps the claim's subject is the one compared, not the one it copies more tightly
         "Unlike charges repel each other.",
         "Like charges repel each other, and unlike charges attract each other.",
@@ -73,6 +78,10 @@ NOT_SWAPPED = [
     # the other clause, word for word
     ("Unlike charges attract each other.", "Like charges repel each other, whereas unlike charges attract each other."),
     ("Unlike charges attract each other.", "Like charges repel each other, and unlike charges attract each other."),
+    (  # the claim may say a word twice where its source says it once
+        "The binomial coefficient n choose k counts the k-element subsets of an n-element set.",
+        "The binomial coefficient n choose k counts the number of subsets of an n element set that have size k.",
+    ),
     # ", and" closing a list joins no statements: the sentence is compared whole
     ("Velocity can be treated as a scalar.", "Instead, we treat displacement, velocity, and acceleration as scalars."),
     ("Merge sort runs in O(n log n) time.", "Merge sort runs in O(n log n) time in the worst case."),  # words left out
@@ -186,3 +195,22 @@ def test_a_claim_that_swaps_a_word_of_one_of_two_joined_statements_is_not_suppor
     (claim,) = report.claims
     assert claim.decision.rule == "substituted-words" and str(claim.decision.status) == "Low Confidence"
     assert claim.inputs.substituted_words == (("attract", "repel"),)
+
+
+def test_a_near_copy_with_a_word_the_passages_never_use_is_a_swap_though_another_sentence_supports_it():
+    # v3 read the claim as 0.84 entailment of the first passage; the word put for "friction" is in no passage
+    config = load_config(None, {"verification.min_supporting_sources": 1}, environ={})
+    passages = (
+        PackPassage(
+            passage_id="constant",
+            text="For any two surfaces that are in contact with one another, the coefficient of friction is a constant "
+            "that depends on the nature of the surfaces.",
+        ),
+        PackPassage(
+            passage_id="copy", text="The coefficient of friction depends on the two surfaces that are in contact."
+        ),
+    )
+    source = PackEvidence(EvidencePack(passages=passages), config.retrieval)
+    claim_text = "The coefficient of the engagement depends on the two surfaces that are in contact."
+    (claim,) = verify_text(claim_text, config=config, source=source, nli=build_nli(config.models)).claims
+    assert str(claim.decision.status) != "Supported"

@@ -9,7 +9,9 @@ term swaps of the demo corpus checked against their own passage were (27 with it
   blocks over the words as tokenize_words reads them);
 - a run of at most three of its words stands where the sentence has a run of at most three others, and each run has a
   content word that the other text lacks anywhere: no word of it has the same Snowball stem ("pulls", "pull"), and
-  none begins with the other or shares its first 5 letters ("hot", "hotter"; "gravity", "gravitational").
+  none begins with the other or shares its first 5 letters ("hot", "hotter"; "gravity", "gravitational"); the
+  sentence's run may instead have a word the claim says fewer times ("can policies a change ..., so a net force must
+  cause an acceleration" for the sentence's two "cause"s).
 The sentence compared is the one of the unit (a sentence or a window of 2-3) that the claim copies most, so a word the
 next sentence happens to use does not excuse the swap; where a sentence joins clauses ("..., whereas ...", "...; ..."),
 a clause the claim copies as much is compared instead, so a word of the other clause does not either. Two runs that
@@ -25,6 +27,7 @@ verbs of staying, rising, falling, starting and using, which no sentence swaps t
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from difflib import SequenceMatcher
 
@@ -150,7 +153,7 @@ def _swaps(copy: _Copy | None) -> tuple[tuple[str, str], ...]:
         (_shown(ours), _shown(theirs))
         for ours, theirs, *_ in runs
         if _has_new_content(ours, sentence_words)
-        and _has_new_content(theirs, claim_words)
+        and _has_new_content(theirs, claim_words, sentence_words)
         and not _abbreviates(ours, theirs)
         and not _abbreviates(theirs, ours)
         and not _same_meaning(ours, theirs)
@@ -246,12 +249,19 @@ def swapped_words(swaps: Sequence[tuple[str, str]]) -> str:
     return "; ".join(f'"{ours}" where the source says "{theirs}"' for ours, theirs in swaps)
 
 
-def _has_new_content(words: list[str], other: list[str]) -> bool:
-    """A content word (not a stopword, negation or number) with no relative among the other text's words."""
+def _has_new_content(words: list[str], other: list[str], own: list[str] | None = None) -> bool:
+    """A content word (not a stopword, negation or number) with no relative among the other text's words; or, given
+    the run's `own` text (the sentence's side of a swap), one the other text has fewer times than it: "can policies a
+    change ..., so a net external force must cause an acceleration" puts "policies" for one of the sentence's two
+    "cause"s. The claim's side is read by presence only: a claim may say a word twice where its source says it once
+    ("counts the k-element subsets of an n-element set" for "counts the number of subsets of an n element set")."""
     content = _content(words)
-    other_stems, other_content = set(stem_words(other)), _content(other)
+    other_stems, other_content = Counter(stem_words(other)), _content(other)
+    own_stems = Counter(stem_words(own)) if own is not None else None
     return any(
-        stem not in other_stems and not any(_related(word, theirs) for theirs in other_content)
+        (own_stems is not None and other_stems[stem] < own_stems[stem])
+        if other_stems[stem]
+        else not any(_related(word, theirs) for theirs in other_content)
         for word, stem in zip(content, stem_words(content), strict=True)
     )
 
