@@ -102,6 +102,10 @@ NEGATION_LEFT_OUT = [
     # a negation that bounds a word of degree, a condition, a clause the claim leaves out
     ("Momentum is conserved.", "Momentum is not only conserved but also shared.", False),
     ("Objects fall at the same rate.", "Objects do not always fall at the same rate.", False),
+    # the word of degree kept, the negation alone left out: the opposite ("always" for "not always")
+    ("Objects always fall at the same rate.", "Objects do not always fall at the same rate.", True),
+    ("But that will always be the case.", "But that will not always be the case.", True),
+    ("Momentum is only conserved.", "Momentum is not only conserved.", True),
     ("The rule applies.", "If the rule does not apply, ask.", False),
     (
         "Winter is the coldest season in polar zones.",

@@ -17,8 +17,9 @@ training mostly in edits that change the meaning); the verdict layer does not le
 
 A claim that is the sentence less one "not" or "never" (and words it may leave out) says its opposite
 (leaves_negation_out): "As a result, the momentum of the electron is affected." out of "... is not affected.", which the
-shipped model read as entailed (0.88); not when the negation scopes a word of degree ("not only", "not always") or the
-sentence states a condition.
+shipped model read as entailed (0.88); not when the negation scopes a word of degree ("not only", "not always") that
+the claim leaves out too, or the sentence states a condition. "... but that will always be the case." out of "... but
+that will not always be the case." keeps "always": it says the opposite.
 """
 
 from __future__ import annotations
@@ -105,7 +106,9 @@ def _leaves_words_out(claim: str, evidence: str) -> bool:
     return True
 
 
-# A negation before one of these bounds what it negates ("not only", "not always"): leaving it out is no reversal.
+# A negation before one of these bounds what it negates ("not only", "not always"): leaving both out is no reversal
+# ("that will be the case" out of "that will not always be the case"); leaving the negation out alone is ("that will
+# always be the case").
 _SCOPED_LIST = "only just merely simply necessarily always all every quite entirely exactly much yet"
 _SCOPED = frozenset(_SCOPED_LIST.split())
 _NEGATION = re.compile(r"\b(?:not|never)\s+|\b(?P<can>can)not\b|\b(?P<word>ca|wo|\w+?)n['’]t\b", re.IGNORECASE)
@@ -129,9 +132,10 @@ def leaves_negation_out(claim: str, sentence: str) -> bool:
     if _CONDITION.search(sentence) or not may_leave_negation_out(claim, sentence):
         return False
     claim = _in_forms_of(claim, sentence)
+    claim_words = set(tokenize_words(claim))
     for negation in _NEGATION.finditer(sentence):
         rest = sentence[negation.end() :].split(maxsplit=1)
-        if rest and rest[0].lower().strip(",.") in _SCOPED:
+        if rest and (scoped := rest[0].lower().strip(",.")) in _SCOPED and scoped not in claim_words:
             continue
         word = negation.group("word") or ""
         kept = negation.group("can") or _NEGATED.get(word.lower(), word)
