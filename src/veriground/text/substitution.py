@@ -13,8 +13,9 @@ term swaps of the demo corpus checked against their own passage were (27 with it
   sentence's run may instead have a word the claim says fewer times ("can policies a change ..., so a net force must
   cause an acceleration" for the sentence's two "cause"s).
 The sentence compared is the one of the unit (a sentence or a window of 2-3) that the claim copies most, so a word the
-next sentence happens to use does not excuse the swap; where a sentence joins clauses ("..., whereas ...", "...; ..."),
-a clause the claim copies as much is compared instead, so a word of the other clause does not either. Two runs that
+next sentence happens to use does not excuse the swap; where a sentence joins statements ("..., whereas ...", "...;
+...", "..., and ..."), the statement that copies the claim's subject, then copies it most tightly, is compared instead,
+so a word of the other statement does not either. Two runs that
 trade places count too ("the sum of the degrees of edges is twice the number of vertices" for "... of vertices ... of
 edges"), unless only "and", "or" or a comma stands between them ("edges and vertices" restates "vertices and edges").
 Numbers are left out of it (the numeric check compares them by value and unit; "980 cm/s2" for "9.80 m/s2" is read in
