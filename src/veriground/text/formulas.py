@@ -12,7 +12,7 @@ compares values.
 
 "A tree with n vertices has exactly n + 1 edges." was Supported (0.84) by a sentence giving "e = 1 = v-1": the numeric
 check matched the claim's 1 with the sentence's, and the model's 0.01 entailment was outweighed. "n + 1" is a formula
-(and its 1 no stated value: text/quantities.py leaves numbers that are a variable's operand to this module).
+(and its 1 no stated value: text/quantities.py leaves out the numbers of offset_spans).
 """
 
 from __future__ import annotations
@@ -38,6 +38,14 @@ _FORMULA = re.compile(
     rf"|{_OFFSET}"
 )
 _HAS_OFFSET = re.compile(_OFFSET)
+
+
+def offset_spans(text: str) -> list[tuple[int, int]]:
+    """Where the text adds a whole number to a one-letter variable, or takes one from it ("n + 1", "1 + k"): formulas,
+    whose numbers are no stated values (text/quantities.py leaves them out)."""
+    return [match.span() for match in _HAS_OFFSET.finditer(text.replace("\u2212", "-"))]
+
+
 _MARKS = ("^", "!", "²", "³", "ⁿ", "ᵏ", "ⁱ", "ᵐ", "binom", "choose", "C(")  # no formula without one of these
 _NOT_VARIABLES = frozenset({"I", "a", "A"})  # "I!" and "a!" are words
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from veriground.errors import UnitConversionError
 from veriground.text.dates import DAY_LABEL, days_of_month, short_year
+from veriground.text.formulas import offset_spans
 from veriground.text.memo import text_memo
 from veriground.text.si_units import to_base_units
 from veriground.text.terms import NEGATION_WORDS, STOPWORDS, normalise_text, stem_words
@@ -67,9 +68,6 @@ _DIGIT = re.compile(r"\d")
 # coefficient (m is the mass), not 0.5 metres; "2 m s^-1" and "5 m long" stay quantities.
 _SYMBOL_FACTOR = re.compile(r"\s*(?P<symbol>[A-Za-zα-ωΑ-Ω])(?:\^\{?[-+]?\d+\}?|[²³])?(?![\w(])")
 _NOT_SYMBOLS = frozenset("xXaI")  # "5 m x 3 m", "5 m a day", "5 m I think"
-# "n + 1 edges", "1 + k": a whole number added to a one-letter variable is part of a formula (text/formulas.py)
-_VARIABLE_BEFORE = re.compile(r"(?:^|[^\w.\\-])[b-z]\s*[-+]\s*$")
-_VARIABLE_AFTER = re.compile(r"\s*[-+]\s*[b-z](?![\w^!(]|\.\d)")
 _DECADE = re.compile(r"\d{3}0s")  # "1960s" is a decade, not 1960 seconds
 _CITATION_MARKER = re.compile(r"\[\s*\d+(?:\s*[,;-]\s*\d+)*\s*\]")
 _UNIT_PART = re.compile(rf"(?P<atom>{_ATOM})|(?P<exponent>{_EXPONENT})|(?P<divide>\s*/\s*|\s+per\s+)|\s*[·⋅*]\s*")
@@ -174,6 +172,8 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
         return ()
     found = []
     spelled, days = days_of_month(_spelled_as_digits(normal))
+    # "n + 1 edges", "1 + k": a whole number added to a one-letter variable is part of a formula, no value
+    offsets = offset_spans(spelled)
     for match in _QUANTITY.finditer(spelled):
         value = _read_value(match)
         if value is None:
@@ -187,7 +187,7 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
             unit, label = None, "count:decade"
         if unit and _coefficient_of_symbols(normal, unit, end):
             continue
-        if _operand_of_variable(spelled, match.start(), match.end("number")):
+        if any(first <= match.start() and match.end("number") <= last for first, last in offsets):
             continue
         if match.group("currency"):
             label = "currency:" + _CURRENCY_SYMBOLS[match.group("currency").strip()]
@@ -203,11 +203,6 @@ def _quantities_of(text: str) -> tuple[Quantity, ...]:
             value, written, label = float(year), str(year), None  # the year it stands for (is_year), counting nothing
         found.append(Quantity(written, value, unit, label, start, end))
     return tuple(found)
-
-
-def _operand_of_variable(text: str, start: int, end: int) -> bool:
-    """Whether the number at text[start:end] is added to or subtracted from a one-letter variable ("n + 1", "1 + k")."""
-    return bool(_VARIABLE_BEFORE.search(text, max(0, start - 12), start) or _VARIABLE_AFTER.match(text, end))
 
 
 def _coefficient_of_symbols(normal: str, unit: str, end: int) -> bool:

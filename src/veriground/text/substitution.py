@@ -91,7 +91,7 @@ def closest_swaps(claim: str, evidence: str) -> tuple[tuple[str, str], ...]:
     words = tokenize_words(claim)
     if len(words) < MIN_CLAIM_WORDS:
         return ()
-    subject = _subject(claim)
+    subject = first_content_word(claim)
     copies = _pieces(evidence, SentenceBoundary.ITEMS, claim)
     return _swaps(max(copies, default=None, key=lambda item: (item[0], _content_copied(item), subject in item[2])))
 
@@ -113,7 +113,7 @@ def _content_copied(copy: _Copy) -> int:
 def _pieces(evidence: str, boundary: SentenceBoundary, claim: str) -> list[_Copy]:
     """The claim's copy of each sentence of the evidence, in order; of a sentence that joins statements, the copy of
     the statement (or the whole) it copies best (see above), a statement winning a tie."""
-    subject = _subject(claim)
+    subject = first_content_word(claim)
     pieces = []
     for start, end in sentence_spans(evidence, boundary):
         cuts = statement_joints(evidence, start, end)
@@ -129,7 +129,8 @@ def _copies_word(copy: _Copy, word: str) -> bool:
     return any(word in claim_words[block.a : block.a + block.size] for block in matcher.get_matching_blocks())
 
 
-def _subject(claim: str) -> str:
+def first_content_word(claim: str) -> str:
+    """The claim's first content word: what closest_swaps, and the verdict layer's swap search, read as its subject."""
     return next((word for word in tokenize_words(claim) if word not in STOPWORDS), "")
 
 

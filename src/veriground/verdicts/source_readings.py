@@ -28,9 +28,8 @@ from veriground.text.formulas import formulas
 from veriground.text.quotations import MISQUOTED_SIMILARITY, find_quotation, quotations
 from veriground.text.relations import reversed_relation
 from veriground.text.restrictions import left_out_restriction
-from veriground.text.substitution import closest_swaps, restates, substituted_words
+from veriground.text.substitution import closest_swaps, first_content_word, restates, substituted_words
 from veriground.text.term_swaps import swapped_term
-from veriground.text.terms import STOPWORDS, tokenize_words
 from veriground.text.variables import restate_as_premise_writes
 from veriground.text.word_order import scrambled_words
 from veriground.verdicts.evidence_summary import QuotationFinding
@@ -205,7 +204,7 @@ def _substituted(
     texts += [(chunk.text, chunk.passage_id) for chunk, signal in zip(chunks, nli, strict=False) if signal.units]
     if any(restates(claim_text, text) for text, _ in texts):
         return None
-    subject = next((word for word in tokenize_words(claim_text) if word not in STOPWORDS), None)
+    subject = first_content_word(claim_text)
     for text, passage_id in texts:
         swaps = closest_swaps(claim_text, text)
         # One swap in the sentence the claim copies most, not of the claim's first content word: the same subject said
