@@ -34,6 +34,10 @@ def test_seed_compound_claim_splits_into_two_with_the_subject_copied() -> None:
             "Quicksort is fast on average, but it is slow in the worst case.",
             [("Quicksort is fast on average.", "R3"), ("Quicksort is slow in the worst case.", "R3")],
         ),
+        (  # R3: a demonstrative with a noun is a subject of its own
+            "Quicksort and merge sort are fast, and these algorithms are popular.",
+            [("Quicksort and merge sort are fast.", "R3"), ("these algorithms are popular.", "R3")],
+        ),
         (  # R3: ", and" between two clauses whose verbs are not in the closed list, guessed by their shape
             "The theory of relativity was developed by Albert Einstein in 1905, and quantum mechanics deals with the "
             "very small.",
@@ -150,6 +154,12 @@ def test_compound_sentences_split_by_their_rule(text: str, expected: list[tuple[
         "Velocity is defined as displacement per unit time.",  # R6: no application
         "The norm is defined as the square root of the sum so that it is never negative.",  # purpose
         "The content can vary depending on the region and type of cider being consumed.",  # "being": no clause
+        # R3: a right clause whose subject, "this" or "that" alone, is the left clause ("this does not hold for open
+        # systems." was a claim no source could support)
+        "Energy is conserved in isolated systems, but this does not hold for open systems.",
+        "Merge sort runs in O(n log n) time, and that is why it is popular.",
+        "The algorithm sorts the array in place, and this makes it memory efficient.",
+        "Energy is conserved in isolated systems; this is the first law of thermodynamics.",  # R4: the same
     ],
 )
 def test_atomic_sentences_stay_whole(text: str) -> None:

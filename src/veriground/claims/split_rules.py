@@ -114,7 +114,11 @@ def split_semicolons(text: str, start: int, end: int, subject: str) -> list[Part
     """R4: `;` outside brackets and math -> one part per clause."""
     local = text[start:end]
     protected = find_protected(local)
-    cuts = [index for index, char in enumerate(local) if char == ";" and not protected[index]]
+    cuts = [
+        index
+        for index, char in enumerate(local)
+        if char == ";" and not protected[index] and not _opens_with_left_clause(local[index + 1 :])
+    ]
     if not cuts:
         return []
     bounds = [-1, *cuts, len(local)]
@@ -192,6 +196,8 @@ def _right_subject(left: str, right: str, inherited: str, *, guess: bool) -> str
     right_verb = _verb_index(right_words, guess=guess)
     if right_verb is None or right_verb == 0 or len(right_words) < 3:
         return None
+    if _stands_for_left_clause(right_words, right_verb):
+        return None  # "..., but this does not hold for open systems": "this" is the left clause, no claim without it
     if any(word.group().lower() in _COORDINATORS for word in right_words[:right_verb]):
         return None  # "oil, coal, and tar deposits, and are produced": the conjunction is the list's, not a clause's
     if any(word.group().lower() == "where" for word in right_words[:right_verb]):
@@ -204,6 +210,10 @@ _DANGLING = frozenset(
     {"to", "of", "with", "from", "for", "by", "at", "in", "on", "into", "onto", "about", "than", "as", "the", "a", "an"}
 )
 _COORDINATORS = frozenset({"and", "or", "but"})
+# A right clause whose subject is one of these alone stands for the whole left clause ("Merge sort runs in O(n log n)
+# time, and that is why it is popular"): split off, it was checked as a claim of its own ("that is why it is popular.")
+# that no source can support, since no source says what "that" is.
+_WHOLE_CLAUSE_PRONOUNS = frozenset({"this", "that", "these", "those"})
 
 
 # Words that open a condition or a concession whose clause runs to the first comma: "If the family does not want it
@@ -212,6 +222,22 @@ _CONDITION_OPENERS = frozenset(
     {"if", "when", "whenever", "unless", "although", "though", "because", "since", "while", "whereas", "once"}
     | {"suppose", "assuming", "provided"}
 )
+
+
+def _opens_with_left_clause(right: str) -> bool:
+    """The clause opens with a demonstrative that stands for the clause before it ("...; this is the first law")."""
+    words = words_of(right)
+    return len(words) >= 2 and _stands_for_left_clause(words, first_verb_index(words) or 0)
+
+
+def _stands_for_left_clause(right_words: list[re.Match[str]], right_verb: int) -> bool:
+    """The right clause's subject is a demonstrative alone: its verb comes next ("this does not hold", "that is why";
+    after "this" or "that", a word ending in one "s" is taken for its verb: "this makes it memory efficient")."""
+    pronoun, following = right_words[0].group().lower(), right_words[1].group()
+    if pronoun not in _WHOLE_CLAUSE_PRONOUNS:
+        return False
+    third_person = pronoun in {"this", "that"} and following.islower() and re.fullmatch(r"\w+[^s]s", following)
+    return right_verb == 1 or bool(third_person)
 
 
 def _inside_condition(left: str) -> bool:
