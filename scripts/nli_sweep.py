@@ -78,6 +78,12 @@ MIXES = {
     # passage, not entailed, beside its unswapped twin, so "all its words are in the premise" stops reading as
     # "entailed" ("Like charges attract each other." against "Like charges repel each other, whereas ...")
     "v2cs": {"targeted_per_document": 30, "targeted_contradictions_only": True, "swaps_per_document": 8},
+    # v2cs plus v2d's meaning-keeping deletions: the two cues v3 still misses ("All objects fall ..." -> "Objects fall
+    # ..." read as a contradiction; an in-passage swap read as entailed), for a fine-tune that is then blended back
+    # into its start model (`blend`)
+    "v2cds": {
+        "targeted_per_document": 30, "targeted_contradictions_only": True, "swaps_per_document": 8, "deletions": True,
+    },
 }  # fmt: skip
 RECIPES = {
     # first GPU sweep (2026-11-26): v2-lr3 won on dev; the dev curves of all six jumped by ~0.05 between evaluations
@@ -156,6 +162,13 @@ RECIPES |= {
     # "Like charges repel each other, whereas unlike charges attract." still read as entailed (0.91). Not shipped.
     "ft-v2cs-lr1": Recipe("v2cs", epochs=1, learning_rate=1e-5, seed=31, ema_decay=0.998, patience=4, start="start"),
 }
+RECIPES |= {
+    # Session 18 (no GPU; 2 CPU cores, 21.5 min): v3 dequantised, fine-tuned for one epoch on v2cds, then blended back
+    # into v3 (`blend`: weight-space interpolation, Wortsman et al. 2022, "WiSE-FT"). Dev score 0.693 against the start
+    # model's 0.596; probes 36 / 41 against 33 (three swaps learnt, not the deletions); held-out mean inside the
+    # verifier 0.759 against v3's 0.765, and 0.757 blended at 0.5 (probes 33 / 41). Not shipped (MODEL_CARD.md).
+    "ft-v2cds-lr2": Recipe("v2cds", epochs=1, learning_rate=2e-5, seed=41, ema_decay=0.998, patience=4, start="start"),
+}
 SWEEPS = {
     "1": "v2-long,v2-lr3,v2-b16,broad,broad-lr3,broad-b64",
     "2": "v2-lr3-ema,v2-lr3-ema-s17,v2-lr3-s17,v2-lr2-ema,v3-lr3-ema,broad-lr3-ema",
@@ -167,6 +180,7 @@ SWEEPS = {
     "8": "distil-v2c-l5",
     "9": "distil-v2cb-l5",
     "10": "ft-v2cs-lr1",
+    "11": "ft-v2cds-lr2",
 }
 
 
@@ -438,6 +452,29 @@ def ship(prepared: Path, returned: Path | None, out: Path, trained: Path | None 
     print(json.dumps(report.to_json(), indent=1), weights_sha256(model))
 
 
+def blend(prepared: Path, trained: Path, weight: float) -> Path:
+    """WiSE-FT (Wortsman et al. 2022): the fine-tuned model's weights times `weight` plus its start model's times
+    1 - weight, into TRAINED-blendNN (best/ and result.json, as `train` writes them), for `ship --trained`."""
+    import shutil
+
+    from safetensors.torch import load_file, save_file
+
+    if not 0.0 < weight <= 1.0:
+        raise SystemExit(f"--weight {weight}: give the fine-tuned model's share, above 0 and at most 1")
+    start = load_file(prepared / "start" / "model.safetensors")
+    tuned = load_file(trained / "best" / "model.safetensors")
+    if set(start) != set(tuned):
+        raise SystemExit(f"{trained} and its start model hold different tensors: not a fine-tune of it")
+    out = trained.with_name(f"{trained.name}-blend{round(weight * 100):02d}")
+    shutil.copytree(trained / "best", out / "best", dirs_exist_ok=True)
+    mixed = {name: (weight * tuned[name] + (1.0 - weight) * start[name]).contiguous() for name in sorted(tuned)}
+    save_file(mixed, out / "best" / "model.safetensors")
+    record = json.loads((trained / "result.json").read_text())
+    (out / "result.json").write_text(json.dumps({**record, "blend_weight": weight}, indent=1) + "\n")
+    print(f"{out}: {weight:g} of {trained.name}, {1 - weight:g} of its start model", flush=True)
+    return out
+
+
 def _mix_counts(mix: str) -> dict[str, dict[str, int]]:
     """A mix's pairs per source and label, built here when `prepare` did not write it (a later mix)."""
     from veriground.training.nli_mix import build_mix
@@ -473,11 +510,17 @@ def main() -> None:
     shipped.add_argument("--returned", type=Path, help="What a GPU `sweep` returned.")
     shipped.add_argument("--trained", type=Path, help="WORK/NAME of a `train` run on this machine (a CPU run).")
     h.add_argument("--out", type=Path, required=True)
+    b = commands.add_parser("blend", help="Blend a `train` run's best model back into its start model (WiSE-FT).")
+    b.add_argument("--prepared", type=Path, default=Path(".gpu"))
+    b.add_argument("--trained", type=Path, required=True, help="WORK/NAME of a `train` run from PREPARED/start.")
+    b.add_argument("--weight", type=float, required=True, help="The fine-tuned model's share, e.g. 0.5.")
     args = parser.parse_args()
     if args.command == "prepare":
         prepare(args.data, args.out, args.start, [name for name in args.mixes.split(",") if name])
     elif args.command == "train":
         train_one(args.name, args.prepared, args.work, args.minutes, args.limit)
+    elif args.command == "blend":
+        blend(args.prepared, args.trained, args.weight)
     elif args.command == "sweep":
         sweep(args.prepared, args.work, args.out, args.minutes, args.recipes.split(","), args.limit)
     else:

@@ -8,6 +8,8 @@ import json
 import sys
 from pathlib import Path
 
+import pytest
+
 from veriground.backends.shipped_nli import MANIFEST, shipped_model_folder
 
 SCRIPT = Path(__file__).resolve().parents[1] / "scripts" / "nli_sweep.py"
@@ -55,3 +57,29 @@ def test_pairs_round_trip_through_the_files_the_gpu_machine_reads(tmp_path):
     pairs = [sweep.TrainPair("A premise.", "A hypothesis é.", "entailment", "mnli")] * 2
     sweep._write_pairs(tmp_path / "p.jsonl.gz", pairs)
     assert sweep._read_pairs(tmp_path / "p.jsonl.gz") == pairs
+
+
+def test_blend_averages_a_fine_tune_with_its_start_model(tmp_path):
+    torch = pytest.importorskip("torch")
+    from safetensors.torch import load_file, save_file
+
+    sweep = _sweep_module()
+    (tmp_path / "prep" / "start").mkdir(parents=True)
+    (tmp_path / "work" / "ft" / "best").mkdir(parents=True)
+    save_file({"w": torch.zeros(2, 3), "b": torch.ones(3)}, tmp_path / "prep" / "start" / "model.safetensors")
+    save_file(
+        {"w": torch.full((2, 3), 4.0), "b": torch.full((3,), 3.0)},
+        tmp_path / "work" / "ft" / "best" / "model.safetensors",
+    )
+    (tmp_path / "work" / "ft" / "best" / "config.json").write_text("{}")
+    (tmp_path / "work" / "ft" / "result.json").write_text(json.dumps({"recipe": "ft-v2cds-lr2", "step": 7}))
+    out = sweep.blend(tmp_path / "prep", tmp_path / "work" / "ft", 0.25)
+    assert out.name == "ft-blend25" and (out / "best" / "config.json").is_file()
+    mixed = load_file(out / "best" / "model.safetensors")
+    assert torch.equal(mixed["w"], torch.full((2, 3), 1.0)) and torch.equal(mixed["b"], torch.full((3,), 1.5))
+    assert json.loads((out / "result.json").read_text()) == {"recipe": "ft-v2cds-lr2", "step": 7, "blend_weight": 0.25}
+    with pytest.raises(SystemExit, match="above 0 and at most 1"):
+        sweep.blend(tmp_path / "prep", tmp_path / "work" / "ft", 0.0)
+    save_file({"w": torch.zeros(2, 3)}, tmp_path / "prep" / "start" / "model.safetensors")
+    with pytest.raises(SystemExit, match="different tensors"):
+        sweep.blend(tmp_path / "prep", tmp_path / "work" / "ft", 0.5)
