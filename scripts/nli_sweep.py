@@ -168,6 +168,12 @@ RECIPES |= {
     # model's 0.596; probes 36 / 41 against 33 (three swaps learnt, not the deletions); held-out mean inside the
     # verifier 0.759 against v3's 0.765, and 0.757 blended at 0.5 (probes 33 / 41). Not shipped (MODEL_CARD.md).
     "ft-v2cds-lr2": Recipe("v2cds", epochs=1, learning_rate=2e-5, seed=41, ema_decay=0.998, patience=4, start="start"),
+    # The fair test that the CPU cannot run (model card, "Swaps and deletions"): v2's winning recipe (v2-lr3-ema) from
+    # the base encoder on v2cds, so no converged model is pushed onto a shifted mix. For a GPU session: `prepare
+    # --mixes v2cds` (no --start: the folder then fits the device's 64 MiB), then `sweep --recipes
+    # v2cds-lr3-ema,v2cds-lr3-ema-s17`; the fold models for its aggregator are scripts/nli_oof.py's.
+    "v2cds-lr3-ema": Recipe("v2cds", epochs=8, learning_rate=3e-5, seed=14, ema_decay=0.999, patience=6),
+    "v2cds-lr3-ema-s17": Recipe("v2cds", epochs=8, learning_rate=3e-5, seed=17, ema_decay=0.999, patience=6),
 }
 SWEEPS = {
     "1": "v2-long,v2-lr3,v2-b16,broad,broad-lr3,broad-b64",
@@ -181,6 +187,7 @@ SWEEPS = {
     "9": "distil-v2cb-l5",
     "10": "ft-v2cs-lr1",
     "11": "ft-v2cds-lr2",
+    "12": "v2cds-lr3-ema,v2cds-lr3-ema-s17",
 }
 
 
