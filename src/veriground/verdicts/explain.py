@@ -153,6 +153,11 @@ def _weak_support(r: _Reading) -> str:
             if contradicted
             else ""
         )
+        + (
+            f"; a near copy of {r.inputs.substituted_passage} with {swapped_words(r.inputs.substituted_words)}"
+            if r.inputs.substituted_words
+            else ""
+        )
     )
 
 

@@ -125,6 +125,13 @@ def _same_formula(facts: _Facts) -> str:
     return f"The source gives the same {' and '.join(kinds) or 'equation or complexity bound'}{quote}."
 
 
+def _swaps_named(facts: _Facts) -> str:
+    """The words a partly supported claim swaps into a near copy of its evidence, which a reader should check first
+    ("It says "murder" where the source says "manslaughter"."); nothing when it is no such copy."""
+    swaps = facts.inputs.substituted_words
+    return f" It says {swapped_words(swaps)}." if swaps else ""
+
+
 def _against(facts: _Facts) -> str:
     return facts.quote(facts.inputs.strongest_contradiction_passage, refuting=True)
 
@@ -160,6 +167,7 @@ _SENTENCES: dict[RuleName, Callable[[_Facts], str]] = {
     RuleName.LOW_ENTAILMENT: lambda f: "No passage in the corpus says this.",
     RuleName.WEAK_SUPPORT: lambda f: (
         f"The corpus only partly supports this; the closest passage{f.quote(f.inputs.strongest_entailment_passage)}."
+        + _swaps_named(f)
     ),
     RuleName.INSUFFICIENT_SOURCES: lambda f: (
         f"Only {_sources(f.inputs.entailing_sources)} supports this; more are required."
