@@ -384,6 +384,11 @@ def test_a_bound_stated_of_the_named_algorithm_outranks_carried_steps(claim, exp
         ("Momentum has units of kg m/s.", "Momentum has units of kg m/s", True),
         ("Weight is measured in pounds.", None, True),  # pound-force, in everyday usage
         ("The joule is the SI unit of energy.", None, True),
+        # the quantity with what it is of
+        ("The frequency of a wave is measured in seconds.", "frequency of a wave is measured in seconds", False),
+        ("The period of a pendulum is measured in hertz.", "period of a pendulum is measured in hertz", False),
+        ("The speed of light in a vacuum is expressed in meters per second.", None, True),
+        ("The energy of a photon is measured in electron volts.", None, True),
     ],
 )
 def test_a_quantity_said_to_be_measured_in_a_named_unit_is_checked_by_dimension(claim, span, consistent):
@@ -403,6 +408,8 @@ def test_a_quantity_said_to_be_measured_in_a_named_unit_is_checked_by_dimension(
         "Work is measured in the laboratory.",  # no unit at all
         "Heat is measured in degrees.",  # pint reads degrees as an angle: not judged
         "The charge is measured in dollars.",
+        # a loose quantity word with what it is of: another sense ("current" of a river, not an electric current)
+        "The current of a river is measured in meters per second.",
     ],
 )
 def test_named_units_that_cannot_be_read_or_belong_to_another_quantity_are_not_judged(claim):

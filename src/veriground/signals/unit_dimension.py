@@ -152,11 +152,24 @@ NAMED_QUANTITY_UNITS: dict[str, str] = {
     "length": "meter",
 }
 _NAMED_WORD = "(?P<word>" + "|".join(NAMED_QUANTITY_UNITS) + r")(?:s|es)?"
+# "the frequency of a wave", "the speed of sound in air": a quantity word of the strict list (QUANTITY_UNITS) with what
+# it is of; the loose words stay bare ("the current of a river is measured in meters per second" is no electric current)
+_STRICT_WORD_OF = (
+    "(?P<word>"
+    + "|".join(QUANTITY_UNITS)
+    + r")(?:s|es)?\s+of\s+(?:(?:a|an|the)\s+)?[A-Za-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}"
+)
 _UNIT_PHRASE = r"(?P<unit>[A-Za-z][\w\-·/*^]*(?:\s+(?!and\b|or\b|but\b|while\b|which\b|that\b)[\w\-·/*^]+){0,3})"
 _NAMED_UNIT_PATTERNS = (
     # "work is measured in watts", "speed is usually expressed in meters per second"
     re.compile(
         rf"\b{_NAMED_WORD}\s+(?:is|are)\s+(?:\w+ly\s+)?(?:measured|expressed|given|quoted|reported)\s+in\s+"
+        rf"(?:units\s+of\s+)?(?:the\s+)?{_UNIT_PHRASE}",
+        re.IGNORECASE,
+    ),
+    # "the frequency of a wave is measured in seconds"
+    re.compile(
+        rf"\b{_STRICT_WORD_OF}\s+(?:is|are)\s+(?:\w+ly\s+)?(?:measured|expressed|given|quoted|reported)\s+in\s+"
         rf"(?:units\s+of\s+)?(?:the\s+)?{_UNIT_PHRASE}",
         re.IGNORECASE,
     ),
