@@ -389,6 +389,9 @@ def test_a_bound_stated_of_the_named_algorithm_outranks_carried_steps(claim, exp
         ("The period of a pendulum is measured in hertz.", "period of a pendulum is measured in hertz", False),
         ("The speed of light in a vacuum is expressed in meters per second.", None, True),
         ("The energy of a photon is measured in electron volts.", None, True),
+        # a word before the quantity's, after "unit of"
+        ("The unit of electric charge is the ampere.", "charge is the ampere", False),
+        ("The SI unit of electric charge is the coulomb.", None, True),
     ],
 )
 def test_a_quantity_said_to_be_measured_in_a_named_unit_is_checked_by_dimension(claim, span, consistent):
@@ -405,6 +408,7 @@ def test_a_quantity_said_to_be_measured_in_a_named_unit_is_checked_by_dimension(
     "claim",
     [
         "Angular velocity is measured in radians per second.",  # another quantity than velocity
+        "The unit of angular velocity is the radian per second.",
         "Work is measured in the laboratory.",  # no unit at all
         "Heat is measured in degrees.",  # pint reads degrees as an angle: not judged
         "The charge is measured in dollars.",

@@ -173,9 +173,11 @@ _NAMED_UNIT_PATTERNS = (
         rf"(?:units\s+of\s+)?(?:the\s+)?{_UNIT_PHRASE}",
         re.IGNORECASE,
     ),
-    # "the SI unit of force is the newton", "the unit for power is called the watt"
+    # "the SI unit of force is the newton", "the unit for power is called the watt", "the unit of electric charge is
+    # the ampere" (the word before the quantity's is read as for the other patterns: "angular velocity" is not judged)
     re.compile(
-        rf"\bunits?\s+(?:of|for)\s+{_NAMED_WORD}\s+(?:is|are)\s+(?:called\s+|named\s+)?(?:the\s+)?{_UNIT_PHRASE}",
+        rf"\bunits?\s+(?:of|for)\s+(?:[a-z]+\s+)?{_NAMED_WORD}\s+(?:is|are)\s+(?:called\s+|named\s+)?(?:the\s+)?"
+        rf"{_UNIT_PHRASE}",
         re.IGNORECASE,
     ),
     # "force has units of newtons"
