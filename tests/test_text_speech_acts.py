@@ -42,6 +42,14 @@ def test_about_the_document(sentence: str, expected: bool) -> None:
         ("This video introduces vectors. It is a vector quantity.", False),
         ("This video introduces vectors. It also shows that work is a scalar.", False),  # a fact of its own
         ("", False),
+        # a sentence that says what the text is about to do (it read as 0.70 support of "The sum of the first n positive
+        # integers is n^2."); what it will show is a clause of its own
+        ("Let's find the sum of the first $n$ positive integers carefully.", True),
+        ("Now we compute the work done by gravity. Let us consider a block on a ramp.", True),
+        ("Let us prove that every tree with n vertices has n-1 edges.", False),
+        ("Let n be the number of vertices.", False),
+        ("Let's meet at 7.", False),
+        ("Ann: Let's check the fridge.", False),
     ],
 )
 def test_states_nothing_when_every_sentence_asks_or_speaks_of_the_document(text: str, expected: bool) -> None:
