@@ -160,19 +160,16 @@ _STRICT_WORD_OF = (
     + r")(?:s|es)?\s+of\s+(?:(?:a|an|the)\s+)?[A-Za-z][\w'-]*(?:\s+[a-z][\w'-]*){0,3}"
 )
 _UNIT_PHRASE = r"(?P<unit>[A-Za-z][\w\-·/*^]*(?:\s+(?!and\b|or\b|but\b|while\b|which\b|that\b)[\w\-·/*^]+){0,3})"
+# "... is usually measured in (units of) the ...", after the quantity
+_MEASURED_IN = (
+    rf"\s+(?:is|are)\s+(?:\w+ly\s+)?(?:measured|expressed|given|quoted|reported)\s+in\s+(?:units\s+of\s+)?(?:the\s+)?"
+    rf"{_UNIT_PHRASE}"
+)
 _NAMED_UNIT_PATTERNS = (
     # "work is measured in watts", "speed is usually expressed in meters per second"
-    re.compile(
-        rf"\b{_NAMED_WORD}\s+(?:is|are)\s+(?:\w+ly\s+)?(?:measured|expressed|given|quoted|reported)\s+in\s+"
-        rf"(?:units\s+of\s+)?(?:the\s+)?{_UNIT_PHRASE}",
-        re.IGNORECASE,
-    ),
+    re.compile(rf"\b{_NAMED_WORD}{_MEASURED_IN}", re.IGNORECASE),
     # "the frequency of a wave is measured in seconds"
-    re.compile(
-        rf"\b{_STRICT_WORD_OF}\s+(?:is|are)\s+(?:\w+ly\s+)?(?:measured|expressed|given|quoted|reported)\s+in\s+"
-        rf"(?:units\s+of\s+)?(?:the\s+)?{_UNIT_PHRASE}",
-        re.IGNORECASE,
-    ),
+    re.compile(rf"\b{_STRICT_WORD_OF}{_MEASURED_IN}", re.IGNORECASE),
     # "the SI unit of force is the newton", "the unit for power is called the watt", "the unit of electric charge is
     # the ampere" (the word before the quantity's is read as for the other patterns: "angular velocity" is not judged)
     re.compile(
